@@ -1,0 +1,214 @@
+/*
+ * cmd_table.c: `apod` with no command.  The deck through every stage that
+ * can run here, each verified against serial, each speedup set beside the
+ * bound Amdahl's law puts on it: the whole APOD cycle on one screen.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bounds.h"
+#include "cli.h"
+#include "fail.h"
+#include "results.h"
+#include "verify.h"
+
+struct row {
+	const struct apod_engine *e;
+	int ran;
+	char why[256];
+	double total, ported, p, n, bound_n, bound_inf, gustafson;
+	struct apod_verdict v;
+	double phase[APOD_NPHASES];
+};
+
+/* Seconds the serial run spent in the phases a stage ports. */
+static double ported_time(const struct apod_run *r, unsigned ports)
+{
+	double t = 0;
+	for (int i = 0; i < APOD_NPHASES; i++)
+		if (ports & APOD_PHASE_BIT(i))
+			t += r->phase[i];
+	return t;
+}
+
+static void fill_bounds(struct row *w, const struct apod_run *serial, const struct apod_run *r)
+{
+	double ps = ported_time(serial, w->e->ports);
+	w->p = serial->total > 0 ? ps / serial->total : 0;
+	w->ported = ported_time(r, w->e->ports);
+	/* N is the stage's width if it has one (threads); a GPU has no such
+	 * number, so its N is the speedup it actually achieved on the ported
+	 * phases: the bound then says what the rest of the program allows. */
+	w->n = r->width > 0 ? r->width : (w->ported > 0 ? ps / w->ported : INFINITY);
+	if (w->n < 1)
+		w->n = 1;
+	w->bound_n = apod_amdahl(w->p, w->n);
+	w->bound_inf = apod_amdahl(w->p, INFINITY);
+	w->gustafson = isinf(w->n) ? NAN : apod_gustafson(w->p, w->n);
+}
+
+static json_object *row_json(const struct row *w, double serial_total, double omp_total)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "stage", json_object_new_string(w->e->name));
+	json_object_object_add(o, "ran", json_object_new_boolean(w->ran));
+	if (!w->ran) {
+		json_object_object_add(o, "why", json_object_new_string(w->why));
+		return o;
+	}
+	{
+		json_object *ph = json_object_new_object(), *v = json_object_new_object();
+		for (int i = 0; i < APOD_NPHASES; i++)
+			json_object_object_add(ph, apod_phase_name(i), json_object_new_double(w->phase[i]));
+		json_object_object_add(o, "phase_seconds", ph);
+		json_object_object_add(o, "total_seconds", json_object_new_double(w->total));
+		json_object_object_add(o, "speedup_vs_serial", json_object_new_double(serial_total / w->total));
+		if (omp_total > 0)
+			json_object_object_add(o, "speedup_vs_omp", json_object_new_double(omp_total / w->total));
+		json_object_object_add(o, "ported_fraction", json_object_new_double(w->p));
+		json_object_object_add(o, "n", json_object_new_double(isinf(w->n) ? -1 : w->n));
+		json_object_object_add(o, "amdahl_at_n", json_object_new_double(w->bound_n));
+		json_object_object_add(o, "amdahl_limit", json_object_new_double(isinf(w->bound_inf) ? -1 : w->bound_inf));
+		if (!isnan(w->gustafson))
+			json_object_object_add(o, "gustafson_at_n", json_object_new_double(w->gustafson));
+		json_object_object_add(v, "pass", json_object_new_boolean(w->v.ok));
+		json_object_object_add(v, "cells_differing", json_object_new_int64((int64_t)w->v.field.ndiffer));
+		json_object_object_add(v, "max_abs", json_object_new_double(w->v.field.max_abs));
+		json_object_object_add(v, "max_ulp", json_object_new_int64(w->v.field.max_ulp));
+		json_object_object_add(v, "rel_l2", json_object_new_double(w->v.field.rel_l2));
+		json_object_object_add(o, "verify_against_serial", v);
+	}
+	return o;
+}
+
+int apod_cmd_table(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		APOD_DECK_LONGOPTS,
+		{ "out", required_argument, NULL, OPT_OUT },
+		{ "json", required_argument, NULL, OPT_JSON },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct apod_deck_opts dopt = { 0 };
+	const char *out = NULL, *json = NULL;
+	struct apod_deck d;
+	struct apod_problem p;
+	struct apod_tolerance tol;
+	struct apod_run serial = { 0 };
+	struct row rows[16];
+	double omp_total = 0;
+	int c, nrows = 0, failed = 0;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		if (apod_deck_opt(&dopt, c, optarg))
+			continue;
+		switch (c) {
+		case OPT_OUT: out = optarg; break;
+		case OPT_JSON: json = optarg; break;
+		case OPT_HELP:
+			printf("Usage: apod [--deck=FILE] [--size=NXxNY] [--steps=N] [--out=DIR] [--json=FILE]\n"
+			       "Run every available stage and print the APOD table.\n");
+			return APOD_EXIT_OK;
+		case ':':
+			return apod_usage_error(NULL, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return apod_usage_error(NULL, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return apod_usage_error(NULL, "unexpected argument '%s'", argv[optind]);
+	if (apod_deck_resolve(&d, &dopt) || apod_problem_init(&p, &d))
+		return apod_report_failure();
+	apod_tolerance_design(&tol, &d, sizeof(apod_real) == sizeof(float));
+
+	printf("deck %s: %zux%zu cells, %ld steps, %s precision; %ld cores on this host\n", d.name,
+	       d.nx, d.ny, d.steps, sizeof(apod_real) == sizeof(double) ? "double" : "float",
+	       sysconf(_SC_NPROCESSORS_ONLN));
+	for (int i = 0; apod_engines[i] && nrows < 16; i++) {
+		struct row *w = &rows[nrows++];
+		struct apod_run r;
+		char dir[4096], *outdir = NULL;
+		memset(w, 0, sizeof *w);
+		w->e = apod_engines[i];
+		if (!w->e->available(w->why, sizeof w->why))
+			continue;
+		if (out) {
+			snprintf(dir, sizeof dir, "%s/%s", out, w->e->name);
+			outdir = dir;
+		}
+		if (apod_simulate(w->e, &p, outdir, &r)) {
+			snprintf(w->why, sizeof w->why, "failed: %s", apod_failure());
+			failed = 1;
+			if (i == 0)
+				break;
+			continue;
+		}
+		w->ran = 1;
+		w->total = r.total;
+		memcpy(w->phase, r.phase, sizeof w->phase);
+		if (i == 0) {
+			serial = r;
+			w->v.ok = 1;
+		} else {
+			apod_verify(&serial, &r, &tol, &w->v);
+			failed |= !w->v.ok;
+		}
+		fill_bounds(w, &serial, &r);
+		if (!strcmp(w->e->name, "omp"))
+			omp_total = r.total;
+		if (i != 0)
+			apod_run_free(&r);
+	}
+
+	printf("\n%-7s %10s %9s %8s %6s %16s %9s  %s\n", "stage", "time (s)", "vs serial", "vs omp",
+	       "P", "Amdahl at N", "Amdahl", "verification");
+	for (int i = 0; i < nrows; i++) {
+		struct row *w = &rows[i];
+		char vs_omp[16] = "-", at_n[32] = "-", lim[16] = "-", ver[96];
+		if (!w->ran) {
+			printf("%-7s %s\n", w->e->name, w->why);
+			continue;
+		}
+		if (omp_total > 0)
+			snprintf(vs_omp, sizeof vs_omp, "%.2fx", omp_total / w->total);
+		if (w->e->ports) {
+			snprintf(at_n, sizeof at_n, "%.2fx (N=%.3g)", w->bound_n, w->n);
+			snprintf(lim, sizeof lim, isinf(w->bound_inf) ? "inf" : "%.1fx", w->bound_inf);
+		}
+		if (w == &rows[0])
+			snprintf(ver, sizeof ver, "reference");
+		else
+			apod_verdict_line(&w->v, ver, sizeof ver);
+		printf("%-7s %10.4f %8.2fx %8s %6.3f %16s %9s  %s\n", w->e->name, w->total,
+		       rows[0].total / w->total, vs_omp, w->p, at_n, lim, ver);
+	}
+	printf("\nP: fraction of the serial run in the phases the stage ports. Amdahl at N: the bound\n"
+	       "with N threads, or for a GPU stage with N = the speedup it measured on those phases.\n");
+
+	if (json && rows[0].ran) {
+		json_object *o = json_object_new_object(), *arr = json_object_new_array();
+		int rc;
+		json_object_object_add(o, "deck", apod_deck_json(&d));
+		json_object_object_add(o, "precision", json_object_new_string(
+			sizeof(apod_real) == sizeof(double) ? "double" : "float"));
+		json_object_object_add(o, "host_cores", json_object_new_int64(sysconf(_SC_NPROCESSORS_ONLN)));
+		for (int i = 0; i < nrows; i++)
+			json_object_array_add(arr, row_json(&rows[i], rows[0].total, omp_total));
+		json_object_object_add(o, "stages", arr);
+		rc = apod_json_write(json, o);
+		json_object_put(o);
+		if (rc)
+			failed = 1, apod_report_failure();
+	}
+	if (!rows[0].ran)
+		fprintf(stderr, "apod: the serial reference failed: %s\n", rows[0].why);
+	apod_run_free(&serial);
+	apod_problem_free(&p);
+	return failed ? APOD_EXIT_FAIL : APOD_EXIT_OK;
+}

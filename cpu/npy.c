@@ -1,0 +1,146 @@
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fail.h"
+#include "npy.h"
+#include "outfile.h"
+
+static const char magic[6] = { '\x93', 'N', 'U', 'M', 'P', 'Y' };
+
+int apod_npy_write(const char *path, const apod_real *data, size_t ny, size_t nx)
+{
+	struct apod_outfile o;
+	char header[256];
+	int len;
+	size_t total;
+	if (apod_outfile_open(&o, path))
+		return -1;
+	len = snprintf(header, sizeof header,
+	               "{'descr': '<f%zu', 'fortran_order': False, 'shape': (%zu, %zu), }",
+	               sizeof(apod_real), ny, nx);
+	/* Pad with spaces so that the data starts on a 64-byte boundary, ending in '\n'. */
+	total = 10 + (size_t)len + 1;
+	while (total % 64)
+		header[len++] = ' ', total++;
+	header[len++] = '\n';
+	fwrite(magic, 1, sizeof magic, o.f);
+	fputc(1, o.f);
+	fputc(0, o.f);
+	fputc(len & 0xff, o.f);
+	fputc((len >> 8) & 0xff, o.f);
+	fwrite(header, 1, (size_t)len, o.f);
+	if (fwrite(data, sizeof *data, ny * nx, o.f) != ny * nx) {
+		apod_outfile_abort(&o);
+		return apod_fail("%s: write failed: %s", path, strerror(errno));
+	}
+	return apod_outfile_commit(&o);
+}
+
+/* Find "'key':" in the header dict and return what follows, trimmed. */
+static const char *dict_value(const char *h, const char *key)
+{
+	char pat[64];
+	const char *p;
+	snprintf(pat, sizeof pat, "'%s':", key);
+	p = strstr(h, pat);
+	if (!p)
+		return NULL;
+	p += strlen(pat);
+	while (*p == ' ')
+		p++;
+	return p;
+}
+
+int apod_npy_read(const char *path, apod_real **data, size_t *ny, size_t *nx, int *was_double)
+{
+	unsigned char pre[10];
+	char *header = NULL;
+	const char *v;
+	size_t hlen, n, esize;
+	unsigned long long a, b;
+	FILE *f = fopen(path, "rb");
+	*data = NULL;
+	if (!f)
+		return apod_usage_fail("%s: cannot open: %s", path, strerror(errno));
+	if (fread(pre, 1, 10, f) != 10 || memcmp(pre, magic, 6) != 0)
+		goto malformed;
+	if (pre[6] != 1 && pre[6] != 2)
+		goto malformed;
+	hlen = (size_t)pre[8] | (size_t)pre[9] << 8;
+	if (pre[6] == 2) {
+		unsigned char ext[2];
+		if (fread(ext, 1, 2, f) != 2)
+			goto malformed;
+		hlen |= (size_t)ext[0] << 16 | (size_t)ext[1] << 24;
+	}
+	if (hlen == 0 || hlen > 65536 || !(header = malloc(hlen + 1)))
+		goto malformed;
+	if (fread(header, 1, hlen, f) != hlen)
+		goto malformed;
+	header[hlen] = '\0';
+	if (!(v = dict_value(header, "descr")))
+		goto malformed;
+	if (!strncmp(v, "'<f4'", 5))
+		esize = 4;
+	else if (!strncmp(v, "'<f8'", 5))
+		esize = 8;
+	else {
+		fclose(f);
+		free(header);
+		return apod_usage_fail("%s: unsupported element type (want little-endian float32 "
+		                       "or float64)", path);
+	}
+	if (!(v = dict_value(header, "fortran_order")) || strncmp(v, "False", 5))
+		goto malformed;
+	if (!(v = dict_value(header, "shape")) || sscanf(v, "(%llu, %llu)", &a, &b) != 2)
+		goto malformed;
+	if (a == 0 || b == 0 || __builtin_mul_overflow((size_t)a, (size_t)b, &n) ||
+	    n > SIZE_MAX / 8)
+		goto malformed;
+	free(header);
+	header = NULL;
+	*data = malloc(n * sizeof **data);
+	if (!*data) {
+		fclose(f);
+		return apod_fail("%s: cannot allocate %llux%llu values", path, a, b);
+	}
+	/* Read in pieces and convert, so a float file needs no second full buffer. */
+	{
+		unsigned char buf[1 << 16];
+		size_t done = 0, per = sizeof buf / esize;
+		while (done < n) {
+			size_t want = n - done < per ? n - done : per;
+			if (fread(buf, esize, want, f) != want)
+				goto malformed;
+			for (size_t i = 0; i < want; i++) {
+				if (esize == 4) {
+					float x;
+					memcpy(&x, buf + 4 * i, 4);
+					(*data)[done + i] = (apod_real)x;
+				} else {
+					double x;
+					memcpy(&x, buf + 8 * i, 8);
+					(*data)[done + i] = (apod_real)x;
+				}
+			}
+			done += want;
+		}
+	}
+	if (fgetc(f) != EOF)
+		goto malformed;
+	fclose(f);
+	*ny = (size_t)a;
+	*nx = (size_t)b;
+	*was_double = esize == 8;
+	return 0;
+malformed:
+	fclose(f);
+	free(header);
+	free(*data);
+	*data = NULL;
+	return apod_usage_fail("%s: not a 2-D .npy array this program wrote (malformed or truncated)",
+	                       path);
+}

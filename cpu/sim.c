@@ -1,0 +1,147 @@
+/*
+ * sim.c: set up, step, gather statistics, summarise, snapshot, report: the
+ * loop of the application, with a wall-clock timer around every phase.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fail.h"
+#include "npy.h"
+#include "outfile.h"
+#include "results.h"
+#include "sim.h"
+#include "timer.h"
+
+int apod_run_alloc(struct apod_run *r, size_t nx, size_t ny, long steps, int nbins,
+                   int nzones, long nsummaries)
+{
+	size_t n = nx * ny;
+	memset(r, 0, sizeof *r);
+	r->nx = nx;
+	r->ny = ny;
+	r->steps = steps;
+	r->nbins = nbins;
+	r->nzones = nzones;
+	r->nsummaries = nsummaries;
+	r->moments = calloc((size_t)steps, sizeof *r->moments);
+	r->hist = calloc((size_t)steps * (size_t)nbins, sizeof *r->hist);
+	r->summary_step = calloc(nsummaries ? (size_t)nsummaries : 1, sizeof *r->summary_step);
+	r->zones = calloc(nsummaries ? (size_t)nsummaries * (size_t)nzones : 1, sizeof *r->zones);
+	r->field = malloc(n * sizeof *r->field);
+	if (!r->moments || !r->hist || !r->summary_step || !r->zones || !r->field) {
+		apod_run_free(r);
+		return apod_fail("cannot allocate the results of a %ld-step run (%zu cells)", steps, n);
+	}
+	return 0;
+}
+
+void apod_run_free(struct apod_run *r)
+{
+	free(r->moments);
+	free(r->hist);
+	free(r->summary_step);
+	free(r->zones);
+	free(r->field);
+	r->moments = NULL;
+	r->hist = NULL;
+	r->summary_step = NULL;
+	r->zones = NULL;
+	r->field = NULL;
+}
+
+static int write_snapshot(const char *outdir, long step, const apod_real *field,
+                          const struct apod_problem *p)
+{
+	char path[4096];
+	if (snprintf(path, sizeof path, "%s/snap_%09ld.npy", outdir, step) >= (int)sizeof path)
+		return apod_usage_fail("%s: output path too long", outdir);
+	return apod_npy_write(path, field, p->ny, p->nx);
+}
+
+int apod_simulate(const struct apod_engine *e, const struct apod_problem *p,
+                  const char *outdir, struct apod_run *r)
+{
+	const struct apod_deck *d = p->deck;
+	long K = d->summary_every, M = outdir ? d->snapshot_every : 0;
+	long nsum = K ? d->steps / K : 0, s;
+	apod_real *snap = NULL;
+	void *ctx;
+	double t0, t;
+
+	if (apod_run_alloc(r, p->nx, p->ny, d->steps, p->nbins, p->nzones, nsum))
+		return -1;
+	snprintf(r->stage, sizeof r->stage, "%s", e->name);
+	r->width = e->width ? e->width() : 1;
+	r->was_double = sizeof(apod_real) == sizeof(double);
+	if (outdir && apod_mkdirs(outdir))
+		goto fail;
+	if (M && !(snap = malloc(p->n * sizeof *snap))) {
+		apod_fail("cannot allocate a snapshot buffer (%zu bytes)", p->n * sizeof *snap);
+		goto fail;
+	}
+
+	t0 = apod_now();
+	ctx = e->create(p);
+	r->phase[APOD_PHASE_SETUP] = apod_now() - t0;
+	if (!ctx)
+		goto fail;
+
+	for (s = 1; s <= d->steps; s++) {
+		t = apod_now();
+		if (e->step(ctx))
+			goto fail_ctx;
+		r->phase[APOD_PHASE_STEP] += apod_now() - t;
+
+		t = apod_now();
+		if (e->stats(ctx, &r->moments[s - 1], r->hist + (size_t)(s - 1) * (size_t)p->nbins))
+			goto fail_ctx;
+		r->phase[APOD_PHASE_STATS] += apod_now() - t;
+
+		if (K && s % K == 0) {
+			long k = s / K - 1;
+			t = apod_now();
+			r->summary_step[k] = s;
+			if (e->summary(ctx, r->zones + (size_t)k * (size_t)p->nzones))
+				goto fail_ctx;
+			r->phase[APOD_PHASE_SUMMARY] += apod_now() - t;
+		}
+
+		if (M && s % M == 0) {
+			t = apod_now();
+			if (e->fetch(ctx, snap) || write_snapshot(outdir, s, snap, p))
+				goto fail_ctx;
+			r->snapshots++;
+			r->phase[APOD_PHASE_SNAPSHOT] += apod_now() - t;
+		}
+	}
+
+	t = apod_now();
+	if (e->fetch(ctx, r->field))
+		goto fail_ctx;
+	e->destroy(ctx);
+	ctx = NULL;
+	r->phase[APOD_PHASE_REPORT] = apod_now() - t;
+	if (outdir) {
+		/* report.json cannot hold the time taken to write itself: it records
+		 * the report phase up to this point, the in-memory run the whole. */
+		r->total = 0;
+		for (int i = 0; i < APOD_NPHASES; i++)
+			r->total += r->phase[i];
+		if (apod_results_write(outdir, p, r))
+			goto fail;
+		r->phase[APOD_PHASE_REPORT] = apod_now() - t;
+	}
+	r->total = 0;
+	for (int i = 0; i < APOD_NPHASES; i++)
+		r->total += r->phase[i];
+	free(snap);
+	return 0;
+
+fail_ctx:
+	e->destroy(ctx);
+fail:
+	free(snap);
+	apod_run_free(r);
+	return -1;
+}

@@ -1,0 +1,149 @@
+/* Unit tests of the __host__ __device__ functions in shared/, on the CPU. */
+#include <check.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "cell.h"
+#include "compare.h"
+#include "stats.h"
+
+START_TEST(cell_update_is_the_five_point_formula)
+{
+	/* Exact in binary: 10 + 0.25*((1+3)+(5+7) - 40) = 4. */
+	ck_assert(apod_cell_update(10, 1, 3, 5, 7, 0.25f) == (apod_real)4);
+	/* A uniform neighbourhood is a fixed point whatever alpha is. */
+	ck_assert(apod_cell_update(42, 42, 42, 42, 42, 0.1f) == (apod_real)42);
+}
+END_TEST
+
+START_TEST(cell_update_keeps_the_maximum_principle)
+{
+	/* With alpha <= 1/4 the result stays within the neighbourhood's range. */
+	srand(7);
+	for (int i = 0; i < 100000; i++) {
+		apod_real v[5], lo, hi, r, a = (apod_real)(0.25 * rand() / RAND_MAX);
+		for (int k = 0; k < 5; k++)
+			v[k] = (apod_real)(100.0 * rand() / RAND_MAX);
+		lo = hi = v[0];
+		for (int k = 1; k < 5; k++) {
+			lo = v[k] < lo ? v[k] : lo;
+			hi = v[k] > hi ? v[k] : hi;
+		}
+		r = apod_cell_update(v[0], v[1], v[2], v[3], v[4], a);
+		ck_assert_msg(r >= lo - 4 * FLT_EPSILON * hi && r <= hi + 4 * FLT_EPSILON * hi,
+		              "update %g left [%g, %g]", (double)r, (double)lo, (double)hi);
+	}
+}
+END_TEST
+
+START_TEST(welford_matches_two_pass)
+{
+	struct apod_moments m;
+	double x[1000], sum = 0, ss = 0, mean;
+	apod_moments_init(&m);
+	for (int i = 0; i < 1000; i++) {
+		x[i] = 1e6 + sin(i) * 3;    /* a large offset defeats E[x^2]-E[x]^2 */
+		apod_moments_push(&m, x[i]);
+		sum += x[i];
+	}
+	mean = sum / 1000;
+	for (int i = 0; i < 1000; i++)
+		ss += (x[i] - mean) * (x[i] - mean);
+	/* Relative 1e-12 of the mean's magnitude; the variance (about 4.5) to 1e-9. */
+	ck_assert_double_eq_tol(m.mean, mean, 1e-6);
+	ck_assert_double_eq_tol(apod_moments_variance(&m), ss / 1000, 1e-9);
+	ck_assert_double_eq(m.n, 1000);
+}
+END_TEST
+
+START_TEST(chan_merge_equals_one_pass)
+{
+	struct apod_moments all, a, b, e;
+	apod_moments_init(&all);
+	apod_moments_init(&a);
+	apod_moments_init(&b);
+	apod_moments_init(&e);
+	for (int i = 0; i < 777; i++) {
+		double v = cos(i * 0.37) * 50 + 20;
+		apod_moments_push(&all, v);
+		apod_moments_push(i < 300 ? &a : &b, v);
+	}
+	apod_moments_merge(&a, &e);          /* merging nothing changes nothing */
+	apod_moments_merge(&e, &a);          /* merging into nothing copies */
+	ck_assert_double_eq(e.mean, a.mean);
+	apod_moments_merge(&a, &b);
+	ck_assert_double_eq(a.n, 777);
+	ck_assert_double_eq_tol(a.mean, all.mean, 1e-12);
+	ck_assert_double_eq_tol(a.m2, all.m2, 1e-8);
+	ck_assert_double_eq(a.min, all.min);
+	ck_assert_double_eq(a.max, all.max);
+}
+END_TEST
+
+START_TEST(block_moments)
+{
+	struct apod_moments m;
+	apod_moments_from_block(&m, 4, 10, 5, 1, 4);  /* values 1,2,3,4 */
+	ck_assert_double_eq(m.mean, 2.5);
+	ck_assert_double_eq(apod_moments_variance(&m), 1.25);
+}
+END_TEST
+
+START_TEST(histogram_bins_and_clamps)
+{
+	/* 10 bins over [0, 100): width 10. */
+	apod_real inv = (apod_real)0.1;
+	ck_assert_int_eq(apod_hist_bin(0, 0, inv, 10), 0);
+	ck_assert_int_eq(apod_hist_bin(9.99f, 0, inv, 10), 0);
+	ck_assert_int_eq(apod_hist_bin(10.5f, 0, inv, 10), 1);
+	ck_assert_int_eq(apod_hist_bin(99.9f, 0, inv, 10), 9);
+	ck_assert_int_eq(apod_hist_bin(100, 0, inv, 10), 9);     /* top edge: last bin */
+	ck_assert_int_eq(apod_hist_bin(1e30f, 0, inv, 10), 9);   /* clamped */
+	ck_assert_int_eq(apod_hist_bin(-5, 0, inv, 10), 0);      /* clamped */
+	ck_assert_int_eq(apod_hist_bin(NAN, 0, inv, 10), 0);     /* counted, not lost */
+}
+END_TEST
+
+START_TEST(ulp_distance_on_the_float_grid)
+{
+	float one = 1.0f, next = nextafterf(1.0f, 2.0f);
+	ck_assert_int_eq(apod_ulp_distance(one, one), 0);
+	ck_assert_int_eq(apod_ulp_distance(one, next), 1);
+	ck_assert_int_eq(apod_ulp_distance(next, one), 1);
+	ck_assert_int_eq(apod_ulp_distance(0.0, -0.0), 0);
+	/* Across zero: the smallest positive and negative subnormals are 2 apart. */
+	ck_assert_int_eq(apod_ulp_distance(nextafterf(0, 1), nextafterf(0, -1)), 2);
+}
+END_TEST
+
+START_TEST(within_absolute_and_relative)
+{
+	ck_assert(apod_within(100, 100.5, 0.1, 0.01));   /* 0.5 <= 0.1 + 1 */
+	ck_assert(!apod_within(100, 102, 0.1, 0.01));
+	ck_assert(apod_within(0, 1e-9, 1e-8, 0));
+	ck_assert(!apod_within(1, NAN, 1, 1));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("shared");
+	TCase *t = tcase_create("core");
+	SRunner *r;
+	int failed;
+	tcase_add_test(t, cell_update_is_the_five_point_formula);
+	tcase_add_test(t, cell_update_keeps_the_maximum_principle);
+	tcase_add_test(t, welford_matches_two_pass);
+	tcase_add_test(t, chan_merge_equals_one_pass);
+	tcase_add_test(t, block_moments);
+	tcase_add_test(t, histogram_bins_and_clamps);
+	tcase_add_test(t, ulp_distance_on_the_float_grid);
+	tcase_add_test(t, within_absolute_and_relative);
+	suite_add_tcase(s, t);
+	r = srunner_create(s);
+	srunner_run_all(r, CK_NORMAL);
+	failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,53 @@
+#!/bin/sh
+# Every bad input gets one clear message and the right exit status:
+# 2 for usage errors, 1 for failures of the run; never a crash.
+. "$top_srcdir/tests/lib.sh"
+d=$top_srcdir/tests/decks
+
+expect 2 "unknown command 'frobnicate'" "$APOD" frobnicate
+expect 2 "unknown option '--bogus'" "$APOD" --bogus
+expect 2 "unknown option '--bogus'" "$APOD" run --stage=serial --bogus
+expect 2 "needs a value" "$APOD" run --stage
+expect 2 "which stage?" "$APOD" run
+expect 2 "unknown stage 'gpu9'" "$APOD" run --stage=gpu9
+expect 2 "unexpected argument 'extra'" "$APOD" run --stage=serial extra
+expect 2 "cannot open" "$APOD" run --stage=serial --deck="$d/missing.deck"
+expect 2 "unknown key 'wibble'" "$APOD" run --stage=serial --deck="$d/unknown-key.deck"
+expect 2 "'12abc' is not a whole number" "$APOD" run --stage=serial --deck="$d/bad-number.deck"
+expect 2 "expected 'key = value'" "$APOD" run --stage=serial --deck="$d/no-equals.deck"
+expect 2 "control character" "$APOD" run --stage=serial --deck="$d/binary.deck"
+expect 2 "empty file" "$APOD" run --stage=serial --deck="$d/empty.deck"
+expect 2 "size: 0 is out of range" "$APOD" run --stage=serial --deck="$d/zero-size.deck"
+expect 2 "size: -5 is out of range" "$APOD" run --stage=serial --deck="$d/negative-size.deck"
+expect 2 "is out of range" "$APOD" run --stage=serial --deck="$d/overflow-size.deck"
+expect 2 "bytes" "$APOD" run --stage=serial --deck="$d/too-big.deck"
+expect 2 "stable" "$APOD" run --stage=serial --deck="$d/unstable.deck"
+expect 2 "--size: size: 0 is out of range" "$APOD" run --stage=serial --size=0x0
+expect 2 "not of the form NXxNY" "$APOD" run --stage=serial --size=100
+expect 2 "--steps: steps: -3 is out of range" "$APOD" run --stage=serial --steps=-3
+expect 2 "--steps: steps: 0 is out of range" "$APOD" run --stage=serial --steps=0
+expect 2 "is out of range" "$APOD" run --stage=serial --steps=99999999999999999999
+expect 2 "expected two results directories" "$APOD" verify onlyone
+expect 2 "not valid JSON" "$APOD" verify "$work" "$work"
+expect 2 "unknown option" "$APOD" assess --frob
+
+# Output that cannot be written: a file where a directory should be, a
+# directory where a file should be.  Nothing half-written is left behind.
+: > "$work/plainfile"
+expect 2 "exists and is not a directory" "$APOD" run --stage=serial --deck="$d/tiny.deck" --out="$work/plainfile"
+mkdir "$work/adir"
+expect 2 "is a directory" "$APOD" run --stage=serial --deck="$d/tiny.deck" --json="$work/adir"
+if [ "$(id -u)" != 0 ]; then
+	mkdir "$work/ro" && chmod a-w "$work/ro"
+	expect 1 "not writable" "$APOD" run --stage=serial --deck="$d/tiny.deck" --out="$work/ro"
+fi
+leftovers=$(find "$work" -name '*.tmp*' | wc -l)
+if [ "$leftovers" -ne 0 ]; then
+	echo "FAIL: temporary files left behind:"; find "$work" -name '*.tmp*'
+	fails=$((fails + 1))
+fi
+
+# Help and version succeed.
+expect 0 "Usage: apod" "$APOD" --help
+expect 0 "apod " "$APOD" --version
+finish
