@@ -60,6 +60,13 @@ struct apod_engine {
 	/* Copy the current field to host memory (p->n cells). */
 	int (*fetch)(void *ctx, apod_real *dst);
 	void (*destroy)(void *ctx);
+
+	/* Optional, both or neither: start copying the current field into host
+	 * buffer `slot` (0 or 1) without waiting, and later wait for that copy.
+	 * With them the driver writes each snapshot on a background thread while
+	 * the next steps run; a slot is not reused before its file is written. */
+	int (*snapshot_begin)(void *ctx, int slot);
+	int (*snapshot_wait)(void *ctx, int slot, const apod_real **host);
 };
 
 /* Every stage this build knows, in ladder order, NULL-terminated. */

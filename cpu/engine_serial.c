@@ -2,16 +2,17 @@
  * engine_serial.c: the reference.  One thread, rows in order, every result
  * the other stages are checked against.
  *
- * The functions carry the names of the guide's profiling example
- * (genTimeStep, calcStats, calcSummaryData) so that gprof's flat profile
- * reads like the guide's, and they are called through the engine table,
- * which keeps the compiler from inlining them out of the profile.
+ * The phases carry the names of the guide's profiling example (genTimeStep
+ * here, calcStats and calcSummaryData in hostphases.c) so that gprof's flat
+ * profile reads like the guide's; they are called through the engine table
+ * or from another file, which keeps them out of reach of the inliner.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
 #include "fail.h"
+#include "hostphases.h"
 #include "rowops.h"
 
 struct serial {
@@ -74,37 +75,17 @@ static int genTimeStep(void *ctx)
 	return 0;
 }
 
-static int calcStats(void *ctx, struct apod_moments *m, unsigned *hist)
+static int serial_stats(void *ctx, struct apod_moments *m, unsigned *hist)
 {
 	struct serial *s = ctx;
-	const struct apod_problem *p = s->p;
-
-	apod_moments_init(m);
-	memset(hist, 0, (size_t)p->nbins * sizeof *hist);
-	for (size_t i = 0; i < p->ny; i++) {
-		const apod_real *row = s->cur + i * p->nx;
-		struct apod_moments r;
-		apod_row_moments(row, p->nx, &r);
-		apod_moments_merge(m, &r);
-		apod_row_hist(row, p->nx, p->hist_lo, p->hist_inv_width, p->nbins, hist);
-	}
+	calcStats(s->p, s->cur, m, hist);
 	return 0;
 }
 
-static int calcSummaryData(void *ctx, double *zone_means)
+static int serial_summary(void *ctx, double *zone_means)
 {
 	struct serial *s = ctx;
-	const struct apod_problem *p = s->p;
-
-	for (int zr = 0; zr < p->zones_y; zr++)
-		for (int zc = 0; zc < p->zones_x; zc++) {
-			size_t r0 = apod_zone_row0(p, zr), r1 = apod_zone_row0(p, zr + 1);
-			size_t c0 = apod_zone_col0(p, zc), c1 = apod_zone_col0(p, zc + 1);
-			double sum = 0.0;
-			for (size_t i = r0; i < r1; i++)
-				sum += apod_row_sum(s->cur + i * p->nx + c0, c1 - c0);
-			zone_means[zr * p->zones_x + zc] = sum / (double)((r1 - r0) * (c1 - c0));
-		}
+	calcSummaryData(s->p, s->cur, zone_means);
 	return 0;
 }
 
@@ -133,8 +114,8 @@ const struct apod_engine apod_engine_serial = {
 	.width = serial_width,
 	.create = serial_create,
 	.step = genTimeStep,
-	.stats = calcStats,
-	.summary = calcSummaryData,
+	.stats = serial_stats,
+	.summary = serial_summary,
 	.fetch = serial_fetch,
 	.destroy = serial_destroy,
 };

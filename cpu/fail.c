@@ -3,8 +3,9 @@
 
 #include "fail.h"
 
-static char message[1024] = "no error";
-static int usage_error;
+/* Per thread: the snapshot writer thread fails on its own. */
+static __thread char message[1024] = "no error";
+static __thread int usage_error;
 
 static void record(const char *fmt, va_list ap)
 {

@@ -2,6 +2,7 @@
  * sim.c: set up, step, gather statistics, summarise, snapshot, report: the
  * loop of the application, with a wall-clock timer around every phase.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,57 @@ static int write_snapshot(const char *outdir, long step, const apod_real *field,
 	return apod_npy_write(path, field, p->ny, p->nx);
 }
 
+/* A snapshot being written in the background (engines with snapshot_begin). */
+struct writer {
+	const struct apod_engine *e;
+	void *ctx;
+	const struct apod_problem *p;
+	const char *outdir;
+	long step;
+	int slot;
+	int active, failed;
+	char why[1024];
+	pthread_t thread;
+};
+
+static void *writer_main(void *arg)
+{
+	struct writer *w = arg;
+	const apod_real *field;
+	w->failed = w->e->snapshot_wait(w->ctx, w->slot, &field) ||
+	            write_snapshot(w->outdir, w->step, field, w->p);
+	if (w->failed)
+		snprintf(w->why, sizeof w->why, "%s", apod_failure());
+	return NULL;
+}
+
+static int writer_join(struct writer *w)
+{
+	if (!w->active)
+		return 0;
+	pthread_join(w->thread, NULL);
+	w->active = 0;
+	if (w->failed)
+		return apod_fail("snapshot of step %ld: %s", w->step, w->why);
+	return 0;
+}
+
+/* Start copying the field out and hand the file to a writer thread; the
+ * previous writer must finish first, which also frees its slot. */
+static int snapshot_async(struct writer *w, long step, long count)
+{
+	int slot = (int)(count % 2);
+	if (w->e->snapshot_begin(w->ctx, slot) || writer_join(w))
+		return -1;
+	w->step = step;
+	w->slot = slot;
+	w->failed = 0;
+	if (pthread_create(&w->thread, NULL, writer_main, w) != 0)
+		return apod_fail("cannot start the snapshot writer thread");
+	w->active = 1;
+	return 0;
+}
+
 int apod_simulate(const struct apod_engine *e, const struct apod_problem *p,
                   const char *outdir, struct apod_run *r)
 {
@@ -66,7 +118,8 @@ int apod_simulate(const struct apod_engine *e, const struct apod_problem *p,
 	long K = d->summary_every, M = outdir ? d->snapshot_every : 0;
 	long nsum = K ? d->steps / K : 0, s;
 	apod_real *snap = NULL;
-	void *ctx;
+	void *ctx = NULL;
+	struct writer w = { .e = e, .p = p, .outdir = outdir };
 	double t0, t;
 
 	if (apod_run_alloc(r, p->nx, p->ny, d->steps, p->nbins, p->nzones, nsum))
@@ -76,7 +129,7 @@ int apod_simulate(const struct apod_engine *e, const struct apod_problem *p,
 	r->was_double = sizeof(apod_real) == sizeof(double);
 	if (outdir && apod_mkdirs(outdir))
 		goto fail;
-	if (M && !(snap = malloc(p->n * sizeof *snap))) {
+	if (M && !e->snapshot_begin && !(snap = malloc(p->n * sizeof *snap))) {
 		apod_fail("cannot allocate a snapshot buffer (%zu bytes)", p->n * sizeof *snap);
 		goto fail;
 	}
@@ -86,6 +139,7 @@ int apod_simulate(const struct apod_engine *e, const struct apod_problem *p,
 	r->phase[APOD_PHASE_SETUP] = apod_now() - t0;
 	if (!ctx)
 		goto fail;
+	w.ctx = ctx;
 
 	for (s = 1; s <= d->steps; s++) {
 		t = apod_now();
@@ -109,12 +163,20 @@ int apod_simulate(const struct apod_engine *e, const struct apod_problem *p,
 
 		if (M && s % M == 0) {
 			t = apod_now();
-			if (e->fetch(ctx, snap) || write_snapshot(outdir, s, snap, p))
+			if (e->snapshot_begin) {
+				if (snapshot_async(&w, s, r->snapshots))
+					goto fail_ctx;
+			} else if (e->fetch(ctx, snap) || write_snapshot(outdir, s, snap, p))
 				goto fail_ctx;
 			r->snapshots++;
 			r->phase[APOD_PHASE_SNAPSHOT] += apod_now() - t;
 		}
 	}
+
+	t = apod_now();
+	if (writer_join(&w))
+		goto fail_ctx;
+	r->phase[APOD_PHASE_SNAPSHOT] += apod_now() - t;
 
 	t = apod_now();
 	if (e->fetch(ctx, r->field))
@@ -139,6 +201,7 @@ int apod_simulate(const struct apod_engine *e, const struct apod_problem *p,
 	return 0;
 
 fail_ctx:
+	writer_join(&w);
 	e->destroy(ctx);
 fail:
 	free(snap);

@@ -1,0 +1,31 @@
+#include <string.h>
+
+#include "hostphases.h"
+#include "rowops.h"
+
+void calcStats(const struct apod_problem *p, const apod_real *field, struct apod_moments *m,
+               unsigned *hist)
+{
+	apod_moments_init(m);
+	memset(hist, 0, (size_t)p->nbins * sizeof *hist);
+	for (size_t i = 0; i < p->ny; i++) {
+		const apod_real *row = field + i * p->nx;
+		struct apod_moments r;
+		apod_row_moments(row, p->nx, &r);
+		apod_moments_merge(m, &r);
+		apod_row_hist(row, p->nx, p->hist_lo, p->hist_inv_width, p->nbins, hist);
+	}
+}
+
+void calcSummaryData(const struct apod_problem *p, const apod_real *field, double *zone_means)
+{
+	for (int zr = 0; zr < p->zones_y; zr++)
+		for (int zc = 0; zc < p->zones_x; zc++) {
+			size_t r0 = apod_zone_row0(p, zr), r1 = apod_zone_row0(p, zr + 1);
+			size_t c0 = apod_zone_col0(p, zc), c1 = apod_zone_col0(p, zc + 1);
+			double sum = 0.0;
+			for (size_t i = r0; i < r1; i++)
+				sum += apod_row_sum(field + i * p->nx + c0, c1 - c0);
+			zone_means[zr * p->zones_x + zc] = sum / (double)((r1 - r0) * (c1 - c0));
+		}
+}

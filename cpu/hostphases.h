@@ -1,0 +1,27 @@
+/*
+ * hostphases.h: calcStats and calcSummaryData on a host field.
+ *
+ * The serial engine calls them on its own field; gpu1, which ports only
+ * genTimeStep, calls the very same functions on the field it copies back,
+ * so that stage differs from serial in the sweep alone.
+ */
+#ifndef APOD_HOSTPHASES_H
+#define APOD_HOSTPHASES_H
+
+#include "apod_hd.h"
+#include "problem.h"
+#include "stats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void calcStats(const struct apod_problem *p, const apod_real *field, struct apod_moments *m,
+               unsigned *hist);
+void calcSummaryData(const struct apod_problem *p, const apod_real *field, double *zone_means);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

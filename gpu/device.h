@@ -1,0 +1,25 @@
+/*
+ * device.h: finding, describing and sizing the GPU, shared by every stage.
+ */
+#ifndef APOD_GPU_DEVICE_H
+#define APOD_GPU_DEVICE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 1 if a usable device is here (and its context is up), else 0 with the
+ * reason: no device, a driver older than the runtime, no code in this
+ * binary for the device's architecture. */
+int apod_gpu_available(char *why, size_t len);
+
+/* Fail with the bytes needed and free if `bytes` will not fit on the device. */
+int apod_gpu_require(const char *stage, size_t bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

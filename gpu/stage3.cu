@@ -1,0 +1,111 @@
+/*
+ * stage3.cu: gpu3, snapshots overlap the steps.
+ *
+ * What changed from gpu2: the kernels are the same, but they run on a
+ * stream of their own, and a snapshot no longer stops the run.  The field
+ * is copied to a staging buffer on the device (a fraction of a step), then
+ * downloaded on a second stream into one of two pinned host buffers while
+ * the next steps compute; the driver's writer thread (cpu/sim.c) writes the
+ * file from that buffer, so disk time overlaps device time as well.
+ */
+#include <stdlib.h>
+
+#include "cuda_check.h"
+#include "device.h"
+#include "engine.h"
+#include "resident.h"
+
+#define GPU3_PARTS 4096
+
+struct gpu3 {
+	struct resident r;
+	struct snapshots s;
+	cudaStream_t compute;
+};
+
+static void gpu3_destroy(void *ctx)
+{
+	struct gpu3 *g = (struct gpu3 *)ctx;
+	if (!g)
+		return;
+	snapshots_free(&g->s);
+	resident_free(&g->r);
+	if (g->compute)
+		cudaStreamDestroy(g->compute);
+	free(g);
+}
+
+static int gpu3_setup(struct gpu3 *g, const struct apod_problem *p)
+{
+	/* Non-blocking: no implicit ordering against the legacy stream. */
+	CUDA_TRY(cudaStreamCreateWithFlags(&g->compute, cudaStreamNonBlocking));
+	if (resident_init(&g->r, p, "gpu3", g->compute, GPU3_PARTS, 1))
+		return -1;
+	return snapshots_init(&g->s, p->n);
+}
+
+static void *gpu3_create(const struct apod_problem *p)
+{
+	struct gpu3 *g = (struct gpu3 *)calloc(1, sizeof *g);
+	if (!g) {
+		apod_fail("gpu3: out of memory");
+		return NULL;
+	}
+	if (gpu3_setup(g, p)) {
+		gpu3_destroy(g);
+		return NULL;
+	}
+	return g;
+}
+
+static int gpu3_step(void *ctx)
+{
+	return resident_sweep(&((struct gpu3 *)ctx)->r);
+}
+
+static int gpu3_stats(void *ctx, struct apod_moments *m, unsigned *hist)
+{
+	return resident_stats(&((struct gpu3 *)ctx)->r, m, hist);
+}
+
+static int gpu3_summary(void *ctx, double *zone_means)
+{
+	return resident_zones(&((struct gpu3 *)ctx)->r, zone_means);
+}
+
+static int gpu3_fetch(void *ctx, apod_real *dst)
+{
+	return resident_fetch(&((struct gpu3 *)ctx)->r, dst);
+}
+
+static int gpu3_snapshot_begin(void *ctx, int slot)
+{
+	struct gpu3 *g = (struct gpu3 *)ctx;
+	return snapshots_begin(&g->s, &g->r, slot);
+}
+
+static int gpu3_snapshot_wait(void *ctx, int slot, const apod_real **host)
+{
+	return snapshots_wait(&((struct gpu3 *)ctx)->s, slot, host);
+}
+
+static int gpu_width(void)
+{
+	return 0;
+}
+
+extern "C" const struct apod_engine apod_engine_gpu3 = {
+	"gpu3",
+	"GPU stage 3: snapshots downloaded on a copy stream, overlapping steps",
+	APOD_COMPUTE_PHASES,
+	apod_gpu_available,
+	gpu_width,
+	gpu3_create,
+	gpu3_step,
+	gpu3_stats,
+	gpu3_summary,
+	gpu3_fetch,
+	gpu3_destroy,
+	gpu3_snapshot_begin,
+	gpu3_snapshot_wait,
+};

@@ -1,0 +1,71 @@
+/*
+ * GPU failures that must be reported, not crashed on.  Runs without fork
+ * (CK_NOFORK): the CUDA runtime does not survive fork() once initialised.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "deck.h"
+#include "device.h"
+#include "engine.h"
+#include "fail.h"
+#include "problem.h"
+
+START_TEST(too_big_for_the_device_names_the_bytes)
+{
+	ck_assert_int_eq(apod_gpu_require("test", SIZE_MAX / 2), -1);
+	ck_assert_int_eq(apod_failure_status(), APOD_EXIT_USAGE);
+	ck_assert_ptr_nonnull(strstr(apod_failure(), "bytes of device memory"));
+	ck_assert_ptr_nonnull(strstr(apod_failure(), "are free"));
+	ck_assert_int_eq(apod_gpu_require("test", 1024), 0);
+}
+END_TEST
+
+START_TEST(every_stage_runs_a_tiny_deck)
+{
+	struct apod_deck d;
+	struct apod_problem p;
+	apod_deck_defaults(&d);
+	ck_assert_int_eq(apod_deck_set(&d, "size", "33x17", "t"), 0);
+	ck_assert_int_eq(apod_problem_init(&p, &d), 0);
+	for (int i = 2; apod_engines[i]; i++) {
+		const struct apod_engine *e = apod_engines[i];
+		struct apod_moments m;
+		unsigned hist[64];
+		void *ctx = e->create(&p);
+		ck_assert_msg(ctx != NULL, "%s: %s", e->name, apod_failure());
+		ck_assert_int_eq(e->step(ctx), 0);
+		ck_assert_int_eq(e->stats(ctx, &m, hist), 0);
+		ck_assert_double_eq(m.n, 33 * 17);
+		ck_assert(m.min >= 0 && m.max <= 100);
+		e->destroy(ctx);
+	}
+	apod_problem_free(&p);
+}
+END_TEST
+
+int main(void)
+{
+	char why[256];
+	Suite *s;
+	TCase *t;
+	SRunner *r;
+	int failed;
+	if (!apod_gpu_available(why, sizeof why)) {
+		printf("SKIP: %s\n", why);
+		return 77;
+	}
+	s = suite_create("gpu");
+	t = tcase_create("device");
+	tcase_add_test(t, too_big_for_the_device_names_the_bytes);
+	tcase_add_test(t, every_stage_runs_a_tiny_deck);
+	suite_add_tcase(s, t);
+	r = srunner_create(s);
+	srunner_set_fork_status(r, CK_NOFORK);
+	srunner_run_all(r, CK_NORMAL);
+	failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
