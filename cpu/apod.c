@@ -25,6 +25,8 @@ static const char usage_text[] =
 	"  assess        profile the serial stage with gprof and print the hotspots and\n"
 	"                the Amdahl and Gustafson bounds  [deck options] [--out=DIR]\n"
 	"  info          host (and device) facts\n"
+	"  bench         measure every stage and the GPU kernels; write JSON\n"
+	"                [deck options] [--reps=N] [--json=FILE]\n"
 	"\n"
 	"Deck options (for the table, run and assess):\n"
 	"  --deck=FILE   read the deck (key = value lines) over the default deck\n"
@@ -100,6 +102,7 @@ int main(int argc, char **argv)
 		{ "run", apod_cmd_run },       { "stages", apod_cmd_stages },
 		{ "verify", apod_cmd_verify }, { "assess", apod_cmd_assess },
 		{ "info", apod_cmd_info },     { "table", apod_cmd_table },
+		{ "bench", apod_cmd_bench },
 	};
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		fputs(usage_text, stdout);

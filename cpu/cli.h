@@ -41,7 +41,13 @@ int apod_usage_error(const char *cmd, const char *fmt, ...) __attribute__((forma
 int apod_run_stage(const struct apod_engine *e, const struct apod_problem *p, const char *outdir,
                    struct apod_run *r);
 
+/* The APOD table: every stage on p, verified against serial (cmd_table.c). */
+#include <json-c/json.h>
+int apod_ladder(const struct apod_deck *d, const struct apod_problem *p, const char *out,
+                json_object **json_rows, double *serial_total);
+
 int apod_cmd_run(int argc, char **argv);
+int apod_cmd_bench(int argc, char **argv);
 int apod_cmd_table(int argc, char **argv);
 int apod_cmd_verify(int argc, char **argv);
 int apod_cmd_assess(int argc, char **argv);

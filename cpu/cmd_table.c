@@ -84,52 +84,23 @@ static json_object *row_json(const struct row *w, double serial_total, double om
 	return o;
 }
 
-int apod_cmd_table(int argc, char **argv)
+/* Run every available stage on p, verify each against serial, print the
+ * table; the rows go to *json_rows (an array) if json_rows is not NULL.
+ * Returns 0 if every stage that ran passed. */
+int apod_ladder(const struct apod_deck *d, const struct apod_problem *p, const char *out,
+                json_object **json_rows, double *serial_total)
 {
-	static const struct option longopts[] = {
-		APOD_DECK_LONGOPTS,
-		{ "out", required_argument, NULL, OPT_OUT },
-		{ "json", required_argument, NULL, OPT_JSON },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct apod_deck_opts dopt = { 0 };
-	const char *out = NULL, *json = NULL;
-	struct apod_deck d;
-	struct apod_problem p;
 	struct apod_tolerance tol;
 	struct apod_run serial = { 0 };
 	struct row rows[16];
 	double omp_total = 0;
-	int c, nrows = 0, failed = 0;
+	int nrows = 0, failed = 0;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-		if (apod_deck_opt(&dopt, c, optarg))
-			continue;
-		switch (c) {
-		case OPT_OUT: out = optarg; break;
-		case OPT_JSON: json = optarg; break;
-		case OPT_HELP:
-			printf("Usage: apod [--deck=FILE] [--size=NXxNY] [--steps=N] [--out=DIR] [--json=FILE]\n"
-			       "Run every available stage and print the APOD table.\n");
-			return APOD_EXIT_OK;
-		case ':':
-			return apod_usage_error(NULL, "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return apod_usage_error(NULL, "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return apod_usage_error(NULL, "unexpected argument '%s'", argv[optind]);
-	if (apod_deck_resolve(&d, &dopt) || apod_problem_init(&p, &d))
-		return apod_report_failure();
-	apod_tolerance_design(&tol, &d, sizeof(apod_real) == sizeof(float));
-
-	printf("deck %s: %zux%zu cells, %ld steps, %s precision; %ld cores on this host\n", d.name,
-	       d.nx, d.ny, d.steps, sizeof(apod_real) == sizeof(double) ? "double" : "float",
+	apod_tolerance_design(&tol, d, sizeof(apod_real) == sizeof(float));
+	printf("deck %s: %zux%zu cells, %ld steps, %s precision; %ld cores on this host\n", d->name,
+	       d->nx, d->ny, d->steps, sizeof(apod_real) == sizeof(double) ? "double" : "float",
 	       sysconf(_SC_NPROCESSORS_ONLN));
+	fflush(stdout);
 	for (int i = 0; apod_engines[i] && nrows < 16; i++) {
 		struct row *w = &rows[nrows++];
 		struct apod_run r;
@@ -142,7 +113,7 @@ int apod_cmd_table(int argc, char **argv)
 			snprintf(dir, sizeof dir, "%s/%s", out, w->e->name);
 			outdir = dir;
 		}
-		if (apod_simulate(w->e, &p, outdir, &r)) {
+		if (apod_simulate(w->e, p, outdir, &r)) {
 			snprintf(w->why, sizeof w->why, "failed: %s", apod_failure());
 			failed = 1;
 			if (i == 0)
@@ -190,25 +161,69 @@ int apod_cmd_table(int argc, char **argv)
 	}
 	printf("\nP: fraction of the serial run in the phases the stage ports. Amdahl at N: the bound\n"
 	       "with N threads, or for a GPU stage with N = the speedup it measured on those phases.\n");
+	if (!rows[0].ran)
+		fprintf(stderr, "apod: the serial reference failed: %s\n", rows[0].why);
+	if (json_rows && rows[0].ran) {
+		*json_rows = json_object_new_array();
+		for (int i = 0; i < nrows; i++)
+			json_object_array_add(*json_rows, row_json(&rows[i], rows[0].total, omp_total));
+	}
+	if (serial_total)
+		*serial_total = rows[0].total;
+	apod_run_free(&serial);
+	return failed || !rows[0].ran ? -1 : 0;
+}
 
-	if (json && rows[0].ran) {
-		json_object *o = json_object_new_object(), *arr = json_object_new_array();
-		int rc;
+int apod_cmd_table(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		APOD_DECK_LONGOPTS,
+		{ "out", required_argument, NULL, OPT_OUT },
+		{ "json", required_argument, NULL, OPT_JSON },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct apod_deck_opts dopt = { 0 };
+	const char *out = NULL, *json = NULL;
+	struct apod_deck d;
+	struct apod_problem p;
+	json_object *rows = NULL;
+	int c, failed;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		if (apod_deck_opt(&dopt, c, optarg))
+			continue;
+		switch (c) {
+		case OPT_OUT: out = optarg; break;
+		case OPT_JSON: json = optarg; break;
+		case OPT_HELP:
+			printf("Usage: apod [--deck=FILE] [--size=NXxNY] [--steps=N] [--out=DIR] [--json=FILE]\n"
+			       "Run every available stage and print the APOD table.\n");
+			return APOD_EXIT_OK;
+		case ':':
+			return apod_usage_error(NULL, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return apod_usage_error(NULL, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return apod_usage_error(NULL, "unexpected argument '%s'", argv[optind]);
+	if (apod_deck_resolve(&d, &dopt) || apod_problem_init(&p, &d))
+		return apod_report_failure();
+	failed = apod_ladder(&d, &p, out, json ? &rows : NULL, NULL) != 0;
+	if (json && rows) {
+		json_object *o = json_object_new_object();
 		json_object_object_add(o, "deck", apod_deck_json(&d));
 		json_object_object_add(o, "precision", json_object_new_string(
 			sizeof(apod_real) == sizeof(double) ? "double" : "float"));
 		json_object_object_add(o, "host_cores", json_object_new_int64(sysconf(_SC_NPROCESSORS_ONLN)));
-		for (int i = 0; i < nrows; i++)
-			json_object_array_add(arr, row_json(&rows[i], rows[0].total, omp_total));
-		json_object_object_add(o, "stages", arr);
-		rc = apod_json_write(json, o);
-		json_object_put(o);
-		if (rc)
+		json_object_object_add(o, "stages", rows);
+		if (apod_json_write(json, o))
 			failed = 1, apod_report_failure();
+		json_object_put(o);
 	}
-	if (!rows[0].ran)
-		fprintf(stderr, "apod: the serial reference failed: %s\n", rows[0].why);
-	apod_run_free(&serial);
 	apod_problem_free(&p);
 	return failed ? APOD_EXIT_FAIL : APOD_EXIT_OK;
 }

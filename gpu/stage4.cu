@@ -237,3 +237,24 @@ extern "C" const struct apod_engine apod_engine_gpu4 = {
 	gpu4_snapshot_begin,
 	gpu4_snapshot_wait,
 };
+
+/* Hooks for `apod bench`, which times the fused kernel on its own. */
+void *apod_gpu4_bench_create(const struct apod_problem *p)
+{
+	return gpu4_create(p);
+}
+
+int apod_gpu4_fused_once(void *ctx)
+{
+	return gpu4_step(ctx);
+}
+
+void apod_gpu4_bench_destroy(void *ctx)
+{
+	gpu4_destroy(ctx);
+}
+
+cudaStream_t apod_gpu4_bench_stream(void *ctx)
+{
+	return ((struct gpu4 *)ctx)->compute;
+}

@@ -1,0 +1,119 @@
+/*
+ * cmd_bench.c: `apod bench`: measurements, not tests.
+ *
+ * The ladder on a deck (by default the large one's size when given
+ * --deck=data/large.deck), with snapshots written to a scratch directory so
+ * that gpu3's overlap has something to hide; gpu3 once more without
+ * snapshots for its compute-only time; then the kernel measurements of
+ * gpu/bench.cu.  Everything goes to the JSON file as well as the screen.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "fail.h"
+#include "results.h"
+#if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
+#include "bench.h"
+#endif
+
+int apod_cmd_bench(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		APOD_DECK_LONGOPTS,
+		{ "json", required_argument, NULL, OPT_JSON },
+		{ "reps", required_argument, NULL, OPT_OUT },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct apod_deck_opts dopt = { 0 };
+	const char *json = NULL;
+	char scratch[] = "/tmp/apod-bench-XXXXXX", cmd[64];
+	struct apod_deck d;
+	struct apod_problem p;
+	json_object *o, *rows = NULL;
+	int c, reps = 20, failed = 0;
+	double serial_total = 0;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		if (apod_deck_opt(&dopt, c, optarg))
+			continue;
+		switch (c) {
+		case OPT_JSON: json = optarg; break;
+		case OPT_OUT: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > 10000)
+				return apod_usage_error("bench", "--reps: '%s' is not 1 to 10000", optarg);
+			reps = (int)v;
+			break;
+		}
+		case OPT_HELP:
+			printf("Usage: apod bench [--deck=FILE] [--size=NXxNY] [--steps=N] [--reps=N] [--json=FILE]\n"
+			       "Measure every stage (whole runs, with snapshots) and the GPU kernels.\n");
+			return APOD_EXIT_OK;
+		case ':':
+			return apod_usage_error("bench", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return apod_usage_error("bench", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return apod_usage_error("bench", "unexpected argument '%s'", argv[optind]);
+	if (apod_deck_resolve(&d, &dopt) || apod_problem_init(&p, &d))
+		return apod_report_failure();
+	if (!mkdtemp(scratch)) {
+		apod_problem_free(&p);
+		apod_fail("bench: cannot make a scratch directory: %s", strerror(errno));
+		return apod_report_failure();
+	}
+
+	o = json_object_new_object();
+	json_object_object_add(o, "deck", apod_deck_json(&d));
+	json_object_object_add(o, "host_cores", json_object_new_int64(sysconf(_SC_NPROCESSORS_ONLN)));
+	failed |= apod_ladder(&d, &p, scratch, &rows, &serial_total) != 0;
+	if (rows)
+		json_object_object_add(o, "stages", rows);
+
+	/* gpu3's overlap: the same run without snapshots is its compute time. */
+	{
+		const struct apod_engine *e = apod_engine_find("gpu3");
+		char why[256];
+		struct apod_run r;
+		if (e && e->available(why, sizeof why) && d.snapshot_every > 0) {
+			if (apod_simulate(e, &p, NULL, &r) == 0) {
+				printf("\ngpu3 without snapshots: %.4f s (compute only)\n", r.total);
+				json_object_object_add(o, "gpu3_compute_only_seconds", json_object_new_double(r.total));
+				json_object_object_add(o, "snapshots", json_object_new_int64(d.steps / d.snapshot_every));
+				apod_run_free(&r);
+			} else {
+				failed = 1;
+				apod_report_failure();
+			}
+		}
+	}
+#if !defined(HAVE_CUDA) || defined(APOD_NO_GPU_STAGES)
+	(void)reps;
+#else
+	{
+		char why[256];
+		extern int apod_gpu_available(char *, size_t);
+		if (apod_gpu_available(why, sizeof why) && apod_gpu_bench(&p, reps, o))
+			failed = 1, apod_report_failure();
+	}
+#endif
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
+	if (system(cmd) != 0)
+		fprintf(stderr, "apod: could not remove %s\n", scratch);
+	if (json && apod_json_write(json, o))
+		failed = 1, apod_report_failure();
+	json_object_put(o);
+	apod_problem_free(&p);
+	return failed ? APOD_EXIT_FAIL : APOD_EXIT_OK;
+}

@@ -1,0 +1,173 @@
+/*
+ * bench.cu: what the kernels achieve against what the device can do.
+ *
+ * Bytes are counted as the minimum a kernel must move through DRAM: a
+ * stencil sweep reads the field once and writes it once (2 x n x size; the
+ * neighbours come from cache), the fused kernel adds its heater mask
+ * (n/8 bytes), a statistics pass reads the field once.  The ceiling is the
+ * measured copy, not the datasheet: a plain copy kernel and cudaMemcpy
+ * device to device on the same number of bytes.
+ */
+#include <algorithm>
+#include <stdio.h>
+#include <vector>
+
+#include <cub/device/device_reduce.cuh>
+
+#include "bench.h"
+#include "cuda_check.h"
+#include "device.h"
+#include "kernels.cuh"
+#include "resident.h"
+
+static __global__ void copy_kernel(const apod_real *__restrict__ in, apod_real *__restrict__ out,
+                                   size_t n)
+{
+	for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < n;
+	     k += (size_t)gridDim.x * blockDim.x)
+		out[k] = in[k];
+}
+
+struct timing {
+	cudaEvent_t a, b;
+	std::vector<float> ms;
+};
+
+/* Median of the recorded times. */
+static double median_ms(std::vector<float> &v)
+{
+	std::sort(v.begin(), v.end());
+	return v.empty() ? 0 : v[v.size() / 2];
+}
+
+/* Run f once to warm up, then `reps` times between events on stream s. */
+template <typename F> static int time_it(int reps, F f, double *ms, cudaStream_t s = 0)
+{
+	cudaEvent_t a, b;
+	std::vector<float> t;
+	CUDA_TRY(cudaEventCreate(&a));
+	CUDA_TRY(cudaEventCreate(&b));
+	if (f())
+		return -1;
+	CUDA_TRY(cudaDeviceSynchronize());
+	for (int r = 0; r < reps; r++) {
+		float x;
+		CUDA_TRY(cudaEventRecord(a, s));
+		if (f())
+			return -1;
+		CUDA_TRY(cudaEventRecord(b, s));
+		CUDA_TRY(cudaEventSynchronize(b));
+		CUDA_TRY(cudaEventElapsedTime(&x, a, b));
+		t.push_back(x);
+	}
+	CUDA_TRY(cudaEventDestroy(a));
+	CUDA_TRY(cudaEventDestroy(b));
+	*ms = median_ms(t);
+	return 0;
+}
+
+static void row(json_object *arr, const char *name, double ms, double bytes, double ceiling,
+                const char *note)
+{
+	json_object *o = json_object_new_object();
+	double gbs = bytes / (ms * 1e-3) / 1e9;
+	if (ceiling > 0)
+		printf("  %-34s %10.4f %10.1f %8.1f%%  %s\n", name, ms, gbs, 100 * gbs / ceiling, note);
+	else
+		printf("  %-34s %10.4f %10.1f %9s  %s\n", name, ms, gbs, "-", note);
+	json_object_object_add(o, "kernel", json_object_new_string(name));
+	json_object_object_add(o, "ms", json_object_new_double(ms));
+	json_object_object_add(o, "bytes", json_object_new_double(bytes));
+	json_object_object_add(o, "gb_per_s", json_object_new_double(gbs));
+	if (ceiling > 0)
+		json_object_object_add(o, "fraction_of_copy", json_object_new_double(gbs / ceiling));
+	json_object_object_add(o, "note", json_object_new_string(note));
+	json_object_array_add(arr, o);
+}
+
+/* The fused kernel lives in stage4.cu; it is reached through this hook. */
+extern int apod_gpu4_fused_once(void *ctx);
+extern void *apod_gpu4_bench_create(const struct apod_problem *p);
+extern void apod_gpu4_bench_destroy(void *ctx);
+extern cudaStream_t apod_gpu4_bench_stream(void *ctx);
+
+extern "C" int apod_gpu_bench(const struct apod_problem *p, int reps, json_object *out)
+{
+	struct resident r;
+	size_t n = p->n, field = n * sizeof(apod_real);
+	double ms = 0, copy_gbs, bytes2 = 2.0 * field;
+	json_object *arr = json_object_new_array();
+	int blocks, dev, sms;
+	void *temp = NULL, *g4;
+	size_t temp_bytes = 0;
+	double *d_sum;
+
+	json_object_object_add(out, "kernels", arr);
+	if (resident_init(&r, p, "bench", 0, 4096, 1))
+		return -1;
+	CUDA_TRY(cudaGetDevice(&dev));
+	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	blocks = 4 * sms * 8;
+	printf("\nkernels on %zux%zu (%s), median of %d after a warm-up, CUDA events:\n", p->nx, p->ny,
+	       sizeof(apod_real) == 4 ? "float" : "double", reps);
+	printf("  %-34s %10s %10s %9s\n", "kernel", "ms", "GB/s", "of copy");
+
+	if (time_it(reps, [&] { copy_kernel<<<blocks, 256>>>(r.d_cur, r.d_next, n);
+	                        return cudaGetLastError() != cudaSuccess; }, &ms))
+		return -1;
+	copy_gbs = bytes2 / (ms * 1e-3) / 1e9;
+	row(arr, "copy kernel", ms, bytes2, copy_gbs, "the ceiling: read n, write n");
+	json_object_object_add(out, "copy_gb_per_s", json_object_new_double(copy_gbs));
+	json_object_object_add(out, "copy_kernel_ms", json_object_new_double(ms));
+	if (time_it(reps, [&] { return cudaMemcpyAsync(r.d_next, r.d_cur, field,
+	                                               cudaMemcpyDeviceToDevice) != cudaSuccess; }, &ms))
+		return -1;
+	row(arr, "cudaMemcpy device to device", ms, bytes2, copy_gbs, "");
+	{
+		apod_real *h;
+		CUDA_TRY(cudaMallocHost(&h, field));
+		if (time_it(reps, [&] { return cudaMemcpyAsync(h, r.d_cur, field,
+		                                               cudaMemcpyDeviceToHost) != cudaSuccess; }, &ms))
+			return -1;
+		cudaFreeHost(h);
+		row(arr, "cudaMemcpy device to pinned host", ms, (double)field, 0, "one snapshot over PCIe");
+		json_object_object_add(out, "d2h_field_ms", json_object_new_double(ms));
+	}
+
+	if (time_it(reps, [&] { return resident_sweep(&r) != 0; }, &ms))
+		return -1;
+	row(arr, "gpu1-3 sweep + pin", ms, bytes2, copy_gbs, "one thread per cell");
+	if (time_it(reps, [&] {
+		    stats_kernel<<<r.stats_blocks, r.stats_threads, (size_t)p->nbins * sizeof(unsigned)>>>(
+			    r.d_cur, n, p->hist_lo, p->hist_inv_width, p->nbins, r.d_parts, r.d_hist);
+		    return cudaGetLastError() != cudaSuccess; }, &ms))
+		return -1;
+	row(arr, "gpu2-3 statistics (Welford+hist)", ms, (double)field, copy_gbs, "reads n");
+
+	CUDA_TRY(cudaMalloc(&d_sum, sizeof(double)));
+	CUDA_TRY(cub::DeviceReduce::Reduce(temp, temp_bytes, r.d_cur, d_sum, (int)n,
+	                                   cuda::std::plus<double>(), 0.0));
+	CUDA_TRY(cudaMalloc(&temp, temp_bytes));
+	if (time_it(reps, [&] { return cub::DeviceReduce::Reduce(temp, temp_bytes, r.d_cur, d_sum, (int)n,
+	                                                         cuda::std::plus<double>(), 0.0) != cudaSuccess; }, &ms))
+		return -1;
+	row(arr, "CUB DeviceReduce (sum in double)", ms, (double)field, copy_gbs,
+	    "the yardstick for a one-pass reduction");
+	json_object_object_add(out, "cub_reduce_ms", json_object_new_double(ms));
+	cudaFree(temp);
+	cudaFree(d_sum);
+	resident_free(&r);
+
+	if (!(g4 = apod_gpu4_bench_create(p)))
+		return -1;
+	if (time_it(reps, [&] { return apod_gpu4_fused_once(g4) != 0; }, &ms,
+	            apod_gpu4_bench_stream(g4))) {
+		apod_gpu4_bench_destroy(g4);
+		return -1;
+	}
+	row(arr, "gpu4 fused sweep + statistics", ms, bytes2 + n / 8.0, copy_gbs,
+	    "read n, write n, mask n/8");
+	json_object_object_add(out, "gpu4_fused_ms", json_object_new_double(ms));
+	apod_gpu4_bench_destroy(g4);
+	return 0;
+}
