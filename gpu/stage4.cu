@@ -10,10 +10,12 @@
  *    new row costs one coalesced load per thread.
  *  - Heaters and edges are "fixed" cells, read from a bit mask (1/32 of the
  *    field's traffic), so no second kernel pins them after the sweep.
+ *  - In float, with nx a multiple of 4, four columns per thread with 16-byte
+ *    loads and stores; neighbours across the vector come by warp shuffle.
  *  - Moments per thread are shifted sums in double (no division per
  *    element, unlike gpu2's Welford), merged with Chan through warp
- *    shuffles; histogram counts are aggregated per warp with
- *    __match_any_sync before one shared-memory atomic per distinct bin.
+ *    shuffles; histogram counts are kept as runs in registers and added to
+ *    shared memory when the bin changes (thread_stats.cuh).
  *  - The block size comes from the occupancy API, not a guess.
  * Snapshots overlap as in gpu3.
  */
@@ -24,82 +26,8 @@
 #include "cuda_check.h"
 #include "device.h"
 #include "engine.h"
-#include "reduce.cuh"
 #include "resident.h"
-
-#define FUSED_ROWS 32   /* rows a thread marches through: halo reads are 2/32 */
-
-static __global__ void fused_step_stats_kernel(
-	const apod_real *__restrict__ cur, apod_real *__restrict__ next,
-	const unsigned *__restrict__ heater_mask, size_t nx, size_t ny, apod_real alpha,
-	apod_real lo, apod_real inv_width, int nbins, struct apod_moments *__restrict__ parts,
-	unsigned *__restrict__ hist)
-{
-	extern __shared__ unsigned block_hist[];
-	size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-	size_t i0 = (size_t)blockIdx.y * FUSED_ROWS;
-	size_t i1 = i0 + FUSED_ROWS < ny ? i0 + FUSED_ROWS : ny;
-	double shift = 0.0, s1 = 0.0, s2 = 0.0;
-	apod_real mn = 0, mx = 0;
-	int count = 0;
-	struct apod_moments m;
-
-	for (int b = threadIdx.x; b < nbins; b += blockDim.x)
-		block_hist[b] = 0;
-	__syncthreads();
-
-	if (j < nx) {
-		apod_real up = i0 > 0 ? cur[(i0 - 1) * nx + j] : (apod_real)0;
-		apod_real c = cur[i0 * nx + j];
-		int edge_col = j == 0 || j + 1 == nx;
-		for (size_t i = i0; i < i1; i++) {
-			size_t idx = i * nx + j;
-			apod_real dn = i + 1 < ny ? cur[idx + nx] : (apod_real)0;
-			apod_real v = c;
-			int fixed = edge_col || i == 0 || i + 1 == ny ||
-			            ((heater_mask[idx >> 5] >> (idx & 31)) & 1u);
-			unsigned same;
-			int bin;
-			if (!fixed)
-				v = apod_cell_update(c, up, dn, cur[idx + 1], cur[idx - 1], alpha);
-			next[idx] = v;
-			if (count == 0) {
-				shift = (double)v;
-				mn = mx = v;
-			}
-			{
-				double d = (double)v - shift;
-				s1 += d;
-				s2 += d * d;
-			}
-			mn = v < mn ? v : mn;
-			mx = v > mx ? v : mx;
-			count++;
-			/* Lanes with the same bin add once, through their lowest lane. */
-			bin = apod_hist_bin(v, lo, inv_width, nbins);
-			same = __match_any_sync(__activemask(), bin);
-			if ((threadIdx.x & 31) == __ffs(same) - 1)
-				atomicAdd(&block_hist[bin], __popc(same));
-			up = c;
-			c = dn;
-		}
-	}
-	if (count) {
-		m.n = count;
-		m.mean = shift + s1 / count;
-		m.m2 = s2 - s1 * s1 / count;
-		m.min = mn;
-		m.max = mx;
-	} else {
-		apod_moments_init(&m);
-	}
-	block_merge_moments(&m);
-	if (threadIdx.x == 0)
-		parts[(size_t)blockIdx.y * gridDim.x + blockIdx.x] = m;
-	for (int b = threadIdx.x; b < nbins; b += blockDim.x)
-		if (block_hist[b])
-			atomicAdd(&hist[b], block_hist[b]);
-}
+#include "tuned.cuh"
 
 struct gpu4 {
 	struct resident r;
@@ -108,6 +36,7 @@ struct gpu4 {
 	unsigned *d_mask;
 	dim3 grid, block;
 	size_t smem;
+	int vec4;               /* float and nx % 4 == 0: the 16-byte kernel */
 };
 
 static void gpu4_destroy(void *ctx)
@@ -129,15 +58,27 @@ static int gpu4_setup(struct gpu4 *g, const struct apod_problem *p)
 	unsigned *mask;
 	int min_grid = 0, block = 0, nparts;
 
+	size_t threads_x;       /* threads needed across a row */
+
 	g->smem = (size_t)p->nbins * sizeof(unsigned);
+#ifdef APOD_REAL_FLOAT
+	g->vec4 = p->nx % 4 == 0;
+#endif
+	threads_x = g->vec4 ? p->nx / 4 : p->nx;
 	/* The block size that gives the most resident warps for this kernel's
-	 * registers and shared memory; no wider than the grid needs. */
-	CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_step_stats_kernel,
-	                                            g->smem, 1024));
-	if ((size_t)block > (p->nx + 31) / 32 * 32)
-		block = (int)((p->nx + 31) / 32 * 32);
+	 * registers and shared memory; no wider than a row needs. */
+#ifdef APOD_REAL_FLOAT
+	if (g->vec4)
+		CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_vec4_kernel, g->smem,
+		                                            1024));
+	else
+#endif
+		CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_scalar_kernel,
+		                                            g->smem, 1024));
+	if ((size_t)block > (threads_x + 31) / 32 * 32)
+		block = (int)((threads_x + 31) / 32 * 32);
 	g->block = dim3((unsigned)block);
-	g->grid = dim3((unsigned)((p->nx + block - 1) / block),
+	g->grid = dim3((unsigned)((threads_x + block - 1) / block),
 	               (unsigned)((p->ny + FUSED_ROWS - 1) / FUSED_ROWS));
 	nparts = (int)(g->grid.x * g->grid.y);
 
@@ -180,9 +121,16 @@ static int gpu4_step(void *ctx)
 	const struct apod_problem *p = r->p;
 	apod_real *t;
 	CUDA_TRY(cudaMemsetAsync(r->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), r->stream));
-	LAUNCH_TRY((fused_step_stats_kernel<<<g->grid, g->block, g->smem, r->stream>>>(
-		r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width,
-		p->nbins, r->d_parts, r->d_hist)));
+#ifdef APOD_REAL_FLOAT
+	if (g->vec4)
+		LAUNCH_TRY((fused_vec4_kernel<<<g->grid, g->block, g->smem, r->stream>>>(
+			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo,
+			p->hist_inv_width, p->nbins, r->d_parts, r->d_hist)));
+	else
+#endif
+		LAUNCH_TRY((fused_scalar_kernel<<<g->grid, g->block, g->smem, r->stream>>>(
+			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo,
+			p->hist_inv_width, p->nbins, r->d_parts, r->d_hist)));
 	t = r->d_cur;
 	r->d_cur = r->d_next;
 	r->d_next = t;

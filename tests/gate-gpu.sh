@@ -33,4 +33,11 @@ for s in gpu1 gpu2 gpu3 gpu4; do
 			{ echo "FAIL: $s: snapshot 40 differs from serial's"; fails=$((fails + 1)); }
 	fi
 done
+# A width that is a multiple of 4 takes gpu4's 16-byte kernel (317 does not).
+expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --size=320x203 --out="$work/serial320"
+expect 0 "stage gpu4" "$APOD" run --stage=gpu4 --deck="$deck" --size=320x203 --out="$work/gpu4-320"
+expect 0 "PASS" "$APOD" verify "$work/serial320" "$work/gpu4-320"
+if [ "${APOD_FMAD:-yes}" = no ]; then
+	expect 0 " 0 of 64960 cells differ" "$APOD" verify "$work/serial320" "$work/gpu4-320"
+fi
 finish
