@@ -22,6 +22,8 @@ struct row {
 	double total, ported, p, n, bound_n, bound_inf, gustafson;
 	struct apod_verdict v;
 	double phase[APOD_NPHASES];
+	double background;
+	long snapshots;
 };
 
 /* Seconds the serial run spent in the phases a stage ports. */
@@ -65,6 +67,8 @@ static json_object *row_json(const struct row *w, double serial_total, double om
 			json_object_object_add(ph, apod_phase_name(i), json_object_new_double(w->phase[i]));
 		json_object_object_add(o, "phase_seconds", ph);
 		json_object_object_add(o, "total_seconds", json_object_new_double(w->total));
+		json_object_object_add(o, "snapshots", json_object_new_int64(w->snapshots));
+		json_object_object_add(o, "snapshot_background_seconds", json_object_new_double(w->background));
 		json_object_object_add(o, "speedup_vs_serial", json_object_new_double(serial_total / w->total));
 		if (omp_total > 0)
 			json_object_object_add(o, "speedup_vs_omp", json_object_new_double(omp_total / w->total));
@@ -122,6 +126,8 @@ int apod_ladder(const struct apod_deck *d, const struct apod_problem *p, const c
 		}
 		w->ran = 1;
 		w->total = r.total;
+		w->background = r.background;
+		w->snapshots = r.snapshots;
 		memcpy(w->phase, r.phase, sizeof w->phase);
 		if (i == 0) {
 			serial = r;

@@ -61,12 +61,14 @@ struct apod_engine {
 	int (*fetch)(void *ctx, apod_real *dst);
 	void (*destroy)(void *ctx);
 
-	/* Optional, both or neither: start copying the current field into host
-	 * buffer `slot` (0 or 1) without waiting, and later wait for that copy.
-	 * With them the driver writes each snapshot on a background thread while
-	 * the next steps run; a slot is not reused before its file is written. */
-	int (*snapshot_begin)(void *ctx, int slot);
-	int (*snapshot_wait)(void *ctx, int slot, const apod_real **host);
+	/* Optional, both or neither.  snapshot_begin takes a copy of the current
+	 * field on the device and returns at once; snapshot_stream, called from
+	 * the driver's writer thread, downloads that copy in chunks and hands
+	 * each to sink in order while the next one is on its way.  The driver
+	 * never begins a snapshot while the previous one is streaming. */
+	int (*snapshot_begin)(void *ctx);
+	int (*snapshot_stream)(void *ctx, int (*sink)(const apod_real *chunk, size_t count, void *arg),
+	                       void *arg);
 };
 
 /* Every stage this build knows, in ladder order, NULL-terminated. */

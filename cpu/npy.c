@@ -10,13 +10,12 @@
 
 static const char magic[6] = { '\x93', 'N', 'U', 'M', 'P', 'Y' };
 
-int apod_npy_write(const char *path, const apod_real *data, size_t ny, size_t nx)
+int apod_npy_open(struct apod_outfile *o, const char *path, size_t ny, size_t nx)
 {
-	struct apod_outfile o;
 	char header[256];
 	int len;
 	size_t total;
-	if (apod_outfile_open(&o, path))
+	if (apod_outfile_open(o, path))
 		return -1;
 	len = snprintf(header, sizeof header,
 	               "{'descr': '<f%zu', 'fortran_order': False, 'shape': (%zu, %zu), }",
@@ -26,15 +25,24 @@ int apod_npy_write(const char *path, const apod_real *data, size_t ny, size_t nx
 	while (total % 64)
 		header[len++] = ' ', total++;
 	header[len++] = '\n';
-	fwrite(magic, 1, sizeof magic, o.f);
-	fputc(1, o.f);
-	fputc(0, o.f);
-	fputc(len & 0xff, o.f);
-	fputc((len >> 8) & 0xff, o.f);
-	fwrite(header, 1, (size_t)len, o.f);
+	fwrite(magic, 1, sizeof magic, o->f);
+	fputc(1, o->f);
+	fputc(0, o->f);
+	fputc(len & 0xff, o->f);
+	fputc((len >> 8) & 0xff, o->f);
+	fwrite(header, 1, (size_t)len, o->f);
+	return 0;
+}
+
+int apod_npy_write(const char *path, const apod_real *data, size_t ny, size_t nx)
+{
+	struct apod_outfile o;
+	if (apod_npy_open(&o, path, ny, nx))
+		return -1;
 	if (fwrite(data, sizeof *data, ny * nx, o.f) != ny * nx) {
+		int e = errno;
 		apod_outfile_abort(&o);
-		return apod_fail("%s: write failed: %s", path, strerror(errno));
+		return apod_fail("%s: write failed: %s", path, strerror(e));
 	}
 	return apod_outfile_commit(&o);
 }

@@ -2,6 +2,7 @@
  * sim.c: set up, step, gather statistics, summarise, snapshot, report: the
  * loop of the application, with a wall-clock timer around every phase.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,20 +68,39 @@ struct writer {
 	const struct apod_problem *p;
 	const char *outdir;
 	long step;
-	int slot;
 	int active, failed;
+	double seconds;               /* the last snapshot's streaming time */
+	double total;                 /* all snapshots' */
 	char why[1024];
 	pthread_t thread;
+	struct apod_outfile out;
 };
+
+static int sink_to_file(const apod_real *chunk, size_t count, void *arg)
+{
+	struct writer *w = arg;
+	if (fwrite(chunk, sizeof *chunk, count, w->out.f) != count)
+		return apod_fail("%s: write failed: %s", w->out.path, strerror(errno));
+	return 0;
+}
 
 static void *writer_main(void *arg)
 {
 	struct writer *w = arg;
-	const apod_real *field;
-	w->failed = w->e->snapshot_wait(w->ctx, w->slot, &field) ||
-	            write_snapshot(w->outdir, w->step, field, w->p);
+	char path[4096];
+	double t0 = apod_now();
+	w->failed = 1;
+	if (snprintf(path, sizeof path, "%s/snap_%09ld.npy", w->outdir, w->step) >= (int)sizeof path)
+		apod_usage_fail("%s: output path too long", w->outdir);
+	else if (apod_npy_open(&w->out, path, w->p->ny, w->p->nx) == 0) {
+		if (w->e->snapshot_stream(w->ctx, sink_to_file, w))
+			apod_outfile_abort(&w->out);
+		else
+			w->failed = apod_outfile_commit(&w->out) != 0;
+	}
 	if (w->failed)
 		snprintf(w->why, sizeof w->why, "%s", apod_failure());
+	w->seconds = apod_now() - t0;
 	return NULL;
 }
 
@@ -90,20 +110,20 @@ static int writer_join(struct writer *w)
 		return 0;
 	pthread_join(w->thread, NULL);
 	w->active = 0;
+	w->total += w->seconds;
 	if (w->failed)
 		return apod_fail("snapshot of step %ld: %s", w->step, w->why);
 	return 0;
 }
 
-/* Start copying the field out and hand the file to a writer thread; the
- * previous writer must finish first, which also frees its slot. */
-static int snapshot_async(struct writer *w, long step, long count)
+/* Wait for the previous snapshot to be written (which frees the device's
+ * copy), take a new copy on the device, and stream it to a file on the
+ * writer thread while the main loop goes on. */
+static int snapshot_async(struct writer *w, long step)
 {
-	int slot = (int)(count % 2);
-	if (w->e->snapshot_begin(w->ctx, slot) || writer_join(w))
+	if (writer_join(w) || w->e->snapshot_begin(w->ctx))
 		return -1;
 	w->step = step;
-	w->slot = slot;
 	w->failed = 0;
 	if (pthread_create(&w->thread, NULL, writer_main, w) != 0)
 		return apod_fail("cannot start the snapshot writer thread");
@@ -164,7 +184,7 @@ int apod_simulate(const struct apod_engine *e, const struct apod_problem *p,
 		if (M && s % M == 0) {
 			t = apod_now();
 			if (e->snapshot_begin) {
-				if (snapshot_async(&w, s, r->snapshots))
+				if (snapshot_async(&w, s))
 					goto fail_ctx;
 			} else if (e->fetch(ctx, snap) || write_snapshot(outdir, s, snap, p))
 				goto fail_ctx;
@@ -173,16 +193,10 @@ int apod_simulate(const struct apod_engine *e, const struct apod_problem *p,
 		}
 	}
 
-	t = apod_now();
-	if (writer_join(&w))
-		goto fail_ctx;
-	r->phase[APOD_PHASE_SNAPSHOT] += apod_now() - t;
-
+	/* The last snapshot may still be streaming: it overlaps the report. */
 	t = apod_now();
 	if (e->fetch(ctx, r->field))
 		goto fail_ctx;
-	e->destroy(ctx);
-	ctx = NULL;
 	r->phase[APOD_PHASE_REPORT] = apod_now() - t;
 	if (outdir) {
 		/* report.json cannot hold the time taken to write itself: it records
@@ -191,9 +205,15 @@ int apod_simulate(const struct apod_engine *e, const struct apod_problem *p,
 		for (int i = 0; i < APOD_NPHASES; i++)
 			r->total += r->phase[i];
 		if (apod_results_write(outdir, p, r))
-			goto fail;
+			goto fail_ctx;
 		r->phase[APOD_PHASE_REPORT] = apod_now() - t;
 	}
+	t = apod_now();
+	if (writer_join(&w))
+		goto fail_ctx;
+	r->phase[APOD_PHASE_SNAPSHOT] += apod_now() - t;
+	r->background = w.total;
+	e->destroy(ctx);
 	r->total = 0;
 	for (int i = 0; i < APOD_NPHASES; i++)
 		r->total += r->phase[i];

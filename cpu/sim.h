@@ -27,6 +27,8 @@ struct apod_run {
 	long *summary_step;           /* the step each summary was taken after */
 	double *zones;                /* nsummaries x nzones */
 	long snapshots;               /* snapshot files written */
+	double background;            /* seconds the writer thread spent streaming
+	                                 snapshots, overlapped with the phases */
 	apod_real *field;             /* the final field, nx*ny */
 };
 

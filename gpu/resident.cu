@@ -128,10 +128,11 @@ int resident_fetch(struct resident *r, apod_real *dst)
 int snapshots_init(struct snapshots *s, size_t n)
 {
 	memset(s, 0, sizeof *s);
+	s->n = n;
 	CUDA_TRY(cudaStreamCreateWithFlags(&s->copy, cudaStreamNonBlocking));
 	CUDA_TRY(cudaMalloc(&s->d_stage, n * sizeof(apod_real)));
 	for (int i = 0; i < 2; i++) {
-		CUDA_TRY(cudaMallocHost(&s->h_buf[i], n * sizeof(apod_real)));
+		CUDA_TRY(cudaMallocHost(&s->h_chunk[i], SNAPSHOT_CHUNK));
 		CUDA_TRY(cudaEventCreateWithFlags(&s->done[i], cudaEventDisableTiming));
 	}
 	CUDA_TRY(cudaEventCreateWithFlags(&s->staged, cudaEventDisableTiming));
@@ -144,7 +145,7 @@ void snapshots_free(struct snapshots *s)
 		cudaStreamSynchronize(s->copy);
 	cudaFree(s->d_stage);
 	for (int i = 0; i < 2; i++) {
-		cudaFreeHost(s->h_buf[i]);
+		cudaFreeHost(s->h_chunk[i]);
 		if (s->done[i])
 			cudaEventDestroy(s->done[i]);
 	}
@@ -155,27 +156,42 @@ void snapshots_free(struct snapshots *s)
 	memset(s, 0, sizeof *s);
 }
 
-int snapshots_begin(struct snapshots *s, struct resident *r, int slot)
+int snapshots_begin(struct snapshots *s, struct resident *r)
 {
-	size_t bytes = r->p->n * sizeof(apod_real);
-	/* The staging buffer is free once the previous download has left it. */
-	if (s->used[1 - slot])
-		CUDA_TRY(cudaStreamWaitEvent(r->stream, s->done[1 - slot], 0));
-	/* A device-to-device copy takes a fraction of a step; the download that
-	 * follows takes many, and must not hold back the sweeps that overwrite
-	 * d_cur two steps from now. */
-	CUDA_TRY(cudaMemcpyAsync(s->d_stage, r->d_cur, bytes, cudaMemcpyDeviceToDevice, r->stream));
+	/* The previous snapshot has been streamed out (the driver waited for
+	 * it), so the staging buffer is free. */
+	CUDA_TRY(cudaMemcpyAsync(s->d_stage, r->d_cur, s->n * sizeof(apod_real),
+	                         cudaMemcpyDeviceToDevice, r->stream));
 	CUDA_TRY(cudaEventRecord(s->staged, r->stream));
-	CUDA_TRY(cudaStreamWaitEvent(s->copy, s->staged, 0));
-	CUDA_TRY(cudaMemcpyAsync(s->h_buf[slot], s->d_stage, bytes, cudaMemcpyDeviceToHost, s->copy));
-	CUDA_TRY(cudaEventRecord(s->done[slot], s->copy));
-	s->used[slot] = 1;
 	return 0;
 }
 
-int snapshots_wait(struct snapshots *s, int slot, const apod_real **host)
+/* Enqueue the download of chunk k into pinned buffer k % 2. */
+static int download_chunk(struct snapshots *s, size_t k, size_t per)
 {
-	CUDA_TRY(cudaEventSynchronize(s->done[slot]));
-	*host = s->h_buf[slot];
+	size_t off = k * per, count = s->n - off < per ? s->n - off : per;
+	CUDA_TRY(cudaMemcpyAsync(s->h_chunk[k % 2], s->d_stage + off, count * sizeof(apod_real),
+	                         cudaMemcpyDeviceToHost, s->copy));
+	CUDA_TRY(cudaEventRecord(s->done[k % 2], s->copy));
+	return 0;
+}
+
+int snapshots_stream(struct snapshots *s,
+                     int (*sink)(const apod_real *chunk, size_t count, void *arg), void *arg)
+{
+	size_t per = SNAPSHOT_CHUNK / sizeof(apod_real), nchunks = (s->n + per - 1) / per;
+	CUDA_TRY(cudaStreamWaitEvent(s->copy, s->staged, 0));
+	if (download_chunk(s, 0, per))
+		return -1;
+	for (size_t k = 0; k < nchunks; k++) {
+		size_t count = s->n - k * per < per ? s->n - k * per : per;
+		/* Chunk k+1 travels while chunk k is written; its buffer was
+		 * released when chunk k-1's sink returned. */
+		if (k + 1 < nchunks && download_chunk(s, k + 1, per))
+			return -1;
+		CUDA_TRY(cudaEventSynchronize(s->done[k % 2]));
+		if (sink(s->h_chunk[k % 2], count, arg))
+			return -1;
+	}
 	return 0;
 }

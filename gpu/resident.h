@@ -44,19 +44,24 @@ int resident_stats_finish(struct resident *r, int nparts, struct apod_moments *m
 int resident_zones(struct resident *r, double *zone_means);
 int resident_fetch(struct resident *r, apod_real *dst);
 
-/* Snapshots that overlap the steps (gpu3 onwards): the field is copied on
- * the device to a staging buffer, then downloaded on a copy stream into
- * one of two pinned host buffers while the compute stream goes on. */
+/* Snapshots that overlap the steps (gpu3 onwards).  The field is copied on
+ * the device to a staging buffer (a fraction of a step); the writer thread
+ * then downloads it on a copy stream in chunks, through two small pinned
+ * buffers used in turn, and hands each chunk to the file while the next
+ * one is on its way.  Meanwhile the compute stream goes on stepping. */
+#define SNAPSHOT_CHUNK (8u << 20)   /* bytes per chunk: big enough for full PCIe speed */
+
 struct snapshots {
 	cudaStream_t copy;
 	apod_real *d_stage;
-	apod_real *h_buf[2];
+	size_t n;
+	apod_real *h_chunk[2];
 	cudaEvent_t staged, done[2];
-	int used[2];
 };
 int snapshots_init(struct snapshots *s, size_t n);
 void snapshots_free(struct snapshots *s);
-int snapshots_begin(struct snapshots *s, struct resident *r, int slot);
-int snapshots_wait(struct snapshots *s, int slot, const apod_real **host);
+int snapshots_begin(struct snapshots *s, struct resident *r);
+int snapshots_stream(struct snapshots *s,
+                     int (*sink)(const apod_real *chunk, size_t count, void *arg), void *arg);
 
 #endif

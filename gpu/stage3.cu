@@ -3,10 +3,11 @@
  *
  * What changed from gpu2: the kernels are the same, but they run on a
  * stream of their own, and a snapshot no longer stops the run.  The field
- * is copied to a staging buffer on the device (a fraction of a step), then
- * downloaded on a second stream into one of two pinned host buffers while
- * the next steps compute; the driver's writer thread (cpu/sim.c) writes the
- * file from that buffer, so disk time overlaps device time as well.
+ * is copied to a staging buffer on the device (a fraction of a step); the
+ * driver's writer thread (cpu/sim.c) then downloads it on a second stream,
+ * in chunks through two small pinned buffers used in turn, writing each
+ * chunk to the file while the next one travels.  PCIe, the disk and the
+ * device's steps all run at once.
  */
 #include <stdlib.h>
 
@@ -78,15 +79,15 @@ static int gpu3_fetch(void *ctx, apod_real *dst)
 	return resident_fetch(&((struct gpu3 *)ctx)->r, dst);
 }
 
-static int gpu3_snapshot_begin(void *ctx, int slot)
+static int gpu3_snapshot_begin(void *ctx)
 {
 	struct gpu3 *g = (struct gpu3 *)ctx;
-	return snapshots_begin(&g->s, &g->r, slot);
+	return snapshots_begin(&g->s, &g->r);
 }
 
-static int gpu3_snapshot_wait(void *ctx, int slot, const apod_real **host)
+static int gpu3_snapshot_stream(void *ctx, int (*sink)(const apod_real *, size_t, void *), void *arg)
 {
-	return snapshots_wait(&((struct gpu3 *)ctx)->s, slot, host);
+	return snapshots_stream(&((struct gpu3 *)ctx)->s, sink, arg);
 }
 
 static int gpu_width(void)
@@ -107,5 +108,5 @@ extern "C" const struct apod_engine apod_engine_gpu3 = {
 	gpu3_fetch,
 	gpu3_destroy,
 	gpu3_snapshot_begin,
-	gpu3_snapshot_wait,
+	gpu3_snapshot_stream,
 };

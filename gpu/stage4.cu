@@ -154,15 +154,15 @@ static int gpu4_fetch(void *ctx, apod_real *dst)
 	return resident_fetch(&((struct gpu4 *)ctx)->r, dst);
 }
 
-static int gpu4_snapshot_begin(void *ctx, int slot)
+static int gpu4_snapshot_begin(void *ctx)
 {
 	struct gpu4 *g = (struct gpu4 *)ctx;
-	return snapshots_begin(&g->s, &g->r, slot);
+	return snapshots_begin(&g->s, &g->r);
 }
 
-static int gpu4_snapshot_wait(void *ctx, int slot, const apod_real **host)
+static int gpu4_snapshot_stream(void *ctx, int (*sink)(const apod_real *, size_t, void *), void *arg)
 {
-	return snapshots_wait(&((struct gpu4 *)ctx)->s, slot, host);
+	return snapshots_stream(&((struct gpu4 *)ctx)->s, sink, arg);
 }
 
 static int gpu_width(void)
@@ -183,7 +183,7 @@ extern "C" const struct apod_engine apod_engine_gpu4 = {
 	gpu4_fetch,
 	gpu4_destroy,
 	gpu4_snapshot_begin,
-	gpu4_snapshot_wait,
+	gpu4_snapshot_stream,
 };
 
 /* Hooks for `apod bench`, which times the fused kernel on its own. */
