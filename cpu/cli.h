@@ -20,7 +20,7 @@ struct apod_deck_opts {
 	const char *steps;  /* --steps N */
 };
 
-enum { OPT_DECK = 1000, OPT_SIZE, OPT_STEPS, OPT_OUT, OPT_JSON, OPT_STAGE, OPT_HELP };
+enum { OPT_DECK = 1000, OPT_SIZE, OPT_STEPS, OPT_OUT, OPT_JSON, OPT_STAGE, OPT_HELP, OPT_REPS, OPT_KERNELS };
 
 #define APOD_DECK_LONGOPTS                                   \
 	{ "deck", required_argument, NULL, OPT_DECK },          \

@@ -26,7 +26,8 @@ int apod_cmd_bench(int argc, char **argv)
 	static const struct option longopts[] = {
 		APOD_DECK_LONGOPTS,
 		{ "json", required_argument, NULL, OPT_JSON },
-		{ "reps", required_argument, NULL, OPT_OUT },
+		{ "reps", required_argument, NULL, OPT_REPS },
+		{ "kernels", no_argument, NULL, OPT_KERNELS },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -36,7 +37,7 @@ int apod_cmd_bench(int argc, char **argv)
 	struct apod_deck d;
 	struct apod_problem p;
 	json_object *o, *rows = NULL;
-	int c, reps = 20, failed = 0;
+	int c, reps = 20, failed = 0, kernels_only = 0;
 	double serial_total = 0;
 
 	opterr = 0;
@@ -46,7 +47,8 @@ int apod_cmd_bench(int argc, char **argv)
 			continue;
 		switch (c) {
 		case OPT_JSON: json = optarg; break;
-		case OPT_OUT: {
+		case OPT_KERNELS: kernels_only = 1; break;
+		case OPT_REPS: {
 			char *end;
 			long v = strtol(optarg, &end, 10);
 			if (*end || v < 1 || v > 10000)
@@ -55,8 +57,10 @@ int apod_cmd_bench(int argc, char **argv)
 			break;
 		}
 		case OPT_HELP:
-			printf("Usage: apod bench [--deck=FILE] [--size=NXxNY] [--steps=N] [--reps=N] [--json=FILE]\n"
-			       "Measure every stage (whole runs, with snapshots) and the GPU kernels.\n");
+			printf("Usage: apod bench [--deck=FILE] [--size=NXxNY] [--steps=N] [--reps=N] [--kernels]\n"
+			       "                  [--json=FILE]\n"
+			       "Measure every stage (whole runs, with snapshots) and the GPU kernels;\n"
+			       "--kernels measures the kernels only.\n");
 			return APOD_EXIT_OK;
 		case ':':
 			return apod_usage_error("bench", "option '%s' needs a value", argv[optind - 1]);
@@ -77,7 +81,8 @@ int apod_cmd_bench(int argc, char **argv)
 	o = json_object_new_object();
 	json_object_object_add(o, "deck", apod_deck_json(&d));
 	json_object_object_add(o, "host_cores", json_object_new_int64(sysconf(_SC_NPROCESSORS_ONLN)));
-	failed |= apod_ladder(&d, &p, scratch, &rows, &serial_total) != 0;
+	if (!kernels_only)
+		failed |= apod_ladder(&d, &p, scratch, &rows, &serial_total) != 0;
 	if (rows)
 		json_object_object_add(o, "stages", rows);
 
@@ -86,7 +91,7 @@ int apod_cmd_bench(int argc, char **argv)
 		const struct apod_engine *e = apod_engine_find("gpu3");
 		char why[256];
 		struct apod_run r;
-		if (e && e->available(why, sizeof why) && d.snapshot_every > 0) {
+		if (!kernels_only && e && e->available(why, sizeof why) && d.snapshot_every > 0) {
 			if (apod_simulate(e, &p, NULL, &r) == 0) {
 				double total = 0, bg = 0, eff;
 				for (size_t i = 0; rows && i < json_object_array_length(rows); i++) {

@@ -93,7 +93,7 @@ static __global__ void fused_vec4_kernel(
 	size_t i1 = i0 + FUSED_ROWS < ny ? i0 + FUSED_ROWS : ny;
 	int lane = threadIdx.x & 31, valid = j < nx;
 	struct thread_stats t;
-	float4 up = make_float4(0, 0, 0, 0), c = up, dn;
+	float4 up = make_float4(0, 0, 0, 0), c = up, dn = up, ahead = up;
 
 	for (int b = threadIdx.x; b < nbins; b += blockDim.x)
 		block_hist[b] = 0;
@@ -103,6 +103,8 @@ static __global__ void fused_vec4_kernel(
 		if (i0 > 0)
 			up = load4(cur + (i0 - 1) * nx + j);
 		c = load4(cur + i0 * nx + j);
+		if (i0 + 1 < ny)
+			ahead = load4(cur + (i0 + 1) * nx + j);
 	}
 	/* Every lane runs the loop, valid or not, so that the shuffles see a
 	 * full warp; invalid lanes neither load nor store. */
@@ -111,11 +113,13 @@ static __global__ void fused_vec4_kernel(
 		float left = __shfl_up_sync(0xffffffffu, c.w, 1);
 		float right = __shfl_down_sync(0xffffffffu, c.x, 1);
 		float4 v = c;
-		dn = make_float4(0, 0, 0, 0);
+		/* The row below was loaded an iteration ago; start the one after it
+		 * now, so that each thread keeps a load in flight while it computes. */
+		dn = ahead;
 		if (valid) {
 			unsigned fixed;
-			if (i + 1 < ny)
-				dn = load4(cur + idx + nx);
+			if (i + 2 < ny)
+				ahead = load4(cur + idx + 2 * nx);
 			if (lane == 0 && j > 0)
 				left = cur[idx - 1];
 			if (lane == 31 && j + 4 < nx)
@@ -137,10 +141,7 @@ static __global__ void fused_vec4_kernel(
 			if (!(fixed & 8u))
 				v.w = apod_cell_update(c.w, up.w, dn.w, right, c.z, alpha);
 			*reinterpret_cast<float4 *>(next + idx) = v;
-			ts_add(&t, v.x);
-			ts_add(&t, v.y);
-			ts_add(&t, v.z);
-			ts_add(&t, v.w);
+			ts_add4(&t, v.x, v.y, v.z, v.w);
 			ts_bin(&t, apod_hist_bin(v.x, lo, inv_width, nbins), block_hist);
 			ts_bin(&t, apod_hist_bin(v.y, lo, inv_width, nbins), block_hist);
 			ts_bin(&t, apod_hist_bin(v.z, lo, inv_width, nbins), block_hist);
@@ -173,12 +174,27 @@ static __global__ void reduce_stats_kernel(const apod_real *__restrict__ f, size
 	ts_init(&t);
 #ifdef APOD_REAL_FLOAT
 	/* Four at a time while aligned; the tail one at a time. */
-	for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < n / 4; k += stride) {
+	size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	/* Two loads in flight per thread before either is used. */
+	for (; k + stride < n / 4; k += 2 * stride) {
 		float4 v = *reinterpret_cast<const float4 *>(f + 4 * k);
-		ts_add(&t, v.x);
-		ts_add(&t, v.y);
-		ts_add(&t, v.z);
-		ts_add(&t, v.w);
+		float4 w = *reinterpret_cast<const float4 *>(f + 4 * (k + stride));
+		ts_add4(&t, v.x, v.y, v.z, v.w);
+		ts_add4(&t, w.x, w.y, w.z, w.w);
+		if (HIST) {
+			ts_bin(&t, apod_hist_bin(v.x, lo, inv_width, nbins), block_hist);
+			ts_bin(&t, apod_hist_bin(v.y, lo, inv_width, nbins), block_hist);
+			ts_bin(&t, apod_hist_bin(v.z, lo, inv_width, nbins), block_hist);
+			ts_bin(&t, apod_hist_bin(v.w, lo, inv_width, nbins), block_hist);
+			ts_bin(&t, apod_hist_bin(w.x, lo, inv_width, nbins), block_hist);
+			ts_bin(&t, apod_hist_bin(w.y, lo, inv_width, nbins), block_hist);
+			ts_bin(&t, apod_hist_bin(w.z, lo, inv_width, nbins), block_hist);
+			ts_bin(&t, apod_hist_bin(w.w, lo, inv_width, nbins), block_hist);
+		}
+	}
+	for (; k < n / 4; k += stride) {
+		float4 v = *reinterpret_cast<const float4 *>(f + 4 * k);
+		ts_add4(&t, v.x, v.y, v.z, v.w);
 		if (HIST) {
 			ts_bin(&t, apod_hist_bin(v.x, lo, inv_width, nbins), block_hist);
 			ts_bin(&t, apod_hist_bin(v.y, lo, inv_width, nbins), block_hist);
