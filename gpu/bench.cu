@@ -179,7 +179,7 @@ extern "C" int apod_gpu_bench(const struct apod_problem *p, int reps, json_objec
 	json_object_object_add(out, "cub_reduce_ms", json_object_new_double(ms));
 	{
 		double cub_ms = ms, tuned_ms = 0, tuned_hist_ms = 0;
-		int tb = 2 * sms, tt = 1024;   /* a few full blocks per SM */
+		int tb = 3 * sms, tt = TUNED_THREADS;   /* one full wave on sm_80 and newer */
 		if (time_it(reps, [&] {
 			    reduce_stats_kernel<false><<<tb, tt>>>(r.d_cur, n, p->hist_lo, p->hist_inv_width,
 			                                           p->nbins, r.d_parts, r.d_hist);

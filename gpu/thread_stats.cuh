@@ -89,6 +89,21 @@ static __device__ __forceinline__ void ts_bin(struct thread_stats *t, int bin, u
 	t->run_len = 1;
 }
 
+/* Four bins at once: the common case, all four in the current run, costs
+ * one test. */
+static __device__ __forceinline__ void ts_bin4(struct thread_stats *t, int b0, int b1, int b2,
+                                               int b3, unsigned *block_hist)
+{
+	if (b0 == t->run_bin && b1 == b0 && b2 == b0 && b3 == b0) {
+		t->run_len += 4;
+		return;
+	}
+	ts_bin(t, b0, block_hist);
+	ts_bin(t, b1, block_hist);
+	ts_bin(t, b2, block_hist);
+	ts_bin(t, b3, block_hist);
+}
+
 static __device__ __forceinline__ void ts_flush(struct thread_stats *t, unsigned *block_hist)
 {
 	if (t->run_len)
