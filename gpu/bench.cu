@@ -96,6 +96,7 @@ extern int apod_gpu4_fused_once(void *ctx);
 extern void *apod_gpu4_bench_create(const struct apod_problem *p);
 extern void apod_gpu4_bench_destroy(void *ctx);
 extern cudaStream_t apod_gpu4_bench_stream(void *ctx);
+extern int apod_gpu4_variant_once(void *ctx, int moments, int hist);
 
 extern "C" int apod_gpu_bench(const struct apod_problem *p, int reps, json_object *out)
 {
@@ -216,6 +217,24 @@ extern "C" int apod_gpu_bench(const struct apod_problem *p, int reps, json_objec
 	row(arr, "gpu4 fused sweep + statistics", ms, bytes2 + n / 8.0, copy_gbs,
 	    "read n, write n, mask n/8");
 	json_object_object_add(out, "gpu4_fused_ms", json_object_new_double(ms));
+#ifdef APOD_REAL_FLOAT
+	if (p->nx % 4 == 0) {
+		/* What the statistics cost inside the fused kernel. */
+		double sweep_ms, moments_ms;
+		if (time_it(reps, [&] { return apod_gpu4_variant_once(g4, 0, 0) != 0; }, &sweep_ms,
+		            apod_gpu4_bench_stream(g4)) ||
+		    time_it(reps, [&] { return apod_gpu4_variant_once(g4, 1, 0) != 0; }, &moments_ms,
+		            apod_gpu4_bench_stream(g4))) {
+			apod_gpu4_bench_destroy(g4);
+			return -1;
+		}
+		row(arr, "  the same, sweep only", sweep_ms, bytes2 + n / 8.0, copy_gbs, "no statistics");
+		row(arr, "  the same, sweep + moments", moments_ms, bytes2 + n / 8.0, copy_gbs,
+		    "no histogram");
+		json_object_object_add(out, "gpu4_sweep_only_ms", json_object_new_double(sweep_ms));
+		json_object_object_add(out, "gpu4_sweep_moments_ms", json_object_new_double(moments_ms));
+	}
+#endif
 	apod_gpu4_bench_destroy(g4);
 	return 0;
 }

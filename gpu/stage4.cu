@@ -69,7 +69,7 @@ static int gpu4_setup(struct gpu4 *g, const struct apod_problem *p)
 	 * registers and shared memory; no wider than a row needs. */
 #ifdef APOD_REAL_FLOAT
 	if (g->vec4)
-		CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_vec4_kernel, g->smem,
+		CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_vec4_kernel<true, true>, g->smem,
 		                                            1024));
 	else
 #endif
@@ -123,7 +123,7 @@ static int gpu4_step(void *ctx)
 	CUDA_TRY(cudaMemsetAsync(r->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), r->stream));
 #ifdef APOD_REAL_FLOAT
 	if (g->vec4)
-		LAUNCH_TRY((fused_vec4_kernel<<<g->grid, g->block, g->smem, r->stream>>>(
+		LAUNCH_TRY((fused_vec4_kernel<true, true><<<g->grid, g->block, g->smem, r->stream>>>(
 			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo,
 			p->hist_inv_width, p->nbins, r->d_parts, r->d_hist)));
 	else
@@ -205,4 +205,33 @@ void apod_gpu4_bench_destroy(void *ctx)
 cudaStream_t apod_gpu4_bench_stream(void *ctx)
 {
 	return ((struct gpu4 *)ctx)->compute;
+}
+
+/* The same launch with parts of the statistics left out, for `apod bench`. */
+int apod_gpu4_variant_once(void *ctx, int moments, int hist)
+{
+#ifdef APOD_REAL_FLOAT
+	struct gpu4 *g = (struct gpu4 *)ctx;
+	struct resident *r = &g->r;
+	const struct apod_problem *p = r->p;
+	if (!g->vec4)
+		return apod_fail("gpu4 variants need the 16-byte kernel (float, nx a multiple of 4)");
+#define VARIANT(M, H)                                                                       \
+	LAUNCH_TRY((fused_vec4_kernel<M, H><<<g->grid, g->block, g->smem, r->stream>>>(          \
+		r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width, \
+		p->nbins, r->d_parts, r->d_hist)))
+	if (moments && hist)
+		VARIANT(true, true);
+	else if (moments)
+		VARIANT(true, false);
+	else
+		VARIANT(false, false);
+#undef VARIANT
+	return 0;
+#else
+	(void)ctx;
+	(void)moments;
+	(void)hist;
+	return apod_fail("gpu4 variants need a float build");
+#endif
 }

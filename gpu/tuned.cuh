@@ -83,13 +83,15 @@ static __global__ void fused_scalar_kernel(
 
 #ifdef APOD_REAL_FLOAT
 /* The same, four columns per thread with 16-byte loads and stores (float,
- * nx a multiple of 4).  The neighbours across a float4 come from the next
+ * nx a multiple of 4).  gpu4 runs <true, true>; `apod bench` also times the
+ * sweep alone and the sweep with moments only, to show what each costs.  The neighbours across a float4 come from the next
  * and previous lanes by shuffle; only the warp's outermost lanes load them. */
 static __device__ __forceinline__ float4 load4(const float *p)
 {
 	return *reinterpret_cast<const float4 *>(p);
 }
 
+template <bool MOMENTS, bool HIST>
 static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) fused_vec4_kernel(
 	const float *__restrict__ cur, float *__restrict__ next,
 	const unsigned *__restrict__ heater_mask, size_t nx, size_t ny, float alpha,
@@ -150,8 +152,10 @@ static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) fused_
 			if (!(fixed & 8u))
 				v.w = apod_cell_update(c.w, up.w, dn.w, right, c.z, alpha);
 			*reinterpret_cast<float4 *>(next + idx) = v;
-			ts_add4(&t, v.x, v.y, v.z, v.w);
-			ts_bin4(&t, apod_hist_bin(v.x, lo, inv_width, nbins),
+			if (MOMENTS)
+				ts_add4(&t, v.x, v.y, v.z, v.w);
+			if (HIST)
+				ts_bin4(&t, apod_hist_bin(v.x, lo, inv_width, nbins),
 			        apod_hist_bin(v.y, lo, inv_width, nbins),
 			        apod_hist_bin(v.z, lo, inv_width, nbins),
 			        apod_hist_bin(v.w, lo, inv_width, nbins), block_hist);
