@@ -220,7 +220,7 @@ extern "C" int apod_gpu_bench(const struct apod_problem *p, int reps, json_objec
 #ifdef APOD_REAL_FLOAT
 	if (p->nx % 4 == 0) {
 		/* What the statistics cost inside the fused kernel. */
-		double sweep_ms, moments_ms;
+		double sweep_ms = 0, moments_ms = 0;
 		if (time_it(reps, [&] { return apod_gpu4_variant_once(g4, 0, 0) != 0; }, &sweep_ms,
 		            apod_gpu4_bench_stream(g4)) ||
 		    time_it(reps, [&] { return apod_gpu4_variant_once(g4, 1, 0) != 0; }, &moments_ms,
