@@ -20,9 +20,8 @@
 
 struct thread_stats {
 	double shift, s1, s2;
-	apod_real f1, f2;      /* ts_add4's sums in the field's precision, not yet in s1, s2 */
 	apod_real mn, mx;
-	int count, pending;
+	int count;
 	int run_bin;
 	unsigned run_len;
 };
@@ -30,9 +29,8 @@ struct thread_stats {
 static __device__ __forceinline__ void ts_init(struct thread_stats *t)
 {
 	t->shift = t->s1 = t->s2 = 0.0;
-	t->f1 = t->f2 = 0;
 	t->mn = t->mx = 0;
-	t->count = t->pending = 0;
+	t->count = 0;
 	t->run_bin = -1;
 	t->run_len = 0;
 }
@@ -52,21 +50,10 @@ static __device__ __forceinline__ void ts_add(struct thread_stats *t, apod_real 
 	t->count++;
 }
 
-/* Move the field-precision sums into the double ones. */
-static __device__ __forceinline__ void ts_settle(struct thread_stats *t)
-{
-	t->s1 += (double)t->f1;
-	t->s2 += (double)t->f2;
-	t->f1 = t->f2 = 0;
-	t->pending = 0;
-}
-
-/* Fold in four values at once.  Their deviations from the shift are summed
- * in the field's precision for up to TS_SETTLE groups (32 neighbouring
- * values, so the sums stay small and their rounding far below the
- * tolerances) before they reach the double accumulators: the conversions
- * and double adds were what the fused kernel spent its time on. */
-#define TS_SETTLE 8
+/* Fold in four values at once: their deviations are summed in the field's
+ * precision first (four neighbours, so the sums are small and the rounding
+ * is of the order of the deviations', far below the tolerances) and reach
+ * the double accumulators once per four values. */
 static __device__ __forceinline__ void ts_add4(struct thread_stats *t, apod_real a, apod_real b,
                                                apod_real c, apod_real d)
 {
@@ -80,16 +67,14 @@ static __device__ __forceinline__ void ts_add4(struct thread_stats *t, apod_real
 	db = b - k;
 	dc = c - k;
 	dd = d - k;
-	t->f1 += (da + db) + (dc + dd);
-	t->f2 += (da * da + db * db) + (dc * dc + dd * dd);
+	t->s1 += (double)((da + db) + (dc + dd));
+	t->s2 += (double)((da * da + db * db) + (dc * dc + dd * dd));
 	apod_real lo2 = a < b ? a : b, lo3 = c < d ? c : d, hi2 = a > b ? a : b, hi3 = c > d ? c : d;
 	lo2 = lo2 < lo3 ? lo2 : lo3;
 	hi2 = hi2 > hi3 ? hi2 : hi3;
 	t->mn = lo2 < t->mn ? lo2 : t->mn;
 	t->mx = hi2 > t->mx ? hi2 : t->mx;
 	t->count += 4;
-	if (++t->pending == TS_SETTLE)
-		ts_settle(t);
 }
 
 static __device__ __forceinline__ void ts_bin(struct thread_stats *t, int bin, unsigned *block_hist)
@@ -127,9 +112,8 @@ static __device__ __forceinline__ void ts_flush(struct thread_stats *t, unsigned
 	t->run_bin = -1;
 }
 
-static __device__ __forceinline__ void ts_moments(struct thread_stats *t, struct apod_moments *m)
+static __device__ __forceinline__ void ts_moments(const struct thread_stats *t, struct apod_moments *m)
 {
-	ts_settle(t);
 	if (t->count == 0) {
 		apod_moments_init(m);
 		return;
