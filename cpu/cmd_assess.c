@@ -168,7 +168,8 @@ int apod_cmd_assess(int argc, char **argv)
 	};
 	struct apod_deck_opts dopt = { 0 };
 	const char *out = "profiles";
-	char pg[PATH_MAX], tmp[] = "/tmp/apod-assess-XXXXXX", path[PATH_MAX], gmon[PATH_MAX + 16];
+	char pg[PATH_MAX], tmp[PATH_MAX], path[PATH_MAX], gmon[PATH_MAX + 16];
+	const char *tmpdir = getenv("TMPDIR");
 	char flat[PATH_MAX], graph[PATH_MAX], phases[PATH_MAX], cwd[PATH_MAX];
 	char *args[12], *owned[8];
 	int c, na = 0, nowned = 0, nh, threads = 1, rc = APOD_EXIT_FAIL;
@@ -179,11 +180,12 @@ int apod_cmd_assess(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		if (apod_deck_opt(&dopt, c, optarg))
 			continue;
 		switch (c) {
 		case OPT_OUT: out = optarg; break;
+		case 'h':
 		case OPT_HELP:
 			printf("Usage: apod assess [--deck=FILE] [--size=NXxNY] [--steps=N] [--out=DIR]\n"
 			       "Profile the serial stage with gprof; write DIR/serial-flat.txt,\n"
@@ -203,8 +205,12 @@ int apod_cmd_assess(int argc, char **argv)
 		return apod_report_failure();
 	if (find_profiling_binary(pg, sizeof pg) || apod_mkdirs(out))
 		return apod_report_failure();
+	snprintf(tmp, sizeof tmp, "%s/apod-assess-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	if (!mkdtemp(tmp))
-		return apod_fail("mkdtemp: %s", strerror(errno)), apod_report_failure();
+		return apod_fail("cannot make a scratch directory %s: %s", tmp, strerror(errno)),
+		       apod_report_failure();
+	/* Set before anything can fail: the cleanup below removes it. */
+	snprintf(gmon, sizeof gmon, "%s/gmon.out", tmp);
 #ifdef _OPENMP
 	threads = omp_get_max_threads();
 #endif
@@ -249,7 +255,6 @@ int apod_cmd_assess(int argc, char **argv)
 	if (run_to(args, tmp, NULL))
 		goto done;
 
-	snprintf(gmon, sizeof gmon, "%s/gmon.out", tmp);
 	snprintf(flat, sizeof flat, "%s/serial-flat.txt", out);
 	snprintf(graph, sizeof graph, "%s/serial-callgraph.txt", out);
 	{

@@ -33,7 +33,8 @@ int apod_cmd_bench(int argc, char **argv)
 	};
 	struct apod_deck_opts dopt = { 0 };
 	const char *json = NULL;
-	char scratch[] = "/tmp/apod-bench-XXXXXX", cmd[64];
+	char scratch[4096], cmd[4200];
+	const char *tmpdir = getenv("TMPDIR");
 	struct apod_deck d;
 	struct apod_problem p;
 	json_object *o, *rows = NULL;
@@ -42,7 +43,7 @@ int apod_cmd_bench(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		if (apod_deck_opt(&dopt, c, optarg))
 			continue;
 		switch (c) {
@@ -56,6 +57,7 @@ int apod_cmd_bench(int argc, char **argv)
 			reps = (int)v;
 			break;
 		}
+		case 'h':
 		case OPT_HELP:
 			printf("Usage: apod bench [--deck=FILE] [--size=NXxNY] [--steps=N] [--reps=N] [--kernels]\n"
 			       "                  [--json=FILE]\n"
@@ -72,6 +74,7 @@ int apod_cmd_bench(int argc, char **argv)
 		return apod_usage_error("bench", "unexpected argument '%s'", argv[optind]);
 	if (apod_deck_resolve(&d, &dopt) || apod_problem_init(&p, &d))
 		return apod_report_failure();
+	snprintf(scratch, sizeof scratch, "%s/apod-bench-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	if (!mkdtemp(scratch)) {
 		apod_problem_free(&p);
 		apod_fail("bench: cannot make a scratch directory: %s", strerror(errno));

@@ -40,13 +40,14 @@ int apod_cmd_run(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		if (apod_deck_opt(&dopt, c, optarg))
 			continue;
 		switch (c) {
 		case OPT_STAGE: stage = optarg; break;
 		case OPT_OUT: out = optarg; break;
 		case OPT_JSON: json = optarg; break;
+		case 'h':
 		case OPT_HELP:
 			printf("Usage: apod run --stage=NAME [--deck=FILE] [--size=NXxNY] [--steps=N]\n"
 			       "                [--out=DIR] [--json=FILE]\n");

@@ -9,6 +9,23 @@
 #include "results.h"
 #include "verify.h"
 
+/* Two runs are comparable only if every input that shapes the results is
+ * the same (the name and the snapshot interval do not). */
+static int same_deck(const struct apod_deck *a, const struct apod_deck *b)
+{
+	if (a->nx != b->nx || a->ny != b->ny || a->steps != b->steps || a->alpha != b->alpha ||
+	    a->t_init != b->t_init || a->t_hot != b->t_hot || a->t_cold != b->t_cold ||
+	    a->summary_every != b->summary_every || a->zones_x != b->zones_x ||
+	    a->zones_y != b->zones_y || a->hist_bins != b->hist_bins || a->hist_lo != b->hist_lo ||
+	    a->hist_hi != b->hist_hi || a->nsources != b->nsources)
+		return 0;
+	for (int i = 0; i < a->nsources; i++)
+		if (a->sources[i].x != b->sources[i].x || a->sources[i].y != b->sources[i].y ||
+		    a->sources[i].r != b->sources[i].r || a->sources[i].temp != b->sources[i].temp)
+			return 0;
+	return 1;
+}
+
 int apod_cmd_verify(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -23,8 +40,8 @@ int apod_cmd_verify(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-		if (c == OPT_HELP) {
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if (c == OPT_HELP || c == 'h') {
 			printf("Usage: apod verify REFERENCE_DIR RESULT_DIR\n"
 			       "Compare two results directories (as written by apod run --out) under\n"
 			       "the tolerances designed in doc/verification.md.  Exit 0 if they agree,\n"
@@ -42,8 +59,7 @@ int apod_cmd_verify(int argc, char **argv)
 		apod_run_free(&ref);
 		return apod_report_failure();
 	}
-	if (dref.nx != dgot.nx || dref.ny != dgot.ny || dref.steps != dgot.steps ||
-	    dref.alpha != dgot.alpha || dref.hist_bins != dgot.hist_bins) {
+	if (!same_deck(&dref, &dgot)) {
 		fprintf(stderr, "apod: %s and %s ran different decks (%zux%zu %ld steps against "
 		        "%zux%zu %ld steps); nothing to compare\n", argv[optind], argv[optind + 1],
 		        dref.nx, dref.ny, dref.steps, dgot.nx, dgot.ny, dgot.steps);

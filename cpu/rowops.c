@@ -48,12 +48,17 @@ void apod_row_moments(const apod_real *restrict x, size_t n, struct apod_moments
 	}
 	sum = apod_row_sum(x, n);
 	mean = sum / (double)n;
-	for (int k = 0; k < LANES; k++)
-		lo[k] = hi[k] = x[0];
+	/* Deviations and extremes in separate loops: gcc 12 vectorises each on
+	 * its own, but not the two folded together. */
 	for (j = 0; j < nv; j += LANES)
 		for (int k = 0; k < LANES; k++) {
 			double d = (double)x[j + k] - mean;
 			dev[k] += d * d;
+		}
+	for (int k = 0; k < LANES; k++)
+		lo[k] = hi[k] = x[0];
+	for (j = 0; j < nv; j += LANES)
+		for (int k = 0; k < LANES; k++) {
 			lo[k] = x[j + k] < lo[k] ? x[j + k] : lo[k];
 			hi[k] = x[j + k] > hi[k] ? x[j + k] : hi[k];
 		}

@@ -37,8 +37,10 @@ void apod_tolerance_design(struct apod_tolerance *t, const struct apod_deck *d, 
 	/* A mean, minimum or maximum of values each within atol is within atol;
 	 * the double sums add a relative 1e-12 at most at these sizes. */
 	t->moment_atol = t->atol + 1e-12 * scale;
-	/* var = mean((x - mean)^2): moving each x by at most atol moves it by at
-	 * most 2*range*atol + atol^2 (twice for the mean's own move). */
+	/* var = mean((x - mean)^2): moving each x, and so the mean, by at most
+	 * atol moves each deviation by at most 2*atol and its square by at most
+	 * 4*range*atol + 4*atol^2.  The tight bound is smaller (the mean's move
+	 * cancels to first order); 4*range*atol dominates the atol^2 terms. */
 	t->var_atol = 4 * range * t->atol + 2 * t->atol * t->atol + 1e-12 * scale * scale;
 	/* A cell changes bin only if it lies within atol of an edge.  With a
 	 * density up to 4 times uniform near edges that is at most 4*2*atol/width

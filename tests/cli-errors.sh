@@ -47,7 +47,9 @@ if [ "$leftovers" -ne 0 ]; then
 	fails=$((fails + 1))
 fi
 
-# Help and version succeed.
+# Help and version succeed, before or after a command.
+expect 0 "Usage: apod run" "$APOD" run -h
+expect 0 "Usage: apod verify" "$APOD" verify --help
 expect 0 "Usage: apod" "$APOD" --help
 expect 0 "apod " "$APOD" --version
 finish

@@ -16,6 +16,10 @@ done
 # A different deck is refused by name rather than compared.
 "$APOD" run --stage=serial --deck="$top_srcdir/tests/decks/tiny.deck" --out="$work/tiny" >/dev/null || fails=$((fails + 1))
 expect 2 "ran different decks" "$APOD" verify "$ref" "$work/tiny"
+# So is a run of the same grid with a hotter edge.
+sed 's/^t_hot.*/t_hot = 120/' "$top_srcdir/data/small.deck" > "$work/hot.deck"
+"$APOD" run --stage=serial --deck="$work/hot.deck" --out="$work/hot" >/dev/null || fails=$((fails + 1))
+expect 2 "ran different decks" "$APOD" verify "$ref" "$work/hot"
 # A corrupted result is caught: flip the final field's last cell.
 cp -r "$work/serial" "$work/bad"
 printf '\377\377\177\177' | dd of="$work/bad/field.npy" bs=1 seek=$(( $(stat -c %s "$work/bad/field.npy") - 4 )) conv=notrunc 2>/dev/null
