@@ -188,8 +188,8 @@ int apod_cmd_assess(int argc, char **argv)
 		case 'h':
 		case OPT_HELP:
 			printf("Usage: apod assess [--deck=FILE] [--size=NXxNY] [--steps=N] [--out=DIR]\n"
-			       "Profile the serial stage with gprof; write DIR/serial-flat.txt,\n"
-			       "DIR/serial-callgraph.txt, DIR/serial-phases.json and DIR/assess.json\n"
+			       "Profile the serial stage with gprof; write DIR/flat.txt,\n"
+			       "DIR/callgraph.txt, DIR/phases.json and DIR/assess.json\n"
 			       "(DIR defaults to ./profiles).\n");
 			return APOD_EXIT_OK;
 		case ':':
@@ -221,7 +221,7 @@ int apod_cmd_assess(int argc, char **argv)
 		apod_fail("getcwd: %s", strerror(errno));
 		goto done;
 	}
-	snprintf(phases, sizeof phases, "%s/serial-phases.json", out);
+	snprintf(phases, sizeof phases, "%s/phases.json", out);
 	args[na++] = pg;
 	args[na++] = "run";
 	args[na++] = "--stage=serial";
@@ -255,8 +255,8 @@ int apod_cmd_assess(int argc, char **argv)
 	if (run_to(args, tmp, NULL))
 		goto done;
 
-	snprintf(flat, sizeof flat, "%s/serial-flat.txt", out);
-	snprintf(graph, sizeof graph, "%s/serial-callgraph.txt", out);
+	snprintf(flat, sizeof flat, "%s/flat.txt", out);
+	snprintf(graph, sizeof graph, "%s/callgraph.txt", out);
 	{
 		char *gp_flat[] = { GPROF_PATH, "-b", "-p", pg, gmon, NULL };
 		char *gp_graph[] = { GPROF_PATH, "-b", "-q", pg, gmon, NULL };
