@@ -145,15 +145,17 @@ static int parse_flat(const char *path, struct hotspot *h, int max)
 static void print_bounds(const char *what, double p, int threads, json_object *arr)
 {
 	json_object *o = json_object_new_object();
-	printf("  %-40s P=%.4f  Amdahl: N=%d %.2fx, N=16 %.2fx, N=inf %s%.1fx;  Gustafson N=%d %.2fx\n",
-	       what, p, threads, apod_amdahl(p, threads), apod_amdahl(p, 16),
-	       p >= 1 ? ">" : "", p >= 1 ? 1e9 : apod_amdahl(p, INFINITY), threads,
-	       apod_gustafson(p, threads));
+	double limit = apod_amdahl(p, INFINITY);
+	char lim[32];
+	snprintf(lim, sizeof lim, isinf(limit) ? "unbounded" : "%.1fx", limit);
+	printf("  %-40s P=%.4f  Amdahl: N=%d %.2fx, N->inf %s;  Gustafson N=%d %.2fx\n", what, p,
+	       threads, apod_amdahl(p, threads), lim, threads, apod_gustafson(p, threads));
 	json_object_object_add(o, "phases", json_object_new_string(what));
 	json_object_object_add(o, "p", json_object_new_double(p));
+	json_object_object_add(o, "threads", json_object_new_int(threads));
 	json_object_object_add(o, "amdahl_at_threads", json_object_new_double(apod_amdahl(p, threads)));
-	json_object_object_add(o, "amdahl_at_16", json_object_new_double(apod_amdahl(p, 16)));
-	json_object_object_add(o, "amdahl_limit", json_object_new_double(p >= 1 ? -1 : apod_amdahl(p, INFINITY)));
+	/* JSON has no infinity: -1 stands for an unbounded limit. */
+	json_object_object_add(o, "amdahl_limit", json_object_new_double(isinf(limit) ? -1 : limit));
 	json_object_object_add(o, "gustafson_at_threads", json_object_new_double(apod_gustafson(p, threads)));
 	json_object_array_add(arr, o);
 }

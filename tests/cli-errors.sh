@@ -41,6 +41,13 @@ if [ "$(id -u)" != 0 ]; then
 	mkdir "$work/ro" && chmod a-w "$work/ro"
 	expect 1 "not writable" "$APOD" run --stage=serial --deck="$d/tiny.deck" --out="$work/ro"
 fi
+# Where even root cannot write: /proc refuses new files and directories.
+expect 1 "cannot create" "$APOD" run --stage=serial --deck="$d/tiny.deck" --out=/proc/apod-test-out
+expect 1 "cannot write here" "$APOD" run --stage=serial --deck="$d/tiny.deck" --json=/proc/apod-test.json
+# A GPU stage that cannot run here says why and fails, rather than crashing.
+if "$APOD" stages | grep -q '^gpu2 *unavailable'; then
+	expect 1 "stage gpu2 cannot run here" "$APOD" run --stage=gpu2 --deck="$d/tiny.deck"
+fi
 leftovers=$(find "$work" -name '*.tmp*' | wc -l)
 if [ "$leftovers" -ne 0 ]; then
 	echo "FAIL: temporary files left behind:"; find "$work" -name '*.tmp*'
