@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fail.h"
 #include "npy.h"
@@ -110,6 +111,15 @@ int apod_npy_read(const char *path, apod_real **data, size_t *ny, size_t *nx, in
 		goto malformed;
 	free(header);
 	header = NULL;
+	/* The file must hold exactly the data the header promises; checking it
+	 * before allocating keeps a lying header from asking for terabytes. */
+	{
+		struct stat st;
+		long pos = ftell(f);
+		if (pos < 0 || fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) ||
+		    (unsigned long long)st.st_size != (unsigned long long)pos + (unsigned long long)n * esize)
+			goto malformed;
+	}
 	*data = malloc(n * sizeof **data);
 	if (!*data) {
 		fclose(f);
