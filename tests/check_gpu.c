@@ -46,6 +46,25 @@ START_TEST(every_stage_runs_a_tiny_deck)
 }
 END_TEST
 
+/* Each failure comes back as -1 with the call, the file, the line and the
+ * CUDA error's name, and leaves the device usable. */
+START_TEST(real_failures_are_named)
+{
+	static const struct { const char *call, *error; } cases[] = {
+		{ "touch_kernel<<<1, 4096", "cudaErrorInvalidConfiguration" },
+		{ "touch_kernel<<<1, 32, 16u << 20>>>", "cudaError" },
+		{ "cudaSetDevice(n + 7)", "cudaErrorInvalidDevice" },
+	};
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(apod_gpu_provoke(i), -1);
+		ck_assert_msg(strstr(apod_failure(), cases[i].call) != NULL, "%d: %s", i, apod_failure());
+		ck_assert_msg(strstr(apod_failure(), "provoke.cu:") != NULL, "%d: %s", i, apod_failure());
+		ck_assert_msg(strstr(apod_failure(), cases[i].error) != NULL, "%d: %s", i, apod_failure());
+	}
+	ck_assert_int_eq(apod_gpu_require("test", 1024), 0);
+}
+END_TEST
+
 int main(void)
 {
 	char why[256];
@@ -61,6 +80,7 @@ int main(void)
 	t = tcase_create("device");
 	tcase_add_test(t, too_big_for_the_device_names_the_bytes);
 	tcase_add_test(t, every_stage_runs_a_tiny_deck);
+	tcase_add_test(t, real_failures_are_named);
 	suite_add_tcase(s, t);
 	r = srunner_create(s);
 	srunner_set_fork_status(r, CK_NOFORK);
