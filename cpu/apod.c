@@ -56,34 +56,6 @@ int apod_usage_error(const char *cmd, const char *fmt, ...)
 	return APOD_EXIT_USAGE;
 }
 
-int apod_deck_opt(struct apod_deck_opts *o, int c, const char *arg)
-{
-	switch (c) {
-	case OPT_DECK:
-		o->deck = arg;
-		return 1;
-	case OPT_SIZE:
-		o->size = arg;
-		return 1;
-	case OPT_STEPS:
-		o->steps = arg;
-		return 1;
-	}
-	return 0;
-}
-
-int apod_deck_resolve(struct apod_deck *d, const struct apod_deck_opts *o)
-{
-	apod_deck_defaults(d);
-	if (o->deck && apod_deck_load(d, o->deck))
-		return -1;
-	if (o->size && apod_deck_set(d, "size", o->size, "--size"))
-		return -1;
-	if (o->steps && apod_deck_set(d, "steps", o->steps, "--steps"))
-		return -1;
-	return apod_deck_validate(d);
-}
-
 int apod_run_stage(const struct apod_engine *e, const struct apod_problem *p, const char *outdir,
                    struct apod_run *r)
 {

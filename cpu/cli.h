@@ -32,6 +32,15 @@ int apod_deck_opt(struct apod_deck_opts *o, int c, const char *arg);
 /* Defaults, then the deck file, then --size and --steps; validated. */
 int apod_deck_resolve(struct apod_deck *d, const struct apod_deck_opts *o);
 
+/* The arguments of `apod run`. */
+struct apod_run_args {
+	struct apod_deck_opts deck;
+	const char *stage, *out, *json;
+};
+/* Parse `apod run`'s arguments: 0 parsed, 1 help asked for, -1 a usage
+ * error (recorded with apod_usage_fail).  Runs nothing. */
+int apod_run_parse(int argc, char **argv, struct apod_run_args *a);
+
 /* Print "apod: message" for the last failure and return its exit status. */
 int apod_report_failure(void);
 /* Print a usage error with a hint, return APOD_EXIT_USAGE. */

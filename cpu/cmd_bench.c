@@ -42,7 +42,7 @@ int apod_cmd_bench(int argc, char **argv)
 	double serial_total = 0;
 
 	opterr = 0;
-	optind = 1;
+	optind = 0;   /* 0, not 1: glibc then also forgets a half-read "-abc" */
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		if (apod_deck_opt(&dopt, c, optarg))
 			continue;

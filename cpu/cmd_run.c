@@ -21,50 +21,28 @@ void apod_print_phases(FILE *f, const struct apod_run *r)
 
 int apod_cmd_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		APOD_DECK_LONGOPTS,
-		{ "stage", required_argument, NULL, OPT_STAGE },
-		{ "out", required_argument, NULL, OPT_OUT },
-		{ "json", required_argument, NULL, OPT_JSON },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct apod_deck_opts dopt = { 0 };
-	const char *stage = NULL, *out = NULL, *json = NULL;
+	struct apod_run_args args;
 	const struct apod_engine *e;
 	struct apod_deck d;
 	struct apod_problem p;
 	struct apod_run r;
 	const struct apod_moments *m;
-	int c;
+	const char *stage, *out, *json;
+	int rc = apod_run_parse(argc, argv, &args);
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		if (apod_deck_opt(&dopt, c, optarg))
-			continue;
-		switch (c) {
-		case OPT_STAGE: stage = optarg; break;
-		case OPT_OUT: out = optarg; break;
-		case OPT_JSON: json = optarg; break;
-		case 'h':
-		case OPT_HELP:
-			printf("Usage: apod run --stage=NAME [--deck=FILE] [--size=NXxNY] [--steps=N]\n"
-			       "                [--out=DIR] [--json=FILE]\n");
-			return APOD_EXIT_OK;
-		case ':':
-			return apod_usage_error("run", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return apod_usage_error("run", "unknown option '%s'", argv[optind - 1]);
-		}
+	if (rc > 0) {
+		printf("Usage: apod run --stage=NAME [--deck=FILE] [--size=NXxNY] [--steps=N]\n"
+		       "                [--out=DIR] [--json=FILE]\n");
+		return APOD_EXIT_OK;
 	}
-	if (optind < argc)
-		return apod_usage_error("run", "unexpected argument '%s'", argv[optind]);
-	if (!stage)
-		return apod_usage_error("run", "which stage? give --stage=NAME (see 'apod stages')");
+	if (rc < 0)
+		return apod_usage_error("run", "%s", apod_failure());
+	stage = args.stage;
+	out = args.out;
+	json = args.json;
 	if (!(e = apod_engine_find(stage)))
 		return apod_usage_error("run", "unknown stage '%s' (see 'apod stages')", stage);
-	if (apod_deck_resolve(&d, &dopt) || apod_problem_init(&p, &d))
+	if (apod_deck_resolve(&d, &args.deck) || apod_problem_init(&p, &d))
 		return apod_report_failure();
 	if (apod_run_stage(e, &p, out, &r)) {
 		apod_problem_free(&p);

@@ -197,7 +197,7 @@ int apod_cmd_table(int argc, char **argv)
 	int c, failed;
 
 	opterr = 0;
-	optind = 1;
+	optind = 0;   /* 0, not 1: glibc then also forgets a half-read "-abc" */
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		if (apod_deck_opt(&dopt, c, optarg))
 			continue;

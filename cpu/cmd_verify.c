@@ -39,7 +39,7 @@ int apod_cmd_verify(int argc, char **argv)
 	int c;
 
 	opterr = 0;
-	optind = 1;
+	optind = 0;   /* 0, not 1: glibc then also forgets a half-read "-abc" */
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		if (c == OPT_HELP || c == 'h') {
 			printf("Usage: apod verify REFERENCE_DIR RESULT_DIR\n"
