@@ -16,6 +16,7 @@
 
 #include "apod_hd.h"
 #include "deck.h"
+#include "stats.h"
 #include "fail.h"
 
 #define LINE_MAX_LEN 1024
@@ -352,9 +353,15 @@ double apod_deck_scale(const struct apod_deck *d)
 
 size_t apod_deck_field_bytes(const struct apod_deck *d)
 {
-	size_t cells, bytes;
+	size_t cells, bytes, per_step, steps_bytes;
+	/* Two fields, the final copy and a snapshot buffer... */
 	if (__builtin_mul_overflow(d->nx, d->ny, &cells) ||
-	    __builtin_mul_overflow(cells, 2 * sizeof(apod_real), &bytes))
+	    __builtin_mul_overflow(cells, 4 * sizeof(apod_real), &bytes))
+		return 0;
+	/* ...and the statistics kept for every step: moments and histogram. */
+	per_step = sizeof(struct apod_moments) + (size_t)d->hist_bins * sizeof(unsigned);
+	if (__builtin_mul_overflow((size_t)d->steps, per_step, &steps_bytes) ||
+	    __builtin_add_overflow(bytes, steps_bytes, &bytes))
 		return 0;
 	return bytes;
 }
@@ -372,8 +379,9 @@ int apod_deck_validate(const struct apod_deck *d)
 	if (need == 0)
 		return apod_usage_fail("deck: a %zux%zu grid overflows the address space", d->nx, d->ny);
 	if (pages > 0 && pagesize > 0 && need / (size_t)pagesize > (size_t)pages)
-		return apod_usage_fail("deck: a %zux%zu grid needs %zu bytes for its two fields, "
-		                       "more than this machine's %zu bytes of memory",
-		                       d->nx, d->ny, need, (size_t)pages * (size_t)pagesize);
+		return apod_usage_fail("deck: a %zux%zu grid run for %ld steps needs %zu bytes (fields "
+		                       "and per-step statistics), more than this machine's %zu bytes "
+		                       "of memory", d->nx, d->ny, d->steps, need,
+		                       (size_t)pages * (size_t)pagesize);
 	return 0;
 }

@@ -66,7 +66,7 @@ double apod_deck_scale(const struct apod_deck *d);
 double apod_deck_tmin(const struct apod_deck *d);
 double apod_deck_tmax(const struct apod_deck *d);
 
-/* Bytes the serial engine needs for the field (two buffers), or 0 on overflow. */
+/* Host bytes a run needs (fields and per-step statistics), or 0 on overflow. */
 size_t apod_deck_field_bytes(const struct apod_deck *d);
 
 #ifdef __cplusplus

@@ -21,6 +21,7 @@ expect 2 "size: 0 is out of range" "$APOD" run --stage=serial --deck="$d/zero-si
 expect 2 "size: -5 is out of range" "$APOD" run --stage=serial --deck="$d/negative-size.deck"
 expect 2 "is out of range" "$APOD" run --stage=serial --deck="$d/overflow-size.deck"
 expect 2 "bytes" "$APOD" run --stage=serial --deck="$d/too-big.deck"
+expect 2 "per-step statistics" "$APOD" run --stage=serial --deck="$d/huge-steps.deck"
 expect 2 "stable" "$APOD" run --stage=serial --deck="$d/unstable.deck"
 expect 2 "--size: size: 0 is out of range" "$APOD" run --stage=serial --size=0x0
 expect 2 "not of the form NXxNY" "$APOD" run --stage=serial --size=100
