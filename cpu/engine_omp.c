@@ -18,6 +18,7 @@
 
 #include "engine.h"
 #include "fail.h"
+#include "hostphases.h"
 #include "rowops.h"
 
 struct omp {
@@ -154,14 +155,8 @@ static int omp_calcSummaryData(void *ctx, double *zone_means)
 
 #pragma omp parallel for collapse(2) schedule(dynamic)
 	for (int zr = 0; zr < p->zones_y; zr++)
-		for (int zc = 0; zc < p->zones_x; zc++) {
-			size_t r0 = apod_zone_row0(p, zr), r1 = apod_zone_row0(p, zr + 1);
-			size_t c0 = apod_zone_col0(p, zc), c1 = apod_zone_col0(p, zc + 1);
-			double sum = 0.0;
-			for (size_t i = r0; i < r1; i++)
-				sum += apod_row_sum(s->cur + i * p->nx + c0, c1 - c0);
-			zone_means[zr * p->zones_x + zc] = sum / (double)((r1 - r0) * (c1 - c0));
-		}
+		for (int zc = 0; zc < p->zones_x; zc++)
+			zone_means[zr * p->zones_x + zc] = apod_zone_mean(p, s->cur, zr, zc);
 	return 0;
 }
 

@@ -17,15 +17,19 @@ void calcStats(const struct apod_problem *p, const apod_real *field, struct apod
 	}
 }
 
+double apod_zone_mean(const struct apod_problem *p, const apod_real *field, int zr, int zc)
+{
+	size_t r0 = apod_zone_row0(p, zr), r1 = apod_zone_row0(p, zr + 1);
+	size_t c0 = apod_zone_col0(p, zc), c1 = apod_zone_col0(p, zc + 1);
+	double sum = 0.0;
+	for (size_t i = r0; i < r1; i++)
+		sum += apod_row_sum(field + i * p->nx + c0, c1 - c0);
+	return sum / (double)((r1 - r0) * (c1 - c0));
+}
+
 void calcSummaryData(const struct apod_problem *p, const apod_real *field, double *zone_means)
 {
 	for (int zr = 0; zr < p->zones_y; zr++)
-		for (int zc = 0; zc < p->zones_x; zc++) {
-			size_t r0 = apod_zone_row0(p, zr), r1 = apod_zone_row0(p, zr + 1);
-			size_t c0 = apod_zone_col0(p, zc), c1 = apod_zone_col0(p, zc + 1);
-			double sum = 0.0;
-			for (size_t i = r0; i < r1; i++)
-				sum += apod_row_sum(field + i * p->nx + c0, c1 - c0);
-			zone_means[zr * p->zones_x + zc] = sum / (double)((r1 - r0) * (c1 - c0));
-		}
+		for (int zc = 0; zc < p->zones_x; zc++)
+			zone_means[zr * p->zones_x + zc] = apod_zone_mean(p, field, zr, zc);
 }

@@ -19,6 +19,9 @@ extern "C" {
 void calcStats(const struct apod_problem *p, const apod_real *field, struct apod_moments *m,
                unsigned *hist);
 void calcSummaryData(const struct apod_problem *p, const apod_real *field, double *zone_means);
+/* The mean of one zone, summed row by row in a fixed order (serial and omp
+ * share it, so their zone means agree bit for bit). */
+double apod_zone_mean(const struct apod_problem *p, const apod_real *field, int zr, int zc);
 
 #ifdef __cplusplus
 }

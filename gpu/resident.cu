@@ -136,6 +136,7 @@ int snapshots_init(struct snapshots *s, size_t n)
 		CUDA_TRY(cudaEventCreateWithFlags(&s->done[i], cudaEventDisableTiming));
 	}
 	CUDA_TRY(cudaEventCreateWithFlags(&s->staged, cudaEventDisableTiming));
+	s->ready = 1;
 	return 0;
 }
 
@@ -158,6 +159,9 @@ void snapshots_free(struct snapshots *s)
 
 int snapshots_begin(struct snapshots *s, struct resident *r)
 {
+	/* Made on first use: a run without snapshots pays nothing for them. */
+	if (!s->ready && snapshots_init(s, r->p->n))
+		return -1;
 	/* The previous snapshot has been streamed out (the driver waited for
 	 * it), so the staging buffer is free. */
 	CUDA_TRY(cudaMemcpyAsync(s->d_stage, r->d_cur, s->n * sizeof(apod_real),

@@ -52,13 +52,14 @@ int resident_fetch(struct resident *r, apod_real *dst);
 #define SNAPSHOT_CHUNK (8u << 20)   /* bytes per chunk: big enough for full PCIe speed */
 
 struct snapshots {
+	int ready;                     /* buffers are made at the first snapshot */
 	cudaStream_t copy;
 	apod_real *d_stage;
 	size_t n;
 	apod_real *h_chunk[2];
 	cudaEvent_t staged, done[2];
 };
-int snapshots_init(struct snapshots *s, size_t n);
+int snapshots_init(struct snapshots *s, size_t n);   /* snapshots_begin calls it */
 void snapshots_free(struct snapshots *s);
 int snapshots_begin(struct snapshots *s, struct resident *r);
 int snapshots_stream(struct snapshots *s,

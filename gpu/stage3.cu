@@ -21,7 +21,6 @@
 struct gpu3 {
 	struct resident r;
 	struct snapshots s;
-	int snapshots_ready;    /* buffers are made at the first snapshot */
 	cudaStream_t compute;
 };
 
@@ -82,12 +81,6 @@ static int gpu3_fetch(void *ctx, apod_real *dst)
 static int gpu3_snapshot_begin(void *ctx)
 {
 	struct gpu3 *g = (struct gpu3 *)ctx;
-	/* Made on first use: a run without snapshots pays nothing for them. */
-	if (!g->snapshots_ready) {
-		if (snapshots_init(&g->s, g->r.p->n))
-			return -1;
-		g->snapshots_ready = 1;
-	}
 	return snapshots_begin(&g->s, &g->r);
 }
 

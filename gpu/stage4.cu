@@ -32,7 +32,6 @@
 struct gpu4 {
 	struct resident r;
 	struct snapshots s;
-	int snapshots_ready;    /* buffers are made at the first snapshot */
 	cudaStream_t compute;
 	unsigned *d_mask;
 	dim3 grid, block;
@@ -156,12 +155,6 @@ static int gpu4_fetch(void *ctx, apod_real *dst)
 static int gpu4_snapshot_begin(void *ctx)
 {
 	struct gpu4 *g = (struct gpu4 *)ctx;
-	/* Made on first use: a run without snapshots pays nothing for them. */
-	if (!g->snapshots_ready) {
-		if (snapshots_init(&g->s, g->r.p->n))
-			return -1;
-		g->snapshots_ready = 1;
-	}
 	return snapshots_begin(&g->s, &g->r);
 }
 
