@@ -26,6 +26,8 @@ static const char usage_text[] =
 	"                the Amdahl and Gustafson bounds  [deck options] [--out=DIR]\n"
 	"  info          host (and device) facts\n"
 	"  bench         measure every stage and the GPU kernels; write JSON\n"
+	"  lab           the guide's experiments on this GPU, each verified then timed\n"
+	"                (apod lab lists them)\n"
 	"                [deck options] [--reps=N] [--json=FILE]\n"
 	"\n"
 	"Deck options (for the table, run and assess):\n"
@@ -74,7 +76,7 @@ int main(int argc, char **argv)
 		{ "run", apod_cmd_run },       { "stages", apod_cmd_stages },
 		{ "verify", apod_cmd_verify }, { "assess", apod_cmd_assess },
 		{ "info", apod_cmd_info },     { "table", apod_cmd_table },
-		{ "bench", apod_cmd_bench },
+		{ "bench", apod_cmd_bench },   { "lab", apod_cmd_lab },
 	};
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		fputs(usage_text, stdout);

@@ -57,6 +57,7 @@ int apod_ladder(const struct apod_deck *d, const struct apod_problem *p, const c
 
 int apod_cmd_run(int argc, char **argv);
 int apod_cmd_bench(int argc, char **argv);
+int apod_cmd_lab(int argc, char **argv);
 int apod_cmd_table(int argc, char **argv);
 int apod_cmd_verify(int argc, char **argv);
 int apod_cmd_assess(int argc, char **argv);

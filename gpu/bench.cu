@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <limits.h>
 #include <stdio.h>
-#include <vector>
 
 #include <cub/device/device_reduce.cuh>
 
@@ -20,6 +19,7 @@
 #include "device.h"
 #include "kernels.cuh"
 #include "resident.h"
+#include "timing.cuh"
 #include "tuned.cuh"
 
 static __global__ void copy_kernel(const apod_real *__restrict__ in, apod_real *__restrict__ out,
@@ -39,39 +39,6 @@ static __global__ void copy4_kernel(const float4 *__restrict__ in, float4 *__res
 		out[k] = in[k];
 }
 #endif
-
-/* Median of the recorded times. */
-static double median_ms(std::vector<float> &v)
-{
-	std::sort(v.begin(), v.end());
-	return v.empty() ? 0 : v[v.size() / 2];
-}
-
-/* Run f once to warm up, then `reps` times between events on stream s. */
-template <typename F> static int time_it(int reps, F f, double *ms, cudaStream_t s = 0)
-{
-	cudaEvent_t a, b;
-	std::vector<float> t;
-	CUDA_TRY(cudaEventCreate(&a));
-	CUDA_TRY(cudaEventCreate(&b));
-	if (f())
-		return -1;
-	CUDA_TRY(cudaDeviceSynchronize());
-	for (int r = 0; r < reps; r++) {
-		float x;
-		CUDA_TRY(cudaEventRecord(a, s));
-		if (f())
-			return -1;
-		CUDA_TRY(cudaEventRecord(b, s));
-		CUDA_TRY(cudaEventSynchronize(b));
-		CUDA_TRY(cudaEventElapsedTime(&x, a, b));
-		t.push_back(x);
-	}
-	CUDA_TRY(cudaEventDestroy(a));
-	CUDA_TRY(cudaEventDestroy(b));
-	*ms = median_ms(t);
-	return 0;
-}
 
 static void row(json_object *arr, const char *name, double ms, double bytes, double ceiling,
                 const char *note)
