@@ -165,7 +165,7 @@ static float sum_kahan(const float *x, size_t n)
 static void fill_exact(float *x, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		x[i] = (float)((i * 2654435761u) >> 30);   /* 0..3 */
+		x[i] = (float)((uint32_t)((uint32_t)i * 2654435761u) >> 30);   /* 0..3 */
 }
 
 /* Random floats in [0, 1): a splitmix64 sequence, the same on every run. */
