@@ -5,7 +5,8 @@
  *   2. atomics in shared memory: one address per block, one global add each;
  *   3. a shared-memory tree, halving the active threads at each level;
  *   4. warp shuffles instead of shared memory inside each warp;
- *   5. several elements per thread in registers, then shuffles;
+ *   5. several elements per thread (eight 16-byte loads) in registers, then
+ *      shuffles;
  * with CUB's DeviceReduce::Sum as the yardstick.  Versions 3-5 write one
  * partial sum per block and finish with a second launch of themselves.
  *
@@ -29,7 +30,7 @@
 #include "timing.cuh"
 
 #define THREADS 256
-#define PER_THREAD 16   /* version 5: elements a thread sums before any exchange */
+#define PER_THREAD4 8    /* version 5: 16-byte loads a thread sums before any exchange */
 
 static __global__ void atomic_global_kernel(const float *__restrict__ x, size_t n, float *sum)
 {
@@ -99,15 +100,22 @@ static __global__ void shuffle_kernel(const float *__restrict__ x, size_t n, flo
 
 static __global__ void multi_kernel(const float *__restrict__ x, size_t n, float *__restrict__ partial)
 {
-	size_t base = (size_t)blockIdx.x * blockDim.x * PER_THREAD + threadIdx.x;
+	const float4 *x4 = reinterpret_cast<const float4 *>(x);
+	size_t n4 = n / 4, base = (size_t)blockIdx.x * blockDim.x * PER_THREAD4 + threadIdx.x;
 	float v = 0.0f;
-	/* Consecutive threads read consecutive elements on every pass: coalesced. */
+	/* Consecutive threads read consecutive 16-byte words on every pass, and
+	 * all PER_THREAD4 loads can be in flight before the first add. */
 #pragma unroll
-	for (int k = 0; k < PER_THREAD; k++) {
+	for (int k = 0; k < PER_THREAD4; k++) {
 		size_t i = base + (size_t)k * blockDim.x;
-		if (i < n)
-			v += x[i];
+		if (i < n4) {
+			float4 w = x4[i];
+			v += (w.x + w.y) + (w.z + w.w);
+		}
 	}
+	/* The last n % 4 elements, by the first block. */
+	if (blockIdx.x == 0 && threadIdx.x < n % 4)
+		v += x[n4 * 4 + threadIdx.x];
 	v = block_sum_shfl(v);
 	if (threadIdx.x == 0)
 		partial[blockIdx.x] = v;
@@ -215,7 +223,7 @@ static int run_version(int id, struct gpu_bufs *g, size_t n)
 		return 0;
 	case 2: return reduce_passes(tree_kernel, 1, g->x, n, g->a, g->b, g->result);
 	case 3: return reduce_passes(shuffle_kernel, 1, g->x, n, g->a, g->b, g->result);
-	case 4: return reduce_passes(multi_kernel, PER_THREAD, g->x, n, g->a, g->b, g->result);
+	case 4: return reduce_passes(multi_kernel, 4 * PER_THREAD4, g->x, n, g->a, g->b, g->result);
 	default:
 		CUDA_TRY(cub::DeviceReduce::Sum(g->cub_tmp, g->cub_bytes, g->x, g->result, (int64_t)n));
 		return 0;
