@@ -48,8 +48,10 @@ void apod_row_moments(const apod_real *restrict x, size_t n, struct apod_moments
 	}
 	sum = apod_row_sum(x, n);
 	mean = sum / (double)n;
-	/* Deviations and extremes in separate loops: gcc 12 vectorises each on
-	 * its own, but not the two folded together. */
+	/* Deviations and extremes in separate loops: gcc 12 vectorises the
+	 * deviations in a loop of their own (not folded with the extremes); the
+	 * min/max selects it leaves scalar, not treating x < lo ? x : lo as a
+	 * min reduction without -ffast-math.  See doc/assess.md. */
 	for (j = 0; j < nv; j += LANES)
 		for (int k = 0; k < LANES; k++) {
 			double d = (double)x[j + k] - mean;
