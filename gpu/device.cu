@@ -85,7 +85,7 @@ extern "C" int apod_gpu_require(const char *stage, size_t bytes)
 
 extern "C" int apod_gpu_print_info(FILE *f)
 {
-	int n = 0, drv = 0, rt = 0;
+	int n = 0, drv = 0, rt = 0, current = 0;
 	char d[16], r[16];
 	cudaError_t err;
 	cudaDriverGetVersion(&drv);
@@ -99,6 +99,8 @@ extern "C" int apod_gpu_print_info(FILE *f)
 		        cudaGetErrorString(err));
 		return 0;
 	}
+	/* Each device is asked in turn; the caller's current device is restored. */
+	cudaGetDevice(&current);
 	for (int i = 0; i < n; i++) {
 		cudaDeviceProp p;
 		int mem_khz = 0, bus = 0, sm_khz = 0;
@@ -125,5 +127,6 @@ extern "C" int apod_gpu_print_info(FILE *f)
 		else
 			fprintf(f, "  this binary: NO code for this device (%s)\n", cudaGetErrorName(err));
 	}
+	cudaSetDevice(current);
 	return 0;
 }

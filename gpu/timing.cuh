@@ -1,8 +1,9 @@
 /*
  * timing.cuh: how every GPU figure in apod is taken (apod bench and the
- * labs): CUDA events around the work on its own stream, one warm-up run
- * first, then the median of `reps` runs, so that a stray slow run (a clock
- * ramping up, another process) moves nothing.
+ * labs): CUDA events around the work on the stream it runs on (the legacy
+ * stream unless a caller names another), one warm-up run first, then the
+ * median of `reps` runs (the upper middle one for an even count), so that
+ * a stray slow run (a clock ramping up, another process) moves nothing.
  */
 #ifndef APOD_GPU_TIMING_CUH
 #define APOD_GPU_TIMING_CUH

@@ -8,8 +8,9 @@
  *             2 a tile of A staged in shared memory (coalesced reads of A);
  *             3 tiles of A and of B in shared memory (B read once per block).
  *   C = AA^T: 1 from global memory (A read down its columns: uncoalesced);
- *             2 a transposed tile in shared memory (coalesced, but column
- *               reads of the tile hit one bank 32 times);
+ *             2 a transposed tile in shared memory (coalesced global reads,
+ *               but writing the tile down its columns puts 32 threads of a
+ *               warp on one bank);
  *             3 the same tile padded by one column (no bank conflicts).
  * Effective bandwidth counts what each product must move at least: A and
  * B (or A) read once and C written once, in floats.  cuBLAS is loaded at

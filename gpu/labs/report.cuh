@@ -11,7 +11,8 @@
 struct lab_table {
 	json_object *rows;
 	const char *unit;     /* the metric's unit: "GB/s", "GFLOP/s" */
-	double ceiling;       /* the device's measured ceiling in that unit (0: none) */
+	double ceiling;       /* the yardstick in that unit: cuBLAS, or the theoretical
+	                         bandwidth for the devices lab (0: none) */
 	int timed;            /* 0 in --check runs: verified, not timed */
 };
 
