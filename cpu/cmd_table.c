@@ -143,11 +143,11 @@ int apod_ladder(const struct apod_deck *d, const struct apod_problem *p, const c
 			apod_run_free(&r);
 	}
 
-	printf("\n%-7s %10s %9s %8s %6s %16s %9s  %s\n", "stage", "time (s)", "vs serial", "vs omp",
-	       "P", "Amdahl at N", "Amdahl", "verification");
+	printf("\n%-7s %10s %9s %8s %6s %16s %9s %10s  %s\n", "stage", "time (s)", "vs serial",
+	       "vs omp", "P", "Amdahl at N", "Amdahl", "Gustafson", "verification");
 	for (int i = 0; i < nrows; i++) {
 		struct row *w = &rows[i];
-		char vs_omp[16] = "-", at_n[32] = "-", lim[16] = "-", ver[96];
+		char vs_omp[16] = "-", at_n[32] = "-", lim[16] = "-", gus[16] = "-", ver[96];
 		if (!w->ran) {
 			printf("%-7s %s\n", w->e->name, w->why);
 			continue;
@@ -157,16 +157,19 @@ int apod_ladder(const struct apod_deck *d, const struct apod_problem *p, const c
 		if (w->e->ports) {
 			snprintf(at_n, sizeof at_n, "%.2fx (N=%.3g)", w->bound_n, w->n);
 			snprintf(lim, sizeof lim, isinf(w->bound_inf) ? "inf" : "%.1fx", w->bound_inf);
+			if (!isnan(w->gustafson))
+				snprintf(gus, sizeof gus, "%.1fx", w->gustafson);
 		}
 		if (w == &rows[0])
 			snprintf(ver, sizeof ver, "reference");
 		else
 			apod_verdict_line(&w->v, ver, sizeof ver);
-		printf("%-7s %10.4f %8.2fx %8s %6.3f %16s %9s  %s\n", w->e->name, w->total,
-		       rows[0].total / w->total, vs_omp, w->p, at_n, lim, ver);
+		printf("%-7s %10.4f %8.2fx %8s %6.3f %16s %9s %10s  %s\n", w->e->name, w->total,
+		       rows[0].total / w->total, vs_omp, w->p, at_n, lim, gus, ver);
 	}
 	printf("\nP: fraction of the serial run in the phases the stage ports. Amdahl at N: the bound\n"
-	       "with N threads, or for a GPU stage with N = the speedup it measured on those phases.\n");
+	       "with N threads, or for a GPU stage with N = the speedup it measured on those phases.\n"
+	       "Gustafson: the scaled speedup N + (1 - P)(1 - N) at the same N.\n");
 	if (!rows[0].ran)
 		fprintf(stderr, "apod: the serial reference failed: %s\n", rows[0].why);
 	if (json_rows && rows[0].ran) {
