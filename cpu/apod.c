@@ -58,6 +58,12 @@ int apod_usage_error(const char *cmd, const char *fmt, ...)
 	return APOD_EXIT_USAGE;
 }
 
+int apod_option_error(const char *cmd, int c, char **argv)
+{
+	apod_option_fail(c, argv);
+	return apod_usage_error(cmd, "%s", apod_failure());
+}
+
 int apod_run_stage(const struct apod_engine *e, const struct apod_problem *p, const char *outdir,
                    struct apod_run *r)
 {

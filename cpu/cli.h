@@ -41,6 +41,12 @@ struct apod_run_args {
  * error (recorded with apod_usage_fail).  Runs nothing. */
 int apod_run_parse(int argc, char **argv, struct apod_run_args *a);
 
+/* After getopt_long returned c, ':' (a value missing) or anything unknown:
+ * record the usage error (apod_option_fail), or also print it and return
+ * APOD_EXIT_USAGE (apod_option_error). */
+int apod_option_fail(int c, char **argv);
+int apod_option_error(const char *cmd, int c, char **argv);
+
 /* Print "apod: message" for the last failure and return its exit status. */
 int apod_report_failure(void);
 /* Print a usage error with a hint, return APOD_EXIT_USAGE. */

@@ -194,10 +194,8 @@ int apod_cmd_assess(int argc, char **argv)
 			       "DIR/callgraph.txt, DIR/phases.json and DIR/assess.json\n"
 			       "(DIR defaults to ./profiles).\n");
 			return APOD_EXIT_OK;
-		case ':':
-			return apod_usage_error("assess", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return apod_usage_error("assess", "unknown option '%s'", argv[optind - 1]);
+			return apod_option_error("assess", c, argv);
 		}
 	}
 	if (optind < argc)

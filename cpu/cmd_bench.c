@@ -64,10 +64,8 @@ int apod_cmd_bench(int argc, char **argv)
 			       "Measure every stage (whole runs, with snapshots) and the GPU kernels;\n"
 			       "--kernels measures the kernels only.\n");
 			return APOD_EXIT_OK;
-		case ':':
-			return apod_usage_error("bench", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return apod_usage_error("bench", "unknown option '%s'", argv[optind - 1]);
+			return apod_option_error("bench", c, argv);
 		}
 	}
 	if (optind < argc)

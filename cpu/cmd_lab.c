@@ -77,10 +77,8 @@ int apod_cmd_lab(int argc, char **argv)
 		case OPT_JSON: json = optarg; break;
 		case 'h':
 		case OPT_HELP: return list();
-		case ':':
-			return apod_usage_error("lab", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return apod_usage_error("lab", "unknown option '%s'", argv[optind - 1]);
+			return apod_option_error("lab", c, argv);
 		}
 	}
 	if (optind == argc)

@@ -212,10 +212,8 @@ int apod_cmd_table(int argc, char **argv)
 			printf("Usage: apod [--deck=FILE] [--size=NXxNY] [--steps=N] [--out=DIR] [--json=FILE]\n"
 			       "Run every available stage and print the APOD table.\n");
 			return APOD_EXIT_OK;
-		case ':':
-			return apod_usage_error(NULL, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return apod_usage_error(NULL, "unknown option '%s'", argv[optind - 1]);
+			return apod_option_error(NULL, c, argv);
 		}
 	}
 	if (optind < argc)

@@ -38,6 +38,13 @@ int apod_deck_resolve(struct apod_deck *d, const struct apod_deck_opts *o)
 	return apod_deck_validate(d);
 }
 
+int apod_option_fail(int c, char **argv)
+{
+	if (c == ':')
+		return apod_usage_fail("option '%s' needs a value", argv[optind - 1]);
+	return apod_usage_fail("unknown option '%s'", argv[optind - 1]);
+}
+
 int apod_run_parse(int argc, char **argv, struct apod_run_args *a)
 {
 	static const struct option longopts[] = {
@@ -63,10 +70,8 @@ int apod_run_parse(int argc, char **argv, struct apod_run_args *a)
 		case 'h':
 		case OPT_HELP:
 			return 1;
-		case ':':
-			return apod_usage_fail("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return apod_usage_fail("unknown option '%s'", argv[optind - 1]);
+			return apod_option_fail(c, argv);
 		}
 	}
 	if (optind < argc)
