@@ -221,7 +221,17 @@ int apod_simulate(const struct apod_engine *e, const struct apod_problem *p,
 	return 0;
 
 fail_ctx:
-	writer_join(&w);
+	if (w.active) {
+		/* Wait for the writer, but report the failure that stopped the run. */
+		char why[1024];
+		int usage = apod_failure_status() == APOD_EXIT_USAGE;
+		snprintf(why, sizeof why, "%s", apod_failure());
+		writer_join(&w);
+		if (usage)
+			apod_usage_fail("%s", why);
+		else
+			apod_fail("%s", why);
+	}
 	e->destroy(ctx);
 fail:
 	free(snap);
