@@ -25,6 +25,8 @@ static const struct {
 } lab_list[] = {
 	{ "devices", "every CUDA device; theoretical against measured copy bandwidth",
 	  "bytes copied (default 512 MiB)", LAB(apod_lab_devices) },
+	{ "transfers", "pageable, pinned and registered copies both ways, 4 KiB to 1 GiB; batching; "
+	  "zero-copy", "the largest copy in bytes (default 1 GiB)", LAB(apod_lab_transfers) },
 	{ "matmul", "the guide's C=AB and C=AA^T shared-memory ladders, cuBLAS beside them",
 	  "M = N (default 4096; a multiple of 32)", LAB(apod_lab_matmul) },
 	{ "reduction", "atomics, shared-memory tree, shuffles, several per thread, CUB; "

@@ -10,7 +10,7 @@ if ! "$APOD" stages | grep -q '^gpu2 *available'; then
 	[ "$fails" -eq 0 ] && exit 77
 	finish
 fi
-for lab in devices reduction matmul; do
+for lab in devices transfers reduction matmul; do
 	expect 0 "lab $lab (check only" "$APOD" lab $lab --check --json="$work/$lab.json"
 	if grep -q FAILED "$work/out"; then echo "FAIL: $lab reported a failed version"; fails=$((fails + 1)); fi
 	grep -q '"verified":true' "$work/$lab.json" || grep -q '"verified": true' "$work/$lab.json" ||

@@ -24,6 +24,7 @@ struct apod_lab_opts {
 };
 
 int apod_lab_devices(const struct apod_lab_opts *o, json_object *out);
+int apod_lab_transfers(const struct apod_lab_opts *o, json_object *out);
 int apod_lab_reduction(const struct apod_lab_opts *o, json_object *out);
 int apod_lab_matmul(const struct apod_lab_opts *o, json_object *out);
 
