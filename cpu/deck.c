@@ -351,7 +351,7 @@ double apod_deck_scale(const struct apod_deck *d)
 	return fmax(fabs(apod_deck_tmin(d)), fabs(apod_deck_tmax(d)));
 }
 
-size_t apod_deck_field_bytes(const struct apod_deck *d)
+size_t apod_deck_run_bytes(const struct apod_deck *d)
 {
 	size_t cells, bytes, per_step, steps_bytes;
 	/* Two fields, the final copy and a snapshot buffer... */
@@ -368,7 +368,7 @@ size_t apod_deck_field_bytes(const struct apod_deck *d)
 
 int apod_deck_validate(const struct apod_deck *d)
 {
-	size_t need = apod_deck_field_bytes(d);
+	size_t need = apod_deck_run_bytes(d);
 	long pages = sysconf(_SC_PHYS_PAGES), pagesize = sysconf(_SC_PAGESIZE);
 	if (d->zones_x > (long)d->nx || d->zones_y > (long)d->ny)
 		return apod_usage_fail("deck: zones %dx%d do not fit a %zux%zu grid",

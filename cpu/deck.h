@@ -67,7 +67,7 @@ double apod_deck_tmin(const struct apod_deck *d);
 double apod_deck_tmax(const struct apod_deck *d);
 
 /* Host bytes a run needs (fields and per-step statistics), or 0 on overflow. */
-size_t apod_deck_field_bytes(const struct apod_deck *d);
+size_t apod_deck_run_bytes(const struct apod_deck *d);
 
 #ifdef __cplusplus
 }

@@ -5,23 +5,18 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
+#include "input_file.h"
 #include "deck.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char path[64];
 	struct apod_deck d;
-	int fd = memfd_create("deck", 0);
+	int fd = fuzz_input_file(data, size, path, sizeof path);
 	if (fd < 0)
 		return 0;
-	if (size && write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		return 0;
-	}
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
 	apod_deck_defaults(&d);
 	if (apod_deck_load(&d, path) == 0)
 		apod_deck_validate(&d);
