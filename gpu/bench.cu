@@ -15,6 +15,7 @@
 #include <cub/device/device_reduce.cuh>
 
 #include "bench.h"
+#include "copy4.cuh"
 #include "cuda_check.h"
 #include "device.h"
 #include "kernels.cuh"
@@ -30,15 +31,6 @@ static __global__ void copy_kernel(const apod_real *__restrict__ in, apod_real *
 		out[k] = in[k];
 }
 
-#ifdef APOD_REAL_FLOAT
-/* The ceiling: the same copy with 16-byte accesses. */
-static __global__ void copy4_kernel(const float4 *__restrict__ in, float4 *__restrict__ out, size_t n4)
-{
-	for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < n4;
-	     k += (size_t)gridDim.x * blockDim.x)
-		out[k] = in[k];
-}
-#endif
 
 static void row(json_object *arr, const char *name, double ms, double bytes, double ceiling,
                 const char *note)

@@ -11,18 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "copy4.cuh"
 #include "cuda_check.h"
 #include "gpu_info.h"
 #include "lab.h"
 #include "report.cuh"
 #include "timing.cuh"
-
-static __global__ void copy4_kernel(const float4 *__restrict__ in, float4 *__restrict__ out, size_t n4)
-{
-	for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < n4;
-	     k += (size_t)gridDim.x * blockDim.x)
-		out[k] = in[k];
-}
 
 extern "C" int apod_lab_devices(const struct apod_lab_opts *o, json_object *out)
 {

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "copy4.cuh"
 #include "cuda_check.h"
 #include "lab.h"
 #include "report.cuh"
@@ -61,14 +62,6 @@ static void fill(unsigned char *p, size_t bytes, unsigned seed)
 {
 	for (size_t i = 0; i < bytes; i++)
 		p[i] = (unsigned char)((i * 2654435761u + seed) >> 13);
-}
-
-/* Copy a mapped host array into device memory: each element read once. */
-static __global__ void read_once_kernel(const float4 *__restrict__ in, float4 *__restrict__ out, size_t n4)
-{
-	for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < n4;
-	     k += (size_t)gridDim.x * blockDim.x)
-		out[k] = in[k];
 }
 
 extern "C" int apod_lab_transfers(const struct apod_lab_opts *o, json_object *out)
@@ -196,23 +189,23 @@ extern "C" int apod_lab_transfers(const struct apod_lab_opts *o, json_object *ou
 		unsigned char *d2 = NULL;
 		CUDA_TRY(cudaMalloc(&d2, bytes));
 		CUDA_TRY(cudaMemset(d, 0, bytes));
-		LAUNCH_TRY((read_once_kernel<<<4 * sms, 256>>>((const float4 *)dmapped, (float4 *)d, n4)));
+		LAUNCH_TRY((copy4_kernel<<<4 * sms, 256>>>((const float4 *)dmapped, (float4 *)d, n4)));
 		CUDA_TRY(cudaMemcpy(back.p, d, bytes, cudaMemcpyDeviceToHost));
 		ok_zero = memcmp(back.p, mapped, n4 * 16) == 0;
 		CUDA_TRY(cudaMemset(d, 0, bytes));
 		CUDA_TRY(cudaMemcpy(d2, mapped, bytes, cudaMemcpyHostToDevice));
-		LAUNCH_TRY((read_once_kernel<<<4 * sms, 256>>>((const float4 *)d2, (float4 *)d, n4)));
+		LAUNCH_TRY((copy4_kernel<<<4 * sms, 256>>>((const float4 *)d2, (float4 *)d, n4)));
 		CUDA_TRY(cudaMemcpy(back.p, d, bytes, cudaMemcpyDeviceToHost));
 		ok_copy = memcmp(back.p, mapped, n4 * 16) == 0;
 		failed |= !ok_zero || !ok_copy;
 		if (!o->check && ok_zero && ok_copy &&
 		    (time_it(reps, [&] {
-			     read_once_kernel<<<4 * sms, 256>>>((const float4 *)dmapped, (float4 *)d, n4);
+			     copy4_kernel<<<4 * sms, 256>>>((const float4 *)dmapped, (float4 *)d, n4);
 			     return cudaGetLastError() != cudaSuccess; }, &ms_zero) ||
 		     time_it(reps, [&] {
 			     if (cudaMemcpyAsync(d2, mapped, bytes, cudaMemcpyHostToDevice) != cudaSuccess)
 				     return true;
-			     read_once_kernel<<<4 * sms, 256>>>((const float4 *)d2, (float4 *)d, n4);
+			     copy4_kernel<<<4 * sms, 256>>>((const float4 *)d2, (float4 *)d, n4);
 			     return cudaGetLastError() != cudaSuccess; }, &ms_copy)))
 			return -1;
 		printf("\nreading %zu bytes of host memory once from a kernel:\n", bytes);

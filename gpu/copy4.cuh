@@ -1,0 +1,81 @@
+/*
+ * copy4.cuh: the copy that every bandwidth figure in apod is held against.
+ *
+ * A grid-stride loop of 16-byte loads and stores: the simplest kernel that
+ * reaches the memory system's practical ceiling, so "fraction of the copy"
+ * says how much of what the memory can deliver a kernel gets.  apod bench,
+ * the devices lab and the transfers lab's zero-copy reader use the kernel;
+ * the labs that report a fraction of the measured ceiling call
+ * copy4_ceiling_gbs().
+ */
+#ifndef APOD_GPU_COPY4_CUH
+#define APOD_GPU_COPY4_CUH
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_check.h"
+#include "timing.cuh"
+
+static __global__ void copy4_kernel(const float4 *__restrict__ in, float4 *__restrict__ out, size_t n4)
+{
+	for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < n4;
+	     k += (size_t)gridDim.x * blockDim.x)
+		out[k] = in[k];
+}
+
+/* Enough blocks to fill every multiprocessor several times over. */
+static inline int copy4_blocks(void)
+{
+	int dev = 0, sms = 0;
+	if (cudaGetDevice(&dev) != cudaSuccess ||
+	    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+		return 1024;
+	return 4 * sms;
+}
+
+/*
+ * The copy's effective bandwidth on `bytes` (read + write counted), in
+ * GB/s, after checking that it reproduces its input.  0 on success, -1 on
+ * a CUDA error or a wrong copy (already reported).
+ */
+static inline int copy4_ceiling_gbs(size_t bytes, int reps, double *gbs)
+{
+	size_t n4 = bytes / 16, nbytes = n4 * 16;
+	float4 *d_in = NULL, *d_out = NULL;
+	unsigned char *h = NULL, *back = NULL;
+	int blocks = copy4_blocks(), same;
+	double ms = 0;
+
+	if (n4 == 0)
+		return apod_fail("copy ceiling: %zu bytes is too small to measure", bytes);
+	if (!(h = (unsigned char *)malloc(nbytes)) || !(back = (unsigned char *)malloc(nbytes))) {
+		free(h);
+		return apod_fail("copy ceiling: cannot allocate %zu bytes of host memory", 2 * nbytes);
+	}
+	for (size_t i = 0; i < nbytes; i++)
+		h[i] = (unsigned char)((i * 2654435761u) >> 11);
+	CUDA_TRY(cudaMalloc(&d_in, nbytes));
+	CUDA_TRY(cudaMalloc(&d_out, nbytes));
+	CUDA_TRY(cudaMemcpy(d_in, h, nbytes, cudaMemcpyHostToDevice));
+	CUDA_TRY(cudaMemset(d_out, 0, nbytes));
+	LAUNCH_TRY((copy4_kernel<<<blocks, 512>>>(d_in, d_out, n4)));
+	CUDA_TRY(cudaMemcpy(back, d_out, nbytes, cudaMemcpyDeviceToHost));
+	same = memcmp(h, back, nbytes) == 0;
+	free(h);
+	free(back);
+	if (!same) {
+		cudaFree(d_in);
+		cudaFree(d_out);
+		return apod_fail("copy ceiling: the copy kernel did not reproduce its input");
+	}
+	if (time_it(reps, [&] { copy4_kernel<<<blocks, 512>>>(d_in, d_out, n4);
+	                        return cudaGetLastError() != cudaSuccess; }, &ms))
+		return -1;
+	CUDA_TRY(cudaFree(d_in));
+	CUDA_TRY(cudaFree(d_out));
+	*gbs = 2.0 * nbytes / (ms * 1e-3) / 1e9;
+	return 0;
+}
+
+#endif
