@@ -27,6 +27,16 @@ int apod_lab_devices(const struct apod_lab_opts *o, json_object *out);
 int apod_lab_transfers(const struct apod_lab_opts *o, json_object *out);
 int apod_lab_reduction(const struct apod_lab_opts *o, json_object *out);
 int apod_lab_matmul(const struct apod_lab_opts *o, json_object *out);
+int apod_lab_overlap(const struct apod_lab_opts *o, json_object *out);
+int apod_lab_coalescing(const struct apod_lab_opts *o, json_object *out);
+int apod_lab_transpose(const struct apod_lab_opts *o, json_object *out);
+int apod_lab_occupancy(const struct apod_lab_opts *o, json_object *out);
+int apod_lab_banks(const struct apod_lab_opts *o, json_object *out);
+int apod_lab_instructions(const struct apod_lab_opts *o, json_object *out);
+int apod_lab_divergence(const struct apod_lab_opts *o, json_object *out);
+int apod_lab_ilp(const struct apod_lab_opts *o, json_object *out);
+int apod_lab_l2persist(const struct apod_lab_opts *o, json_object *out);
+int apod_lab_asynccopy(const struct apod_lab_opts *o, json_object *out);
 
 #ifdef __cplusplus
 }

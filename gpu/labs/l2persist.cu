@@ -1,0 +1,378 @@
+/*
+ * l2persist.cu: lab 12a, the guide's L2 persisting-access window (seed-000
+ * §9.2.2), swept across the size of the data it is asked to keep.
+ *
+ * One kernel, the guide's sliding-window microbenchmark in 16-byte words:
+ * a large streaming region (default 1 GiB, far larger than L2) is read
+ * and written once per pass, and every streaming word adds the persistent
+ * word at the same position modulo the persistent region's length, so the
+ * small persistent region is read over and over.  The persistent region
+ * is swept from 10% to 200% of the L2 set aside for persisting accesses
+ * (the device's maximum, cudaDevAttrMaxPersistingL2CacheSize), and each
+ * size runs under three policies on the kernel's stream, in the guide's
+ * order:
+ *   1. no access-policy window (the baseline: plain LRU);
+ *   2. a window over the whole persistent region, hitRatio 1, hits
+ *      persisting and misses streaming (the guide's first listing);
+ *   3. the same window with hitRatio = min(1, set-aside / window), so that
+ *      about as many lines are marked persisting as the set-aside can hold
+ *      (the guide's tuning).
+ * Persisting lines are reset to normal before every policy, and at the
+ * end the window, the persisting lines and the set-aside limit are all put
+ * back, so no later lab runs with part of L2 reserved.
+ *
+ * Checked before timed: in unsigned arithmetic, which wraps and is exact,
+ * the streaming region after one pass must equal, word for word, its
+ * initial contents plus the persistent word the host computes for each
+ * position.  Every persistent word is odd, hence non-zero, so a word
+ * skipped, added twice or taken from the wrong position changes the result.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "copy4.cuh"
+#include "cuda_check.h"
+#include "lab.h"
+#include "timing.cuh"
+
+#define THREADS 256
+#define MIB (1024.0 * 1024.0)
+
+/*
+ * A grid-stride pass: consecutive threads take consecutive 16-byte words of
+ * both regions, so each step of the grid sweeps a contiguous stretch of the
+ * persistent region, cyclically, as the guide's kernel does.  The position
+ * in the persistent region advances by `step` (the grid's stride modulo
+ * np) with one compare instead of a 64-bit division per word, so the pass
+ * stays limited by memory, not by integer arithmetic.  Plain pointers, as
+ * in the guide: ordinary global loads, not the read-only path.
+ */
+static __global__ void persist_kernel(const uint4 *persist, size_t np, uint4 *stream, size_t ns, size_t step)
+{
+	size_t stride = (size_t)gridDim.x * blockDim.x;
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	size_t j = i % np;
+	for (; i < ns; i += stride) {
+		uint4 p = persist[j], s = stream[i];
+		s.x += p.x;
+		s.y += p.y;
+		s.z += p.z;
+		s.w += p.w;
+		stream[i] = s;
+		j += step;           /* j < np and step < np: one subtraction is enough */
+		if (j >= np)
+			j -= np;
+	}
+}
+
+/* Word e of each region; persistent words are odd so that none is zero. */
+static inline unsigned stream_word(size_t e) { return (unsigned)(e * 2654435761u + 0x9e3779b9u); }
+static inline unsigned persist_word(size_t e) { return (unsigned)(e * 40503u + 0x7f4a7c15u) | 1u; }
+
+/* Mismatching 16-byte words after one pass over s0 with p. */
+static size_t count_wrong(const uint4 *back, const uint4 *s0, const uint4 *p, size_t ns, size_t np)
+{
+	size_t bad = 0, j = 0;
+	for (size_t i = 0; i < ns; i++) {
+		bad += back[i].x != s0[i].x + p[j].x || back[i].y != s0[i].y + p[j].y ||
+		       back[i].z != s0[i].z + p[j].z || back[i].w != s0[i].w + p[j].w;
+		if (++j == np)
+			j = 0;
+	}
+	return bad;
+}
+
+/* The stream's access-policy window; bytes = 0 removes it. */
+static cudaError_t window_attr(cudaStream_t st, void *base, size_t bytes, float hit_ratio)
+{
+	cudaStreamAttrValue a;
+	memset(&a, 0, sizeof a);
+	a.accessPolicyWindow.base_ptr = base;
+	a.accessPolicyWindow.num_bytes = bytes;
+	a.accessPolicyWindow.hitRatio = hit_ratio;
+	a.accessPolicyWindow.hitProp = bytes ? cudaAccessPropertyPersisting : cudaAccessPropertyNormal;
+	a.accessPolicyWindow.missProp = bytes ? cudaAccessPropertyStreaming : cudaAccessPropertyNormal;
+	return cudaStreamSetAttribute(st, cudaStreamAttributeAccessPolicyWindow, &a);
+}
+
+struct device_l2 {
+	int major, minor, sms;
+	size_t l2, max_persist, max_window, setaside;
+};
+
+/* Everything the sweep allocates, freed whether it succeeds or not. */
+struct buffers {
+	uint4 *h_s0, *h_back, *h_p;
+	uint4 *d_s0, *d_s, *d_p;
+	cudaStream_t st;
+};
+
+static void release(struct buffers *b)
+{
+	free(b->h_s0);
+	free(b->h_p);
+	if (b->h_back)
+		cudaFreeHost(b->h_back);
+	cudaFree(b->d_s0);
+	cudaFree(b->d_s);
+	cudaFree(b->d_p);
+	if (b->st)
+		cudaStreamDestroy(b->st);
+}
+
+enum { NO_WINDOW, HIT_ONE, HIT_TUNED, POLICIES };
+static const char *const policy_name[POLICIES] = {
+	"no window", "window, hitRatio 1", "window, hitRatio tuned",
+};
+
+static const double fractions[] = { 0.10, 0.25, 0.50, 0.75, 0.90, 1.00, 1.25, 1.50, 2.00 };
+#define NFRAC (sizeof fractions / sizeof fractions[0])
+#define MAXSIZES 10
+
+static int sweep(const struct apod_lab_opts *o, json_object *out, const struct device_l2 *d, size_t ns,
+                 struct buffers *b, int *failed)
+{
+	size_t np[MAXSIZES], nsizes = 0, max_np = 0;
+	int per_sm = 0, blocks;
+	double ceiling = 0;
+	json_object *rows = json_object_new_array();
+
+	json_object_object_add(out, "rows", rows);
+	/* Persistent sizes in 16-byte words.  The check adds lengths that are
+	 * not multiples of anything (and one longer than the stream). */
+	if (o->check) {
+		size_t odd[] = { 1, 999, 65537, ns - 5, ns + 1000, (size_t)(1.5 * d->setaside) / 16 };
+		for (size_t k = 0; k < sizeof odd / sizeof odd[0]; k++)
+			np[nsizes++] = odd[k] ? odd[k] : 1;
+	} else
+		for (size_t k = 0; k < NFRAC; k++) {
+			size_t w = (size_t)(fractions[k] * d->setaside) / 16;
+			np[nsizes++] = w ? w : 1;
+		}
+	for (size_t k = 0; k < nsizes; k++)
+		max_np = np[k] > max_np ? np[k] : max_np;
+
+	if (!(b->h_s0 = (uint4 *)malloc(ns * 16)) || !(b->h_p = (uint4 *)malloc(max_np * 16)))
+		return apod_fail("l2persist: cannot allocate %zu bytes of host memory", (ns + max_np) * 16);
+	CUDA_TRY(cudaMallocHost(&b->h_back, ns * 16));
+	for (size_t i = 0; i < ns; i++)
+		b->h_s0[i] = make_uint4(stream_word(4 * i), stream_word(4 * i + 1), stream_word(4 * i + 2),
+		                        stream_word(4 * i + 3));
+	for (size_t i = 0; i < max_np; i++)
+		b->h_p[i] = make_uint4(persist_word(4 * i), persist_word(4 * i + 1), persist_word(4 * i + 2),
+		                       persist_word(4 * i + 3));
+	CUDA_TRY(cudaMalloc(&b->d_s0, ns * 16));
+	CUDA_TRY(cudaMalloc(&b->d_s, ns * 16));
+	CUDA_TRY(cudaMalloc(&b->d_p, max_np * 16));
+	CUDA_TRY(cudaMemcpy(b->d_s0, b->h_s0, ns * 16, cudaMemcpyHostToDevice));
+	CUDA_TRY(cudaMemcpy(b->d_p, b->h_p, max_np * 16, cudaMemcpyHostToDevice));
+	/* A blocking stream: the legacy-stream copies below also wait for it. */
+	CUDA_TRY(cudaStreamCreate(&b->st));
+	CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persist_kernel, THREADS, 0));
+	blocks = d->sms * (per_sm > 0 ? per_sm : 1);
+	if (!o->check && copy4_ceiling_gbs(ns * 16, o->reps, &ceiling))
+		return -1;
+
+	printf("L2 persisting-access window, compute capability %d.%d: L2 %.1f MiB; set aside %.2f MiB for "
+	       "persisting accesses (the device's maximum %.2f MiB); window at most %.1f MiB\n",
+	       d->major, d->minor, d->l2 / MIB, d->setaside / MIB, d->max_persist / MIB, d->max_window / MIB);
+	printf("streaming region %.0f MiB, read and written once per pass; each pass reads %zu bytes of the "
+	       "persistent region (pers. GB/s) and moves %zu bytes in all (all GB/s)\n",
+	       ns * 16 / MIB, ns * 16, ns * 48);
+	if (ceiling > 0)
+		printf("copy ceiling (copy4 on %zu bytes, read + write): %.1f GB/s; \"of copy\" is all GB/s against "
+		       "it\n", ns * 16, ceiling);
+	printf("of s-a: the persistent region against the set-aside; vs none: the no-window time over this "
+	       "policy's, same size\n");
+	printf("  %12s %7s  %-24s %8s %10s %10s %10s %8s %8s  %s\n", "persistent", "of s-a", "policy", "hitRatio",
+	       "ms", "pers. GB/s", "all GB/s", "of copy", "vs none", "check");
+
+	json_object_object_add(out, "unit", json_object_new_string("GB/s"));
+	json_object_object_add(out, "unit_is", json_object_new_string(
+		"bytes of the persistent region read per second (16 per streaming word)"));
+	json_object_object_add(out, "supported", json_object_new_boolean(1));
+	json_object_object_add(out, "compute_capability", json_object_new_double(d->major + d->minor / 10.0));
+	json_object_object_add(out, "l2_bytes", json_object_new_int64((int64_t)d->l2));
+	json_object_object_add(out, "max_persisting_l2_bytes", json_object_new_int64((int64_t)d->max_persist));
+	json_object_object_add(out, "setaside_bytes", json_object_new_int64((int64_t)d->setaside));
+	json_object_object_add(out, "max_window_bytes", json_object_new_int64((int64_t)d->max_window));
+	json_object_object_add(out, "streaming_bytes", json_object_new_int64((int64_t)(ns * 16)));
+	json_object_object_add(out, "persistent_bytes_read_per_pass", json_object_new_int64((int64_t)(ns * 16)));
+	json_object_object_add(out, "all_bytes_per_pass", json_object_new_int64((int64_t)(ns * 48)));
+	/* Every persistent read served by L2 and the streaming traffic unchanged:
+	 * 48 bytes per word from DRAM become 32. */
+	json_object_object_add(out, "model_max_speedup", json_object_new_double(48.0 / 32.0));
+	if (ceiling > 0) {
+		json_object_object_add(out, "ceiling", json_object_new_double(ceiling));
+		json_object_object_add(out, "ceiling_is", json_object_new_string("copy4 read + write, same run"));
+	}
+
+	for (size_t k = 0; k < nsizes; k++) {
+		size_t bytes = np[k] * 16, window = bytes < d->max_window ? bytes : d->max_window;
+		size_t step = ((size_t)blocks * THREADS) % np[k];
+		double ms_none = 0;
+		for (int pol = 0; pol < POLICIES; pol++) {
+			float ratio = pol == HIT_TUNED && window > d->setaside ? (float)((double)d->setaside / window) : 1.0f;
+			double ms = 0, pers, all;
+			size_t wrong;
+			char name[96];
+			json_object *r;
+
+			/* Nothing left persisting from the previous policy or size. */
+			CUDA_TRY(cudaDeviceSynchronize());
+			CUDA_TRY(cudaCtxResetPersistingL2Cache());
+			CUDA_TRY(window_attr(b->st, b->d_p, pol == NO_WINDOW ? 0 : window, ratio));
+			CUDA_TRY(cudaMemcpyAsync(b->d_s, b->d_s0, ns * 16, cudaMemcpyDeviceToDevice, b->st));
+			LAUNCH_TRY((persist_kernel<<<blocks, THREADS, 0, b->st>>>(b->d_p, np[k], b->d_s, ns, step)));
+			CUDA_TRY(cudaStreamSynchronize(b->st));
+			CUDA_TRY(cudaMemcpy(b->h_back, b->d_s, ns * 16, cudaMemcpyDeviceToHost));
+			wrong = count_wrong(b->h_back, b->h_s0, b->h_p, ns, np[k]);
+			*failed |= wrong != 0;
+			if (!wrong && !o->check &&
+			    time_it(o->reps, [&] {
+				    persist_kernel<<<blocks, THREADS, 0, b->st>>>(b->d_p, np[k], b->d_s, ns, step);
+				    return cudaGetLastError() != cudaSuccess; }, &ms, b->st))
+				return -1;
+			if (pol == NO_WINDOW)
+				ms_none = ms;
+			pers = ms > 0 ? ns * 16 / (ms * 1e-3) / 1e9 : 0;
+			all = 3 * pers;
+
+			printf("  %8.2f MiB %6.0f%%  %-24s", bytes / MIB, 100.0 * bytes / d->setaside, policy_name[pol]);
+			if (pol == NO_WINDOW)
+				printf(" %8s", "-");
+			else
+				printf(" %8.3f", ratio);
+			if (wrong)
+				printf(" %10s %10s %10s %8s %8s  FAILED (%zu of %zu words wrong)\n", "-", "-", "-", "", "",
+				       wrong, ns);
+			else if (o->check)
+				printf(" %10s %10s %10s %8s %8s  ok\n", "-", "-", "-", "", "");
+			else
+				printf(" %10.4f %10.1f %10.1f %7.1f%% %7.2fx  ok%s\n", ms, pers, all, 100 * all / ceiling,
+				       ms_none > 0 ? ms_none / ms : 0, window < bytes && pol != NO_WINDOW ?
+				       " (window capped at the device's maximum)" : "");
+
+			/* Made here, after the last early return, so that a failure leaks no row. */
+			r = json_object_new_object();
+			snprintf(name, sizeof name, "%s, persistent %.2f MiB", policy_name[pol], bytes / MIB);
+			json_object_object_add(r, "version", json_object_new_string(name));
+			json_object_object_add(r, "policy", json_object_new_string(policy_name[pol]));
+			json_object_object_add(r, "persistent_bytes", json_object_new_int64((int64_t)bytes));
+			json_object_object_add(r, "fraction_of_setaside", json_object_new_double((double)bytes / d->setaside));
+			json_object_object_add(r, "window_bytes", json_object_new_int64(pol == NO_WINDOW ? 0 : (int64_t)window));
+			json_object_object_add(r, "hit_ratio", json_object_new_double(pol == NO_WINDOW ? 0.0 : ratio));
+			json_object_object_add(r, "verified", json_object_new_boolean(!wrong));
+			if (!wrong && ms > 0) {
+				json_object_object_add(r, "ms", json_object_new_double(ms));
+				json_object_object_add(r, "GB/s", json_object_new_double(pers));
+				json_object_object_add(r, "all_accesses_GB/s", json_object_new_double(all));
+				if (ceiling > 0)
+					json_object_object_add(r, "fraction_of_ceiling", json_object_new_double(all / ceiling));
+				if (ms_none > 0)
+					json_object_object_add(r, "speedup_vs_no_window", json_object_new_double(ms_none / ms));
+			}
+			json_object_array_add(rows, r);
+		}
+	}
+	return 0;
+}
+
+static void note_unsupported(json_object *out, const char *why)
+{
+	printf("l2persist: not supported on this device: %s; nothing to measure\n", why);
+	json_object_object_add(out, "supported", json_object_new_boolean(0));
+	json_object_object_add(out, "note", json_object_new_string(why));
+	json_object_object_add(out, "rows", json_object_new_array());
+	json_object_object_add(out, "unit", json_object_new_string("GB/s"));
+}
+
+extern "C" int apod_lab_l2persist(const struct apod_lab_opts *o, json_object *out)
+{
+	struct device_l2 d = { 0 };
+	struct buffers b = { 0 };
+	int dev = 0, l2 = 0, max_persist = 0, max_window = 0, failed = 0, rc;
+	size_t mib = o->check ? 0 : (o->size ? o->size : 1024), ns, old_limit = 0;
+	cudaError_t e;
+	char why[160];
+
+	CUDA_TRY(cudaGetDevice(&dev));
+	CUDA_TRY(cudaDeviceGetAttribute(&d.major, cudaDevAttrComputeCapabilityMajor, dev));
+	CUDA_TRY(cudaDeviceGetAttribute(&d.minor, cudaDevAttrComputeCapabilityMinor, dev));
+	CUDA_TRY(cudaDeviceGetAttribute(&d.sms, cudaDevAttrMultiProcessorCount, dev));
+	CUDA_TRY(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+	if (d.major < 8) {
+		snprintf(why, sizeof why, "compute capability %d.%d; the persisting-access window needs 8.0 or newer",
+		         d.major, d.minor);
+		note_unsupported(out, why);
+		return 0;
+	}
+	CUDA_TRY(cudaDeviceGetAttribute(&max_persist, cudaDevAttrMaxPersistingL2CacheSize, dev));
+	CUDA_TRY(cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, dev));
+	if (max_persist <= 0 || max_window <= 0) {
+		snprintf(why, sizeof why, "the device allows %d bytes of persisting L2 and a window of %d bytes "
+		         "(MIG mode disables the set-aside)", max_persist, max_window);
+		note_unsupported(out, why);
+		return 0;
+	}
+	d.l2 = (size_t)l2;
+	d.max_persist = (size_t)max_persist;
+	d.max_window = (size_t)max_window;
+
+	/* The streaming region: --size MiB, at least four times L2 so that it
+	 * cannot stay cached.  The check uses a small odd length instead, but
+	 * several times the grid's stride (132 SMs x 2048 threads = 270,336
+	 * words on an H200), so that every thread goes round the loop and the
+	 * wrap of the persistent position is exercised. */
+	if (o->check)
+		ns = ((size_t)1 << 21) + 77;
+	else {
+		if (mib * ((size_t)1 << 20) < 4 * d.l2 || mib > 8192)
+			return apod_usage_fail("l2persist: --size %zu MiB: the streaming region must be between four "
+			                       "times the L2 (%zu MiB here) and 8192 MiB", mib,
+			                       (4 * d.l2 + (1 << 20) - 1) >> 20);
+		ns = mib * ((size_t)1 << 20) / 16;
+	}
+
+	/* Set aside the most the device allows, as the guide does.  Under MPS
+	 * the limit cannot be changed from here: not a failure of the lab. */
+	CUDA_TRY(cudaDeviceGetLimit(&old_limit, cudaLimitPersistingL2CacheSize));
+	e = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, d.max_persist);
+	if (e == cudaErrorUnsupportedLimit || e == cudaErrorNotSupported) {
+		cudaGetLastError();
+		snprintf(why, sizeof why, "cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize) returned %s",
+		         cudaGetErrorName(e));
+		note_unsupported(out, why);
+		return 0;
+	}
+	CUDA_TRY(e);
+	CUDA_TRY(cudaDeviceGetLimit(&d.setaside, cudaLimitPersistingL2CacheSize));
+	if (d.setaside == 0) {
+		CUDA_TRY(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, old_limit));
+		note_unsupported(out, "the driver left the persisting set-aside at 0 bytes");
+		return 0;
+	}
+
+	rc = sweep(o, out, &d, ns, &b, &failed);
+
+	/* Put L2 back as the lab found it, even after a failure (whose message,
+	 * recorded first, is then the one reported). */
+	{
+		cudaError_t back[4];
+		const char *what[4] = { "cudaStreamSetAttribute (window removed)", "cudaDeviceSynchronize",
+		                        "cudaCtxResetPersistingL2Cache", "cudaDeviceSetLimit (set-aside restored)" };
+		back[0] = b.st ? window_attr(b.st, b.d_p, 0, 1.0f) : cudaSuccess;
+		back[1] = cudaDeviceSynchronize();
+		back[2] = cudaCtxResetPersistingL2Cache();
+		back[3] = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, old_limit);
+		release(&b);
+		if (rc)
+			return rc;
+		for (int k = 0; k < 4; k++)
+			if (back[k] != cudaSuccess)
+				return apod_cuda_fail(back[k], what[k], __FILE__, __LINE__);
+	}
+	return failed ? apod_fail("l2persist: a pass did not produce the host's result") : 0;
+}
