@@ -22,7 +22,7 @@
  * The model printed beside each measurement: a warp's request takes as
  * many passes through the banks ("wavefronts") as the largest number of
  * distinct 4-byte words any one bank must deliver; one wavefront moves up
- * to 128 bytes, about one clock of the multiprocessor.
+ * to 128 bytes, about one clock of the multiprocessor (cpu/lab_models.c).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +31,7 @@
 
 #include "cuda_check.h"
 #include "lab.h"
+#include "lab_models.h"   /* the wavefront model: apod_model_*_wavefronts */
 #include "timing.cuh"
 
 #define WARPS 8
@@ -117,50 +118,6 @@ static __global__ void tile_kernel(uint32_t *out, unsigned passes)
 		for (int j = 0; j < 32; j++)
 			acc = acc * 33 + (BY_COLUMN ? t[lane][j] : t[j][lane]);
 	out[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = acc;
-}
-
-/*
- * The model: 32 lanes each access `bytes` (4 or 8) at byte address
- * addr[l]; every 4-byte word lies in bank (word mod 32); the request needs
- * as many wavefronts as the most distinct words any bank holds (a word
- * read by several lanes is sent to all of them at once).
- */
-static int wavefronts(const size_t addr[32], int bytes)
-{
-	size_t words[64];
-	int nw = 0, most = 0;
-	for (int l = 0; l < 32; l++)
-		for (int h = 0; h < bytes / 4; h++) {
-			size_t w = addr[l] / 4 + h;
-			int seen = 0;
-			for (int k = 0; k < nw && !seen; k++)
-				seen = words[k] == w;
-			if (!seen)
-				words[nw++] = w;
-		}
-	for (int b = 0; b < 32; b++) {
-		int c = 0;
-		for (int k = 0; k < nw; k++)
-			c += words[k] % 32 == (size_t)b;
-		most = c > most ? c : most;
-	}
-	return most;
-}
-
-static int stride_wavefronts(unsigned stride, int bytes)
-{
-	size_t a[32];
-	for (int l = 0; l < 32; l++)
-		a[l] = (size_t)l * stride * bytes;
-	return wavefronts(a, bytes);
-}
-
-static int tile_wavefronts(int pad, int by_column)
-{
-	size_t a[32];
-	for (int l = 0; l < 32; l++)
-		a[l] = 4 * (by_column ? (size_t)l * (32 + pad) : (size_t)l);
-	return wavefronts(a, 4);
 }
 
 /* What one thread of warp `warp`, lane `lane` must return (the CPU reference). */
@@ -315,7 +272,7 @@ static int sweep(const struct gpu *g, const struct apod_lab_opts *o, unsigned pa
 		x->experiment = bytes == 4 ? "stride_4byte" : "stride_8byte";
 		x->stride = s;
 		x->word_bytes = bytes;
-		x->model = stride_wavefronts(s, bytes);
+		x->model = apod_model_stride_wavefronts(s, bytes);
 		if (s == 0)
 			snprintf(x->name, sizeof x->name, "stride 0 (broadcast)");
 		else
@@ -370,7 +327,7 @@ static int tiles(const struct gpu *g, const struct apod_lab_opts *o, unsigned pa
 		x->experiment = "tile";
 		x->stride = -1;
 		x->word_bytes = 4;
-		x->model = tile_wavefronts(v[i].pad, v[i].by_column);
+		x->model = apod_model_tile_wavefronts(v[i].pad, v[i].by_column);
 		if (resident_blocks(k, g, &per_sm))
 			return -1;
 		blocks = per_sm * g->sms;

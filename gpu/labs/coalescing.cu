@@ -16,7 +16,7 @@
  * copy4 ceiling measured on the same bytes.  Beside it the lab prints what
  * the 32-byte-sector rule predicts: the sectors each warp's request touches,
  * the bytes those sectors hold, and so the fraction of the ceiling a kernel
- * bound by sector traffic would reach.
+ * bound by sector traffic would reach (the model is in cpu/lab_models.c).
  *
  * Checked before timed, bit for bit: the output array starts filled with a
  * sentinel (all bits set, never an input value), and after one launch
@@ -38,6 +38,7 @@
 #include "copy4.cuh"
 #include "cuda_check.h"
 #include "lab.h"
+#include "lab_models.h"   /* the sector model: apod_model_sectors_*, apod_model_layout_* */
 #include "timing.cuh"
 
 #define THREADS 256      /* a multiple of 32: every warp starts on a 32-element boundary */
@@ -66,6 +67,7 @@ static __global__ void stride_copy(float *odata, const float *idata, size_t n, i
 struct particle {
 	float x, y, z, vx, vy, vz, mass, charge;
 };
+static_assert(sizeof(struct particle) == 32, "the AoS model takes a particle to be one 32-byte sector");
 
 /* The same fields as eight arrays of n floats in one allocation, field f at
  * f * ld, ld being n rounded up to 64 floats: every field starts on a
@@ -115,31 +117,6 @@ static __global__ void soa_push_xyz(struct particles_soa p, size_t n, float dt)
 static inline float input_value(size_t j)
 {
 	return (float)(((uint32_t)j * 2654435761u) >> 8);
-}
-
-/*
- * The sector rule (compute capability 6.0 and later): a warp's request costs
- * one 32-byte sector for every sector its 32 addresses touch.  Threads
- * k = 0..n-1 access 4-byte word base + k * stride, a warp being 32
- * consecutive k.  Returns the sectors requested, summed over the warps.
- * Below a stride of 8 words no sector between a warp's first and last word
- * is skipped; from 8 up every word has a sector of its own.
- */
-static uint64_t sectors_requested(size_t n, size_t base, size_t stride)
-{
-	uint64_t total = 0;
-	for (size_t k0 = 0; k0 < n; k0 += 32) {
-		size_t m = n - k0 < 32 ? n - k0 : 32, first = base + k0 * stride;
-		total += stride >= 8 ? m : (first + (m - 1) * stride) / 8 - first / 8 + 1;
-	}
-	return total;
-}
-
-/* Distinct sectors the whole launch touches: what DRAM must move at least
- * if the caches catch every sector two warps share. */
-static uint64_t sectors_distinct(size_t n, size_t base, size_t stride)
-{
-	return stride >= 8 ? n : (base + (n - 1) * stride) / 8 - base / 8 + 1;
 }
 
 static int blocks_for(size_t n)
@@ -209,7 +186,7 @@ static int offsets(size_t n, const struct apod_lab_opts *o, double ceiling, json
 	       "sectors/warp", "model: req.", "model: dist.", "check");
 	for (int off = 0; off <= MAX_OFFSET; off++) {
 		struct result r = { 0, 0, 0 };
-		uint64_t req = sectors_requested(n, off, 1), dist = sectors_distinct(n, off, 1);
+		uint64_t req = apod_model_sectors_requested(n, off, 1), dist = apod_model_sectors_distinct(n, off, 1);
 		double fetched = 2.0 * 32 * req, fetched_dist = 2.0 * 32 * dist;
 		char name[32];
 		json_object *j;
@@ -322,7 +299,7 @@ static int strides(size_t n, const struct apod_lab_opts *o, double ceiling, json
 	for (int s = 1; s <= MAX_STRIDE; s++) {
 		struct result r = { 0, 0, 0 };
 		double used = 2.0 * n_s * sizeof(float);
-		uint64_t req = sectors_requested(n_s, 0, s);
+		uint64_t req = apod_model_sectors_requested(n_s, 0, s);
 		double fetched = 2.0 * 32 * req;
 		char name[32];
 		json_object *j;
@@ -422,9 +399,10 @@ static int layouts(size_t n, const struct apod_lab_opts *o, double ceiling, json
 	for (int v = 0; v < 4; v++) {
 		struct result r = { 0, 0, 0 };
 		int f3 = versions[v].fields == 3, ok = 1;
-		double used = (f3 ? 9.0 : 3.0) * n * sizeof(float);
+		double used = apod_model_layout_bytes_used(n, versions[v].fields);
 		/* AoS: every particle's sector is read and written back whole; SoA: only what is used. */
-		double fetched = versions[v].soa ? used : 2.0 * n * sizeof(struct particle);
+		double fetched = apod_model_layout_bytes_fetched(n, versions[v].fields, versions[v].soa,
+		                                                 sizeof(struct particle));
 		json_object *j;
 
 		/* Fresh data in this version's layout. */

@@ -20,7 +20,8 @@
  *      data had been sorted by the condition), the same fraction of threads
  *      takes A at no extra cost.
  * The model column is the number of distinct paths a warp must run, averaged
- * over the warps: k by lane, 1 by warp, and counted from the data in part 3.
+ * over the warps: k by lane, 1 by warp, and counted from the data in part 3
+ * (apod_model_paths_per_warp in cpu/lab_models.c, with this file's rule).
  *
  * Checked before timed, bit for bit: each thread's word must equal what the
  * host computes with the same path function (shared __host__ __device__
@@ -33,6 +34,7 @@
 
 #include "cuda_check.h"
 #include "lab.h"
+#include "lab_models.h"   /* apod_model_paths_per_warp, and the coins the model is counted on */
 #include "timing.cuh"
 
 #define THREADS 256
@@ -120,14 +122,6 @@ static cudaError_t launch(int mode, const uint32_t *seed, const uint32_t *coin, 
 	return cudaGetLastError();
 }
 
-/* splitmix64: the same pseudo-random words on every run. */
-static uint32_t mix(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return (uint32_t)((z ^ (z >> 31)) >> 16);
-}
-
 struct setup {
 	int n, rounds;
 	uint32_t *seed, *coin, *table;          /* host: inputs, table[p << SEED_BITS | seed] */
@@ -148,17 +142,25 @@ static int check(struct setup *s, int mode, unsigned k, uint32_t thresh, int *ok
 	return 0;
 }
 
+/* The model counts each thread's path with the kernel's own rule. */
+struct path_rule {
+	int mode;
+	unsigned k;
+	uint32_t thresh;
+	const uint32_t *coin;
+};
+
+static unsigned rule_path(int i, const void *ctx)
+{
+	const struct path_rule *r = (const struct path_rule *)ctx;
+	return path_of(r->mode, i, r->k, r->thresh, r->coin);
+}
+
 /* Distinct paths per warp, averaged over the warps: what SIMT must run. */
 static double paths_per_warp(struct setup *s, int mode, unsigned k, uint32_t thresh)
 {
-	long total = 0, warps = 0;
-	for (int w = 0; w * 32 < s->n; w++, warps++) {
-		uint32_t seen = 0;
-		for (int i = w * 32; i < s->n && i < w * 32 + 32; i++)
-			seen |= 1u << path_of(mode, i, k, thresh, s->coin);
-		total += __builtin_popcount(seen);
-	}
-	return (double)total / warps;
+	struct path_rule r = { mode, k, thresh, s->coin };
+	return apod_model_paths_per_warp(s->n, rule_path, &r);
 }
 
 static json_object *row(const char *selector, unsigned k, double p, int verified, int timed, double ms,
@@ -208,8 +210,8 @@ extern "C" int apod_lab_divergence(const struct apod_lab_opts *o, json_object *o
 		return apod_fail("divergence: cannot allocate host arrays for %d threads", s.n);
 	}
 	for (int i = 0; i < s.n; i++) {
-		s.seed[i] = mix(0x9e3779b97f4a7c15ull * (uint64_t)(i + 1)) >> (32 - SEED_BITS);
-		s.coin[i] = mix(0xd1b54a32d192ed03ull * (uint64_t)(i + 1) + 12345);
+		s.seed[i] = apod_model_divergence_mix(0x9e3779b97f4a7c15ull * (uint64_t)(i + 1)) >> (32 - SEED_BITS);
+		s.coin[i] = apod_model_divergence_coin(i);   /* mix(0xd1b54a32d192ed03 (i + 1) + 12345) */
 	}
 	/* The reference: every path on every distinct input, on the host. */
 	for (unsigned p = 0; p < PATHS; p++)

@@ -33,6 +33,7 @@
 #include "copy4.cuh"
 #include "cuda_check.h"
 #include "lab.h"
+#include "lab_models.h"   /* Little's law: apod_model_little_* */
 #include "timing.cuh"
 
 #define BLOCK 128        /* four warps: one for each scheduler of a Volta-to-Hopper SM */
@@ -423,8 +424,9 @@ extern "C" int apod_lab_ilp(const struct apod_lab_opts *o, json_object *out)
 		if (!o->check && mem[0][0].have && mem[0][0].ok) {
 			double flight = (double)sms * bps[0] * BLOCK * sizeof(float);
 			double read_rate = nbytes / (mem[0][0].ms * 1e-3);
-			double ns = flight / read_rate * 1e9;
-			double need = ceiling / 2 * ns / sms;    /* reads are half the ceiling's bytes */
+			double ns = apod_model_little_latency_ns(flight, read_rate);
+			/* Reads are half the ceiling's bytes. */
+			double need = apod_model_little_bytes_in_flight(ceiling / 2, ns) / sms;
 			printf("  Little's law: %d warps/SM with one 4-byte load each keep %.0f bytes of loads in "
 			       "flight on the GPU; read at %.1f GB/s, that implies a latency of %.0f ns; reading at "
 			       "the ceiling's rate would need about %.0f bytes in flight per SM\n", bps[0] * BLOCK / 32,

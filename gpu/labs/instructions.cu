@@ -38,6 +38,7 @@
 
 #include "cuda_check.h"
 #include "lab.h"
+#include "lab_models.h"   /* apod_model_ulp_dist and the bounds of __expf and __powf */
 #include "timing.cuh"
 
 #define THREADS 256
@@ -49,7 +50,6 @@
 #define CONST_ITERS 1024       /* two multiplies per step and chain */
 #define SAMPLE 64              /* full run: the CPU replays every 64th thread of the long loops */
 #define LITERAL_N 16u
-#define LN2 0.69314718055994531
 
 /* ---------------------------------------------------------------------------
  * 1. Division and modulo.
@@ -359,7 +359,7 @@ enum {
 	B_ABS,        /* absolute error at most 2^bound (bound2 for sincos's cosine) */
 	B_EXP_FAST,   /* __expf: 2 + floor(|1.173 x|) ulps */
 	B_LOG_FAST,   /* __logf: 2^-21.41 absolute for x in [0.5, 2], else 3 ulps */
-	B_POW_FAST    /* __powf: derived from __log2f and exp2f, see check_one() */
+	B_POW_FAST    /* __powf: derived from __log2f and exp2f (apod_model_powf_fast_ulp_bound) */
 };
 
 struct mversion {
@@ -453,41 +453,6 @@ static void compute_refs(int ref, const float *x, const float *y, double *r0, do
 	}
 }
 
-/* Floats in order as integers: +0 and -0 both map to 0, and neighbouring
- * floats differ by 1 across the whole line, zero included. */
-static int64_t ordered(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, sizeof u);
-	return (u & 0x80000000u) ? -(int64_t)(u & 0x7fffffffu) : (int64_t)u;
-}
-
-/*
- * ulps between the GPU's result g and the correctly rounded float of the
- * exact value, which the double reference r stands for.  Rounding r to float
- * gives that float unless r lies, within its own error (a few double ulps),
- * on a midpoint between two floats; then either could be the correctly
- * rounded one, and g is given the nearer.  `exact` says r is the exact value
- * rounded once to double and that rounding it again to float cannot differ
- * from rounding the exact value (true of a quotient of two floats: 53 >=
- * 2 * 24 + 2 bits), so there is no such doubt and no allowance.
- */
-static int64_t ulp_dist(float g, double r, int exact)
-{
-	float f = (float)r;
-	int64_t d = llabs(ordered(g) - ordered(f));
-	if (!exact && (double)f != r) {
-		float o = nextafterf(f, r > f ? INFINITY : -INFINITY);
-		double mid = ((double)f + (double)o) / 2;   /* exact in double */
-		if (fabs(r - mid) <= fabs((double)o - (double)f) * 0x1p-20) {
-			int64_t d2 = llabs(ordered(g) - ordered(o));
-			if (d2 < d)
-				d = d2;
-		}
-	}
-	return d;
-}
-
 struct mcheck {
 	int64_t max_ulp;
 	double max_abs, max_bound;    /* max_bound: the largest per-input bound in ulps */
@@ -503,13 +468,13 @@ static void check_one(const struct mversion *v, int second, const float *x, cons
 {
 	const double bound = second ? v->bound2 : v->bound, abs_bound = exp2(bound), log_abs = exp2(-21.41);
 	for (size_t i = 0; i < n; i++) {
-		int64_t u = ulp_dist(got[i], ref[i], v->ref == REF_DIV);
+		int64_t u = apod_model_ulp_dist(got[i], ref[i], v->ref == REF_DIV);
 		double e = fabs((double)got[i] - ref[i]), ub = 0;
 		int ok;
 		switch (v->kind) {
 		case B_ULP: ub = bound; ok = (double)u <= ub; break;
 		case B_ABS: ok = e <= abs_bound; break;
-		case B_EXP_FAST: ub = 2 + floor(fabs(1.173 * x[i])); ok = (double)u <= ub; break;
+		case B_EXP_FAST: ub = apod_model_expf_fast_ulp_bound(x[i]); ok = (double)u <= ub; break;
 		case B_LOG_FAST:
 			if (x[i] >= 0.5f && x[i] <= 2.0f)
 				ok = e <= log_abs;
@@ -518,18 +483,11 @@ static void check_one(const struct mversion *v, int second, const float *x, cons
 				ok = u <= 3;
 			}
 			break;
-		default: {
-			/* __powf(x, y) is exp2(y * __log2f(x)).  __log2f errs by at most
-			 * 2^-22 absolute on [0.5, 2] and 2 ulps elsewhere, at most
-			 * 2^-22 max(1, |log2 x|) together; times |y|, plus half an ulp
-			 * of the product (2^-24 |t|, t = y log2 x), gives an error dt in
-			 * the exponent.  That moves 2^t by a relative ln2 dt, at most
-			 * ln2 dt 2^24 ulps; add exp2f's own 2 ulps and 1 for the two
-			 * roundings compared. */
-			double lx = log2((double)x[i]), m = fmax(1.0, fabs(lx));
-			ub = 3 + ceil(1.0001 * LN2 * (4 * fabs((double)y[i]) * m + fabs((double)y[i] * lx)));
+		default:
+			/* __powf(x, y) is exp2(y * __log2f(x)): the bound, derived from
+			 * __log2f's and exp2f's, depends on x and y (cpu/lab_models.c). */
+			ub = apod_model_powf_fast_ulp_bound(x[i], y[i]);
 			ok = (double)u <= ub;
-		}
 		}
 		if (ub > c->max_bound)
 			c->max_bound = ub;

@@ -17,7 +17,7 @@
  * and holds every time against the guide's model, staged ~ t_E + t_T/n when
  * t_E > t_T and t_T + t_E/n otherwise (sequential ~ t_E + t_T), and against
  * a three-stage pipeline model that lets H2D, kernel and D2H each run on an
- * engine of its own.
+ * engine of its own (both models are in cpu/lab_models.c).
  *
  * The kernel must take about as long as the copies, whatever the GPU, so
  * the lab calibrates it: it times the kernel at two iteration counts and
@@ -49,6 +49,7 @@
 
 #include "cuda_check.h"
 #include "lab.h"
+#include "lab_models.h"   /* the two models: apod_model_staged, apod_model_pipeline */
 #include "timing.cuh"
 
 #define THREADS 256
@@ -367,7 +368,7 @@ extern "C" int apod_lab_overlap(const struct apod_lab_opts *o, json_object *out)
 
 	/* 3. The two cases: sequential, then staged with 1..16 streams in both orders. */
 	for (int c = 0; c < 2; c++) {
-		double t_E = 0, ms_seq = 0, sum = ms_h2d + ms_d2h;
+		double t_E = 0, ms_seq = 0;
 		int ok_seq = 0;
 		const char *cname = c == 0 ? "heavy kernel" : "light kernel";
 		json_object *cj = json_object_new_object();
@@ -381,11 +382,6 @@ extern "C" int apod_lab_overlap(const struct apod_lab_opts *o, json_object *out)
 		     time_it(o->reps, [&] { return run_sequential(&L, iters[c]); }, &ms_seq)))
 			return -1;
 		int model = timed && ok_seq && ok_copy && t_E > 0 && t_T > 0;
-		double big = t_E > t_T ? t_E : t_T, small = t_E > t_T ? t_T : t_E;
-		double e3[3] = { ms_h2d, t_E, ms_d2h }, mx = 0;
-		for (int k = 0; k < 3; k++)
-			mx = e3[k] > mx ? e3[k] : mx;
-		sum += t_E;
 
 		printf("\n%s: %u steps per element", cname, iters[c]);
 		if (model)
@@ -427,8 +423,8 @@ extern "C" int apod_lab_overlap(const struct apod_lab_opts *o, json_object *out)
 					return -1;
 			}
 			if (model) {
-				m_guide = ns == 0 ? t_E + t_T : big + small / ns;
-				m_pipe = ns == 0 ? sum : mx + (sum - mx) / ns;
+				m_guide = apod_model_staged(t_E, t_T, ns);
+				m_pipe = apod_model_pipeline(ms_h2d, t_E, ms_d2h, ns);
 			}
 			if (timed && ok && model)
 				printf("  %-36s %9.4f %9.4f %8.3f %9.4f %8.3f %8.2f  ok\n", name, ms, m_guide,
