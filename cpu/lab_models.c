@@ -10,6 +10,7 @@
 
 #include "compare.h"   /* apod_float_ordinal: +0 and -0 are one point, neighbours 1 apart */
 #include "lab_models.h"
+#include "splitmix.h"
 
 #define LN2 0.69314718055994531
 
@@ -138,12 +139,10 @@ double apod_model_paths_per_warp(int n, unsigned (*path)(int i, const void *ctx)
 	return (double)total / warps;
 }
 
-/* splitmix64: the same pseudo-random words on every run. */
+/* splitmix64's output function, the upper middle 32 bits. */
 uint32_t apod_model_divergence_mix(uint64_t z)
 {
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return (uint32_t)((z ^ (z >> 31)) >> 16);
+	return (uint32_t)(apod_splitmix64_mix(z) >> 16);
 }
 
 uint32_t apod_model_divergence_coin(int i)

@@ -1,8 +1,8 @@
 /*
  * The labs' models (cpu/lab_models.c) against the sources' numbers.  Every
- * expected number is either a source's (cited: the digests are in
- * /work/shared/digests, seed-000 being the CUDA Best Practices Guide) or
- * derived by hand in the comment beside it.
+ * expected number is either a source's (cited by the project's reference
+ * digests of them, seed-000 being the CUDA Best Practices Guide, as in
+ * doc/labs/) or derived by hand in the comment beside it.
  */
 #include <check.h>
 #include <math.h>

@@ -33,6 +33,7 @@
 #include "copy4.cuh"
 #include "cuda_check.h"
 #include "lab.h"
+#include "splitmix.h"
 #include "lab_models.h"   /* Little's law: apod_model_little_* */
 #include "timing.cuh"
 
@@ -138,13 +139,10 @@ static int smem_for(const void *fn, int want, size_t optin, size_t *smem, int *g
 	return 0;
 }
 
-/* splitmix64: the same pseudo-random words on every run. */
+/* Word z of the data: splitmix64 seeded with z, the upper middle 32 bits. */
 static uint32_t mix(uint64_t z)
 {
-	z += 0x9e3779b97f4a7c15ull;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return (uint32_t)((z ^ (z >> 31)) >> 16);
+	return (uint32_t)(apod_splitmix64(&z) >> 16);
 }
 
 /* A chain's start: a quarter-integer in [-2^16, 2^16); a chain adds at most 2^18 / 8. */
@@ -180,6 +178,31 @@ static void cell_print(const struct cell *c, double of, int timed)
 		printf(" %15s", "ok");
 	else
 		printf(" %8.1f (%3.0f%%)", c->value, of > 0 ? 100 * c->value / of : 0);
+}
+
+/* One cell printed in the table and returned as its JSON row: `of` is what
+ * its fraction is taken of (the best cell, or the copy ceiling). */
+static json_object *cell_row(const struct cell *c, int ilp, int warps, int max_threads_sm, double of,
+                             const char *unit, const char *fraction_key, int timed)
+{
+	json_object *r = json_object_new_object();
+	char name[64];
+	cell_print(c, of, timed);
+	snprintf(name, sizeof name, "ILP %d, %d warps/SM", ilp, warps);
+	json_object_object_add(r, "version", json_object_new_string(name));
+	json_object_object_add(r, "ilp", json_object_new_int(ilp));
+	json_object_object_add(r, "warps_per_sm", json_object_new_int(warps));
+	json_object_object_add(r, "occupancy", json_object_new_double((double)warps * 32 / max_threads_sm));
+	json_object_object_add(r, "available", json_object_new_boolean(c->have));
+	json_object_object_add(r, "verified", json_object_new_boolean(c->have && c->ok));
+	if (c->have)
+		json_object_object_add(r, "dynamic_smem_bytes", json_object_new_int64((int64_t)c->smem));
+	if (c->have && c->ok && timed) {
+		json_object_object_add(r, "ms", json_object_new_double(c->ms));
+		json_object_object_add(r, unit, json_object_new_double(c->value));
+		json_object_object_add(r, fraction_key, json_object_new_double(c->value / of));
+	}
+	return r;
 }
 
 extern "C" int apod_lab_ilp(const struct apod_lab_opts *o, json_object *out)
@@ -290,25 +313,10 @@ extern "C" int apod_lab_ilp(const struct apod_lab_opts *o, json_object *out)
 			printf("  %8d %8.1f%%", warps, 100.0 * warps * 32 / max_threads_sm);
 			for (int v = 0; v < NILP; v++) {
 				struct cell *c = &ar[b][v];
-				json_object *r = json_object_new_object();
-				char name[64];
-				cell_print(c, best, !o->check);
-				snprintf(name, sizeof name, "ILP %d, %d warps/SM", ilps[v], warps);
-				json_object_object_add(r, "version", json_object_new_string(name));
-				json_object_object_add(r, "ilp", json_object_new_int(ilps[v]));
-				json_object_object_add(r, "warps_per_sm", json_object_new_int(warps));
-				json_object_object_add(r, "occupancy", json_object_new_double((double)warps * 32 / max_threads_sm));
+				json_object *r = cell_row(c, ilps[v], warps, max_threads_sm, best, "GFLOP/s",
+				                          "fraction_of_best", !o->check);
 				json_object_object_add(r, "independent_fmas_per_scheduler",
 				                       json_object_new_double(warps / 4.0 * ilps[v]));
-				json_object_object_add(r, "available", json_object_new_boolean(c->have));
-				json_object_object_add(r, "verified", json_object_new_boolean(c->have && c->ok));
-				if (c->have)
-					json_object_object_add(r, "dynamic_smem_bytes", json_object_new_int64((int64_t)c->smem));
-				if (c->have && c->ok && !o->check) {
-					json_object_object_add(r, "ms", json_object_new_double(c->ms));
-					json_object_object_add(r, "GFLOP/s", json_object_new_double(c->value));
-					json_object_object_add(r, "fraction_of_best", json_object_new_double(c->value / best));
-				}
 				json_object_array_add(rows, r);
 			}
 			printf("\n");
@@ -390,25 +398,10 @@ extern "C" int apod_lab_ilp(const struct apod_lab_opts *o, json_object *out)
 			printf("  %8d %8.1f%%", warps, 100.0 * warps * 32 / max_threads_sm);
 			for (int v = 0; v < NILP; v++) {
 				struct cell *c = &mem[b][v];
-				json_object *r = json_object_new_object();
-				char name[64];
-				cell_print(c, ceiling, !o->check);
-				snprintf(name, sizeof name, "ILP %d, %d warps/SM", ilps[v], warps);
-				json_object_object_add(r, "version", json_object_new_string(name));
-				json_object_object_add(r, "ilp", json_object_new_int(ilps[v]));
-				json_object_object_add(r, "warps_per_sm", json_object_new_int(warps));
-				json_object_object_add(r, "occupancy", json_object_new_double((double)warps * 32 / max_threads_sm));
+				json_object *r = cell_row(c, ilps[v], warps, max_threads_sm, ceiling, "GB/s",
+				                          "fraction_of_ceiling", !o->check);
 				json_object_object_add(r, "load_bytes_in_flight_per_sm",
 				                       json_object_new_int(warps * ilps[v] * 32 * (int)sizeof(float)));
-				json_object_object_add(r, "available", json_object_new_boolean(c->have));
-				json_object_object_add(r, "verified", json_object_new_boolean(c->have && c->ok));
-				if (c->have)
-					json_object_object_add(r, "dynamic_smem_bytes", json_object_new_int64((int64_t)c->smem));
-				if (c->have && c->ok && !o->check) {
-					json_object_object_add(r, "ms", json_object_new_double(c->ms));
-					json_object_object_add(r, "GB/s", json_object_new_double(c->value));
-					json_object_object_add(r, "fraction_of_ceiling", json_object_new_double(c->value / ceiling));
-				}
 				json_object_array_add(rows, r);
 			}
 			printf("\n");

@@ -38,6 +38,7 @@
 
 #include "cuda_check.h"
 #include "lab.h"
+#include "splitmix.h"
 #include "lab_models.h"   /* apod_model_ulp_dist and the bounds of __expf and __powf */
 #include "timing.cuh"
 
@@ -396,18 +397,10 @@ static const struct mversion mversions[] = {
 /* ---------------------------------------------------------------------------
  * Inputs and references on the host.
  */
-static uint64_t splitmix(uint64_t *z)
-{
-	uint64_t v = (*z += 0x9e3779b97f4a7c15ull);
-	v = (v ^ (v >> 30)) * 0xbf58476d1ce4e5b9ull;
-	v = (v ^ (v >> 27)) * 0x94d049bb133111ebull;
-	return v ^ (v >> 31);
-}
-
 /* Uniform in [0, 1). */
 static double unit(uint64_t *z)
 {
-	return (double)(splitmix(z) >> 11) * 0x1p-53;
+	return (double)(apod_splitmix64(z) >> 11) * 0x1p-53;
 }
 
 /* n inputs spread evenly over the domain, each jittered inside its own slot
@@ -425,11 +418,11 @@ static void fill_domain(int dom, float *x, float *y, size_t n)
 		case DOM_LOG: x[i] = (float)exp2(-6 + 12 * s); y[i] = x[i]; break;
 		case DOM_POW: x[i] = (float)exp2(-2 + 4 * s); y[i] = (float)(-8 + 16 * unit(&z)); break;
 		case DOM_DIV:
-			x[i] = (float)((splitmix(&z) & 1 ? -1 : 1) * exp2(-20 + 40 * unit(&z)));
-			y[i] = (float)((splitmix(&z) & 1 ? -1 : 1) * exp2(-20 + 40 * s));
+			x[i] = (float)((apod_splitmix64(&z) & 1 ? -1 : 1) * exp2(-20 + 40 * unit(&z)));
+			y[i] = (float)((apod_splitmix64(&z) & 1 ? -1 : 1) * exp2(-20 + 40 * s));
 			break;
 		default:   /* DOM_TRIG_LARGE */
-			x[i] = (float)((splitmix(&z) & 1 ? -1 : 1) * (131072.0 + (1048576.0 - 131072.0) * s));
+			x[i] = (float)((apod_splitmix64(&z) & 1 ? -1 : 1) * (131072.0 + (1048576.0 - 131072.0) * s));
 			y[i] = x[i];
 			break;
 		}

@@ -28,6 +28,7 @@
 
 #include "cuda_check.h"
 #include "lab.h"
+#include "splitmix.h"
 #include "report.cuh"
 #include "timing.cuh"
 
@@ -183,11 +184,7 @@ static void fill_random(float *x, size_t n)
 {
 	uint64_t z = 0x9e3779b97f4a7c15ull;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t v = (z += 0x9e3779b97f4a7c15ull);
-		v = (v ^ (v >> 30)) * 0xbf58476d1ce4e5b9ull;
-		v = (v ^ (v >> 27)) * 0x94d049bb133111ebull;
-		v ^= v >> 31;
-		x[i] = (float)(v >> 40) * (1.0f / 16777216.0f);
+		x[i] = (float)(apod_splitmix64(&z) >> 40) * (1.0f / 16777216.0f);
 	}
 }
 
