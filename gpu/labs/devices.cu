@@ -29,6 +29,10 @@ extern "C" int apod_lab_devices(const struct apod_lab_opts *o, json_object *out)
 	cudaDeviceProp p;
 	json_object *devs = json_object_new_array();
 
+	if (nbytes == 0) {
+		json_object_put(devs);
+		return apod_usage_fail("devices: --size %zu is below one 16-byte word", bytes);
+	}
 	json_object_object_add(out, "devices", devs);
 	CUDA_TRY(cudaGetDeviceCount(&count));
 	printf("%d CUDA device(s)\n", count);
