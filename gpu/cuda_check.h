@@ -3,7 +3,7 @@
  *
  * CUDA_TRY names the call, the file and the line in the failure message
  * and returns -1 from the enclosing function, which is how every engine
- * operation reports failure (see cpu/fail.h).  A launch is checked twice:
+ * operation reports failure (see apod/apod.h).  A launch is checked twice:
  * cudaGetLastError() right after it catches a bad configuration, and the
  * next synchronising call catches what the kernel itself did wrong.
  */

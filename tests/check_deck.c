@@ -1,12 +1,22 @@
-/* The deck parser and the problem built from a deck. */
+/* The deck parser (the harness's, driven by heat's key table), the JSON
+ * both ways, and the problem built from a deck. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "deck.h"
 #include "fail.h"
+#include "heat.h"
+#include "heat_workload.h"
+#include "params.h"
 #include "problem.h"
+
+static struct heat_deck *defaults(void)
+{
+	struct heat_deck *d = apod_params_new(&heat_workload);
+	ck_assert_ptr_nonnull(d);
+	return d;
+}
 
 static char path_buf[4096];
 
@@ -19,34 +29,34 @@ static const char *srcpath(const char *rel)
 
 START_TEST(medium_deck_is_the_default)
 {
-	struct apod_deck def, med;
-	apod_deck_defaults(&def);
-	apod_deck_defaults(&med);
-	ck_assert_int_eq(apod_deck_load(&med, srcpath("data/medium.deck")), 0);
-	ck_assert_mem_eq(&def, &med, sizeof def);
+	struct heat_deck *def = defaults(), *med = defaults();
+	ck_assert_int_eq(apod_params_load(&heat_workload, med, srcpath("data/medium.deck")), 0);
+	ck_assert_mem_eq(def, med, sizeof *def);
+	free(def);
+	free(med);
 }
 END_TEST
 
 START_TEST(small_deck_loads)
 {
-	struct apod_deck d;
-	apod_deck_defaults(&d);
-	ck_assert_int_eq(apod_deck_load(&d, srcpath("data/small.deck")), 0);
-	ck_assert_uint_eq(d.nx, 317);
-	ck_assert_uint_eq(d.ny, 203);
-	ck_assert_int_eq(d.steps, 120);
-	ck_assert_int_eq(d.nsources, 2);     /* the deck's heaters replaced the defaults */
-	ck_assert_double_eq(d.sources[1].temp, 60);
-	ck_assert_int_eq(apod_deck_validate(&d), 0);
+	struct heat_deck *d = defaults();
+	ck_assert_int_eq(apod_params_load(&heat_workload, d, srcpath("data/small.deck")), 0);
+	ck_assert_int_eq(d->size[0], 317);
+	ck_assert_int_eq(d->size[1], 203);
+	ck_assert_int_eq(d->steps, 120);
+	ck_assert_int_eq(d->nsources, 2);     /* the deck's heaters replaced the defaults */
+	ck_assert_double_eq(d->sources[1].temp, 60);
+	ck_assert_int_eq(apod_params_check(&heat_workload, d), 0);
+	free(d);
 }
 END_TEST
 
 /* Each bad value: the setter fails as a usage error naming the problem. */
 static void expect_bad(const char *key, const char *value, const char *fragment)
 {
-	struct apod_deck d;
-	apod_deck_defaults(&d);
-	ck_assert_int_eq(apod_deck_set(&d, key, value, "test"), -1);
+	struct heat_deck *d = defaults();
+	ck_assert_int_eq(apod_params_set(&heat_workload, d, key, value, "test"), -1);
+	free(d);
 	ck_assert_int_eq(apod_failure_status(), APOD_EXIT_USAGE);
 	ck_assert_msg(strstr(apod_failure(), fragment) != NULL, "'%s = %s': message '%s' lacks '%s'",
 	              key, value, apod_failure(), fragment);
@@ -56,7 +66,7 @@ START_TEST(bad_values_are_named)
 {
 	expect_bad("size", "0x10", "out of range");
 	expect_bad("size", "-4x10", "out of range");
-	expect_bad("size", "10", "NXxNY");
+	expect_bad("size", "10", "not of the form NXxNY");
 	expect_bad("size", "99999999999999999999x4", "out of range");
 	expect_bad("size", "12abcx4", "not a whole number");
 	expect_bad("steps", "0", "out of range");
@@ -87,9 +97,9 @@ START_TEST(bad_files_are_named)
 		{ "tests/decks/does-not-exist.deck", "cannot open" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		struct apod_deck d;
-		apod_deck_defaults(&d);
-		ck_assert_int_eq(apod_deck_load(&d, srcpath(cases[i].file)), -1);
+		struct heat_deck *d = defaults();
+		ck_assert_int_eq(apod_params_load(&heat_workload, d, srcpath(cases[i].file)), -1);
+		free(d);
 		ck_assert_msg(strstr(apod_failure(), cases[i].fragment) != NULL, "%s: message '%s'",
 		              cases[i].file, apod_failure());
 	}
@@ -98,23 +108,22 @@ END_TEST
 
 START_TEST(too_big_for_memory_is_refused_with_bytes)
 {
-	struct apod_deck d;
-	apod_deck_defaults(&d);
-	ck_assert_int_eq(apod_deck_set(&d, "size", "1048576x1048576", "t"), 0);
-	ck_assert_int_eq(apod_deck_validate(&d), -1);
+	struct heat_deck *d = defaults();
+	ck_assert_int_eq(apod_params_set(&heat_workload, d, "size", "1048576x1048576", "t"), 0);
+	ck_assert_int_eq(apod_params_check(&heat_workload, d), -1);
+	free(d);
 	ck_assert_msg(strstr(apod_failure(), "bytes") != NULL, "%s", apod_failure());
 }
 END_TEST
 
 START_TEST(problem_has_fixed_edges_and_heaters)
 {
-	struct apod_deck d;
-	struct apod_problem p;
-	apod_deck_defaults(&d);
-	ck_assert_int_eq(apod_deck_set(&d, "size", "40x30", "t"), 0);
-	d.nsources = 1;
-	d.sources[0] = (struct apod_source){ 0.5, 0.5, 0.1, 77 };
-	ck_assert_int_eq(apod_problem_init(&p, &d), 0);
+	struct heat_deck *d = defaults();
+	struct heat_problem p;
+	ck_assert_int_eq(apod_params_set(&heat_workload, d, "size", "40x30", "t"), 0);
+	d->nsources = 1;
+	d->sources[0] = (struct heat_source){ 0.5, 0.5, 0.1, 77 };
+	ck_assert_int_eq(heat_problem_init(&p, d), 0);
 	ck_assert(p.init[5] == (apod_real)100);                  /* top edge: hot */
 	ck_assert(p.init[(p.ny - 1) * p.nx + 5] == (apod_real)0); /* bottom edge: cold */
 	ck_assert(p.init[10 * p.nx] == (apod_real)0);             /* left edge */
@@ -126,8 +135,41 @@ START_TEST(problem_has_fixed_edges_and_heaters)
 	for (size_t k = 1; k < p.nsrc; k++)
 		ck_assert_uint_gt(p.src_idx[k], p.src_idx[k - 1]);
 	ck_assert_int_eq(p.nzones, 64);
-	ck_assert_uint_eq(apod_zone_col0(&p, 8), p.nx);
-	apod_problem_free(&p);
+	ck_assert_uint_eq(heat_zone_col0(&p, 8), p.nx);
+	heat_problem_free(&p);
+	free(d);
+}
+END_TEST
+
+/* report.json's "params" reads back to the same deck, through the same checks. */
+START_TEST(params_json_round_trip)
+{
+	struct heat_deck *d = defaults(), *back = defaults();
+	json_object *o;
+	const char *key = NULL;
+	ck_assert_int_eq(apod_params_load(&heat_workload, d, srcpath("data/small.deck")), 0);
+	ck_assert_int_eq(apod_params_set(&heat_workload, d, "hist_range", "-5 105", "t"), 0);
+	o = apod_params_json(&heat_workload, d);
+	ck_assert_int_eq(apod_params_from_json(&heat_workload, back, o, "t"), 0);
+	ck_assert_mem_eq(d, back, sizeof *d);
+	/* A value out of range in the JSON is refused as a deck line would be. */
+	json_object_object_add(o, "steps", json_object_new_int(0));
+	ck_assert_int_eq(apod_params_from_json(&heat_workload, back, o, "r.json"), -1);
+	ck_assert_ptr_nonnull(strstr(apod_failure(), "r.json: steps: 0 is out of range"));
+	json_object_put(o);
+	/* Runs are comparable unless a key that shapes the results differs. */
+	memcpy(back, d, sizeof *d);
+	ck_assert_int_eq(apod_params_set(&heat_workload, back, "name", "other", "t"), 0);
+	ck_assert_int_eq(apod_params_set(&heat_workload, back, "snapshot_every", "7", "t"), 0);
+	ck_assert(apod_params_same(&heat_workload, d, back, &key));
+	ck_assert_int_eq(apod_params_set(&heat_workload, back, "t_hot", "99", "t"), 0);
+	ck_assert(!apod_params_same(&heat_workload, d, back, &key));
+	ck_assert_str_eq(key, "t_hot");
+	/* "sources = none" leaves no heater, and the list says so. */
+	ck_assert_int_eq(apod_params_set(&heat_workload, back, "sources", "none", "t"), 0);
+	ck_assert_int_eq(back->nsources, 0);
+	free(d);
+	free(back);
 }
 END_TEST
 
@@ -143,6 +185,7 @@ int main(void)
 	tcase_add_test(t, bad_files_are_named);
 	tcase_add_test(t, too_big_for_memory_is_refused_with_bytes);
 	tcase_add_test(t, problem_has_fixed_edges_and_heaters);
+	tcase_add_test(t, params_json_round_trip);
 	suite_add_tcase(s, t);
 	r = srunner_create(s);
 	srunner_run_all(r, CK_NORMAL);

@@ -8,11 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "deck.h"
 #include "device.h"
-#include "engine.h"
 #include "fail.h"
-#include "problem.h"
+#include "heat.h"
+#include "heat_workload.h"
+#include "params.h"
+#include "run.h"
 
 START_TEST(too_big_for_the_device_names_the_bytes)
 {
@@ -26,24 +27,30 @@ END_TEST
 
 START_TEST(every_stage_runs_a_tiny_deck)
 {
-	struct apod_deck d;
-	struct apod_problem p;
-	apod_deck_defaults(&d);
-	ck_assert_int_eq(apod_deck_set(&d, "size", "33x17", "t"), 0);
-	ck_assert_int_eq(apod_problem_init(&p, &d), 0);
-	for (int i = 2; apod_engines[i]; i++) {
-		const struct apod_engine *e = apod_engines[i];
-		struct apod_moments m;
-		unsigned hist[64];
-		void *ctx = e->create(&p);
+	struct heat_deck *d = apod_params_new(&heat_workload);
+	void *problem;
+	ck_assert_ptr_nonnull(d);
+	ck_assert_int_eq(apod_params_set(&heat_workload, d, "size", "33x17", "t"), 0);
+	ck_assert_ptr_nonnull(problem = heat_workload.problem_create(d));
+	for (int i = 2; heat_stages[i]; i++) {
+		const struct apod_stage *e = heat_stages[i];
+		double stats[4], hist[64];
+		double *rows[3] = { stats, hist, NULL };
+		void *ctx = e->create(problem);
 		ck_assert_msg(ctx != NULL, "%s: %s", e->name, apod_failure());
 		ck_assert_int_eq(e->step(ctx), 0);
-		ck_assert_int_eq(e->stats(ctx, &m, hist), 0);
-		ck_assert_double_eq(m.n, 33 * 17);
-		ck_assert(m.min >= 0 && m.max <= 100);
+		ck_assert_int_eq(e->probe(ctx, 0, rows), 0);
+		ck_assert(stats[1] >= 0 && stats[2] <= 100);
+		{
+			double cells = 0;
+			for (int b = 0; b < 64; b++)
+				cells += hist[b];
+			ck_assert_double_eq(cells, 33 * 17);
+		}
 		e->destroy(ctx);
 	}
-	apod_problem_free(&p);
+	heat_workload.problem_destroy(problem);
+	free(d);
 }
 END_TEST
 

@@ -1,5 +1,5 @@
 /*
- * The labs' models (cpu/lab_models.c) against the sources' numbers.  Every
+ * The labs' models (cpu/labs/lab_models.c) against the sources' numbers.  Every
  * expected number is either a source's (cited by the project's reference
  * digests of them, seed-000 being the CUDA Best Practices Guide, as in
  * doc/labs/) or derived by hand in the comment beside it.

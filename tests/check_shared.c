@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "cell.h"
+#include "heat/cell.h"
 #include "compare.h"
 #include "stats.h"
 

@@ -1,4 +1,4 @@
-/* The verification gate, the .npy format and atomic output. */
+/* The verification gate, the .npy format, atomic output and results directories. */
 #include <check.h>
 #include <float.h>
 #include <math.h>
@@ -9,15 +9,17 @@
 #include <unistd.h>
 #include <dirent.h>
 
-#include "engine.h"
+#include "apod_hd.h"
 #include "fail.h"
+#include "heat.h"
+#include "heat_workload.h"
 #include "npy.h"
+#include "outdir.h"
 #include "outfile.h"
+#include "params.h"
 #include "results.h"
-#include "sim.h"
+#include "run.h"
 #include "verify.h"
-
-extern const struct apod_engine apod_engine_serial;
 
 static char tmpdir[64];
 
@@ -25,6 +27,13 @@ static void make_tmp(void)
 {
 	strcpy(tmpdir, "/tmp/apod-check-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void rm_tmp(void)
+{
+	char cmd[160];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	ck_assert_int_eq(system(cmd), 0);
 }
 
 static int count_entries(const char *dir)
@@ -38,78 +47,118 @@ static int count_entries(const char *dir)
 	return n;
 }
 
-static void small_deck(struct apod_deck *d)
+static struct heat_deck *small_deck(void)
 {
-	apod_deck_defaults(d);
-	ck_assert_int_eq(apod_deck_set(d, "size", "37x23", "t"), 0);
-	ck_assert_int_eq(apod_deck_set(d, "steps", "25", "t"), 0);
-	ck_assert_int_eq(apod_deck_set(d, "zones", "3x2", "t"), 0);
+	struct heat_deck *d = apod_params_new(&heat_workload);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_int_eq(apod_params_set(&heat_workload, d, "size", "37x23", "t"), 0);
+	ck_assert_int_eq(apod_params_set(&heat_workload, d, "steps", "25", "t"), 0);
+	ck_assert_int_eq(apod_params_set(&heat_workload, d, "zones", "3x2", "t"), 0);
 	d->summary_every = 5;
 	d->snapshot_every = 10;
+	return d;
 }
+
+/* A workload of one 1-D float array, for the comparisons themselves. */
+static int shape100(const void *params, size_t dims[2])
+{
+	(void)params;
+	dims[0] = 100;
+	return 1;
+}
+static long one_step(const void *params)
+{
+	(void)params;
+	return 1;
+}
+static void tol1e3(const void *params, int any_float, struct apod_tol *t)
+{
+	(void)params;
+	(void)any_float;
+	t->atol = 1e-3;
+}
+static const struct apod_array vec_arrays[] = {
+	{ .name = "v", .dtype = APOD_F32, .shape = shape100, .compare = APOD_COMPARE_CLOSE,
+	  .tolerance = tol1e3 },
+	{ .name = NULL },
+};
+static const struct apod_workload vec = { .version = 1, .name = "vec", .steps = one_step,
+	.step_phase = "step", .arrays = vec_arrays };
 
 START_TEST(tolerance_follows_the_design)
 {
-	struct apod_deck d;
-	struct apod_tolerance t;
-	apod_deck_defaults(&d);          /* 300 steps, temperatures 0..100 */
-	apod_tolerance_design(&t, &d, 1);
+	struct heat_deck *d = apod_params_new(&heat_workload);   /* 300 steps, temperatures 0..100 */
+	struct apod_tol t = { 0 }, t2 = { 0 };
+	const struct apod_array *field = &heat_workload.arrays[0];
+	field->tolerance(d, 1, &t);
 	ck_assert_double_eq_tol(t.atol, 10.0 * 300 * (FLT_EPSILON / 2) * 100, 1e-12);
 	ck_assert_double_eq(t.rtol, FLT_EPSILON);
-	apod_tolerance_design(&t, &d, 0);
+	field->tolerance(d, 0, &t);
 	ck_assert_double_eq_tol(t.atol, 10.0 * 300 * (DBL_EPSILON / 2) * 100, 1e-20);
 	/* Twice the steps, twice the tolerance. */
-	d.steps = 600;
-	{
-		struct apod_tolerance t2;
-		apod_tolerance_design(&t2, &d, 0);
-		ck_assert_double_eq_tol(t2.atol, 2 * t.atol, 1e-20);
-	}
+	d->steps = 600;
+	field->tolerance(d, 0, &t2);
+	ck_assert_double_eq_tol(t2.atol, 2 * t.atol, 1e-20);
+	/* The histogram counts every cell once per step. */
+	heat_workload.series[HEAT_SERIES_HIST].tolerance(d, 1, 0, &t2);
+	ck_assert_double_eq(t2.total, 2048.0 * 2048.0);
+	ck_assert(t2.frac > 0 && t2.frac < 1);
+	free(d);
 }
 END_TEST
 
 START_TEST(compare_field_finds_the_worst_cell)
 {
-	apod_real want[100], got[100];
-	struct apod_tolerance t = { .atol = 1e-3, .rtol = 0 };
-	struct apod_field_diff d;
+	struct apod_run want, got;
+	struct apod_verdict v;
+	float *a, *b;
+	ck_assert_int_eq(apod_run_alloc(&want, &vec, NULL), 0);
+	ck_assert_int_eq(apod_run_alloc(&got, &vec, NULL), 0);
+	a = want.arrays[0].data;
+	b = got.arrays[0].data;
 	for (int i = 0; i < 100; i++)
-		want[i] = got[i] = (apod_real)i;
-	apod_compare_field(want, got, 100, &t, &d);
-	ck_assert_uint_eq(d.ndiffer, 0);
-	ck_assert_uint_eq(d.nbad, 0);
-	ck_assert_int_eq(d.max_ulp, 0);
-	got[37] += (apod_real)0.5;
-	got[80] = nextafterf((float)got[80], 1000.0f);
-	apod_compare_field(want, got, 100, &t, &d);
-	ck_assert_uint_eq(d.ndiffer, 2);
-	ck_assert_uint_eq(d.nbad, 1);
-	ck_assert_uint_eq(d.worst, 37);
-	ck_assert_double_eq(d.worst_want, 37);
-	ck_assert_double_eq(d.worst_got, 37.5);
-	ck_assert_int_gt(d.max_ulp, 1000);
-	ck_assert(d.rel_l2 > 0);
-	got[3] = NAN;
-	apod_compare_field(want, got, 100, &t, &d);
-	ck_assert_uint_eq(d.nbad, 2);
+		a[i] = b[i] = (float)i;
+	ck_assert_int_eq(apod_verify(NULL, &want, &got, &v), 1);
+	ck_assert_uint_eq(v.out[0].ndiffer, 0);
+	ck_assert_uint_eq(v.out[0].nbad, 0);
+	ck_assert_int_eq(v.out[0].max_ulp, 0);
+	b[37] += 0.5f;
+	b[80] = nextafterf(b[80], 1000.0f);
+	ck_assert_int_eq(apod_verify(NULL, &want, &got, &v), 0);
+	ck_assert_uint_eq(v.out[0].ndiffer, 2);
+	ck_assert_uint_eq(v.out[0].nbad, 1);
+	ck_assert_uint_eq(v.out[0].worst, 37);
+	ck_assert_double_eq(v.out[0].worst_want, 37);
+	ck_assert_double_eq(v.out[0].worst_got, 37.5);
+	ck_assert_int_gt(v.out[0].max_ulp, 1000);
+	ck_assert(v.out[0].rel_l2 > 0);
+	b[3] = NAN;
+	ck_assert_int_eq(apod_verify(NULL, &want, &got, &v), 0);
+	ck_assert_uint_eq(v.out[0].nbad, 2);
+	apod_run_free(&want);
+	apod_run_free(&got);
 }
 END_TEST
 
 START_TEST(npy_round_trip_and_header)
 {
-	apod_real a[6] = { 1, 2, 3, 4, 5, 6.5f }, *b;
-	size_t ny, nx;
-	int dbl;
+	float a[6] = { 1, 2, 3, 4, 5, 6.5f };
+	double c[3] = { 1.5, -2, 1e300 };
+	void *b;
+	size_t dims[2] = { 2, 3 }, back[2];
+	enum apod_dtype t;
+	int ndim;
 	char path[128], head[256];
 	int hlen;
 	FILE *f;
 	make_tmp();
 	snprintf(path, sizeof path, "%s/a.npy", tmpdir);
-	ck_assert_int_eq(apod_npy_write(path, a, 2, 3), 0);
-	ck_assert_int_eq(apod_npy_read(path, &b, &ny, &nx, &dbl), 0);
-	ck_assert_uint_eq(ny, 2);
-	ck_assert_uint_eq(nx, 3);
-	ck_assert_int_eq(dbl, sizeof(apod_real) == 8);
+	ck_assert_int_eq(apod_npy_write(path, a, APOD_F32, 2, dims), 0);
+	ck_assert_int_eq(apod_npy_read(path, &b, &t, &ndim, back), 0);
+	ck_assert_int_eq(ndim, 2);
+	ck_assert_uint_eq(back[0], 2);
+	ck_assert_uint_eq(back[1], 3);
+	ck_assert_int_eq(t, APOD_F32);
 	ck_assert_mem_eq(a, b, sizeof a);
 	free(b);
 	/* The header NumPy expects, with data aligned to 64 bytes. */
@@ -123,9 +172,18 @@ START_TEST(npy_round_trip_and_header)
 	ck_assert_int_eq(head[10 + hlen - 1], '\n');
 	head[10 + hlen - 1] = '\0';
 	ck_assert_ptr_nonnull(strstr(head + 10, "'shape': (2, 3)"));
+	/* 1-D and double, as NumPy writes them. */
+	dims[0] = 3;
+	ck_assert_int_eq(apod_npy_write(path, c, APOD_F64, 1, dims), 0);
+	ck_assert_int_eq(apod_npy_read(path, &b, &t, &ndim, back), 0);
+	ck_assert_int_eq(ndim, 1);
+	ck_assert_uint_eq(back[0], 3);
+	ck_assert_int_eq(t, APOD_F64);
+	ck_assert_mem_eq(c, b, sizeof c);
+	free(b);
 	/* Truncated: refused, by name. */
 	ck_assert_int_eq(truncate(path, 70), 0);
-	ck_assert_int_eq(apod_npy_read(path, &b, &ny, &nx, &dbl), -1);
+	ck_assert_int_eq(apod_npy_read(path, &b, &t, &ndim, back), -1);
 	ck_assert_ptr_nonnull(strstr(apod_failure(), "malformed or truncated"));
 	/* A header that promises more than the file holds is refused before any
 	 * allocation (a fuzzer found the allocation; tests/fuzz/npy-seeds keeps it). */
@@ -133,7 +191,7 @@ START_TEST(npy_round_trip_and_header)
 	fputs("\x93NUMPY\x01\x00\x36\x00{'descr': '<f8', 'fortran_order': False, "
 	      "'shape': (4, 3333333333333), }\n", f);
 	fclose(f);
-	ck_assert_int_eq(apod_npy_read(path, &b, &ny, &nx, &dbl), -1);
+	ck_assert_int_eq(apod_npy_read(path, &b, &t, &ndim, back), -1);
 	ck_assert_ptr_nonnull(strstr(apod_failure(), "malformed or truncated"));
 	unlink(path);
 	rmdir(tmpdir);
@@ -168,53 +226,103 @@ START_TEST(outfile_is_atomic)
 }
 END_TEST
 
+static double *row(struct apod_run *r, int series, long k)
+{
+	return r->series[series].v + (size_t)k * (size_t)r->series[series].cols;
+}
+
 START_TEST(results_round_trip_and_gate)
 {
-	struct apod_deck d, back;
-	struct apod_problem p;
+	struct heat_deck *d = small_deck();
+	void *problem, *back;
 	struct apod_run a, b;
-	struct apod_tolerance t;
 	struct apod_verdict v;
+	const struct apod_workload *const ws[] = { &heat_workload, NULL };
+	float *field;
 	char dir[128];
 	make_tmp();
 	snprintf(dir, sizeof dir, "%s/run", tmpdir);
-	small_deck(&d);
-	ck_assert_int_eq(apod_problem_init(&p, &d), 0);
-	ck_assert_int_eq(apod_simulate(&apod_engine_serial, &p, dir, &a), 0);
+	ck_assert_int_eq(mkdir(dir, 0777), 0);
+	ck_assert_ptr_nonnull(problem = heat_workload.problem_create(d));
+	ck_assert_int_eq(apod_simulate(&heat_workload, heat_stages[0], d, problem, dir, 0, &a), 0);
 	ck_assert_int_eq(a.snapshots, 2);
-	ck_assert_int_eq(a.nsummaries, 5);
-	ck_assert_int_eq(apod_results_load(dir, &back, &b), 0);
-	ck_assert_uint_eq(back.nx, 37);
-	ck_assert_int_eq(back.steps, 25);
-	apod_tolerance_design(&t, &back, 1);
-	ck_assert_int_eq(apod_verify(&a, &b, &t, &v), 1);
-	ck_assert_uint_eq(v.field.ndiffer, 0);
+	ck_assert_int_eq(a.series[HEAT_SERIES_ZONES].rows, 5);
+	ck_assert_int_eq(apod_results_load(dir, ws, &back, &b), 0);
+	ck_assert_int_eq(((struct heat_deck *)back)->size[0], 37);
+	ck_assert_int_eq(((struct heat_deck *)back)->steps, 25);
+	ck_assert(apod_params_same(&heat_workload, d, back, NULL));
+	ck_assert_int_eq(apod_verify(back, &a, &b, &v), 1);
+	ck_assert_uint_eq(v.out[0].ndiffer, 0);
 	/* The field stays within the maximum principle, and heat flows in. */
-	ck_assert(a.moments[24].min >= 0 && a.moments[24].max <= 100);
-	ck_assert(a.moments[24].mean != a.moments[0].mean);
+	ck_assert(row(&a, HEAT_SERIES_STATS, 24)[1] >= 0 && row(&a, HEAT_SERIES_STATS, 24)[2] <= 100);
+	ck_assert(row(&a, HEAT_SERIES_STATS, 24)[0] != row(&a, HEAT_SERIES_STATS, 0)[0]);
 	/* One cell moved by more than the tolerance: the gate fails on it. */
-	b.field[5 * 37 + 7] += (apod_real)1;
-	ck_assert_int_eq(apod_verify(&a, &b, &t, &v), 0);
-	ck_assert_int_eq(v.field_ok, 0);
-	ck_assert_uint_eq(v.field.worst, 5 * 37 + 7);
-	b.field[5 * 37 + 7] -= (apod_real)1;
+	field = b.arrays[0].data;
+	if (sizeof(apod_real) == sizeof(float)) {
+		field[5 * 37 + 7] += 1;
+		ck_assert_int_eq(apod_verify(back, &a, &b, &v), 0);
+		ck_assert_int_eq(v.out[0].ok, 0);
+		ck_assert_uint_eq(v.out[0].worst, 5 * 37 + 7);
+		field[5 * 37 + 7] -= 1;
+	}
 	/* A lost histogram count fails whatever the tolerance. */
-	b.hist[3]--;
-	ck_assert_int_eq(apod_verify(&a, &b, &t, &v), 0);
-	ck_assert_int_eq(v.hist_ok, 0);
-	b.hist[3]++;
+	row(&b, HEAT_SERIES_HIST, 0)[3]--;
+	ck_assert_int_eq(apod_verify(back, &a, &b, &v), 0);
+	ck_assert_int_eq(v.out[1 + HEAT_SERIES_HIST].ok, 0);
+	row(&b, HEAT_SERIES_HIST, 0)[3]++;
 	/* A zone mean off by more than the tolerance. */
-	b.zones[4] += 1;
-	ck_assert_int_eq(apod_verify(&a, &b, &t, &v), 0);
-	ck_assert_int_eq(v.zones_ok, 0);
+	row(&b, HEAT_SERIES_ZONES, 0)[4] += 1;
+	ck_assert_int_eq(apod_verify(back, &a, &b, &v), 0);
+	ck_assert_int_eq(v.out[1 + HEAT_SERIES_ZONES].ok, 0);
 	apod_run_free(&a);
 	apod_run_free(&b);
-	apod_problem_free(&p);
-	{
-		char cmd[160];
-		snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-		ck_assert_int_eq(system(cmd), 0);
-	}
+	heat_workload.problem_destroy(problem);
+	free(back);
+	free(d);
+	rm_tmp();
+}
+END_TEST
+
+/* A run goes to a staging directory and replaces the target only whole. */
+START_TEST(outdir_swaps_whole_runs)
+{
+	struct apod_outdir o;
+	char target[128], path[256];
+	FILE *f;
+	make_tmp();
+	snprintf(target, sizeof target, "%s/r", tmpdir);
+	ck_assert_int_eq(apod_outdir_begin(&o, target), 0);
+	snprintf(path, sizeof path, "%s/snap_000000040.npy", o.staging);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fclose(f);
+	ck_assert_int_eq(access(target, F_OK), -1);          /* nothing until committed */
+	ck_assert_int_eq(apod_outdir_commit(&o), 0);
+	ck_assert_int_eq(count_entries(target), 1);
+	/* A second run that fails leaves the first whole. */
+	ck_assert_int_eq(apod_outdir_begin(&o, target), 0);
+	snprintf(path, sizeof path, "%s/report.json", o.staging);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fclose(f);
+	apod_outdir_abort(&o);
+	ck_assert_int_eq(count_entries(target), 1);
+	ck_assert_int_eq(count_entries(tmpdir), 1);          /* no staging left behind */
+	/* A second run that succeeds replaces it: no old snapshot survives. */
+	ck_assert_int_eq(apod_outdir_begin(&o, target), 0);
+	snprintf(path, sizeof path, "%s/report.json", o.staging);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fclose(f);
+	ck_assert_int_eq(apod_outdir_commit(&o), 0);
+	snprintf(path, sizeof path, "%s/snap_000000040.npy", target);
+	ck_assert_int_eq(access(path, F_OK), -1);
+	ck_assert_int_eq(count_entries(target), 1);
+	/* A directory holding something else is refused, not replaced. */
+	snprintf(path, sizeof path, "%s/notes.txt", target);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fclose(f);
+	ck_assert_int_eq(apod_outdir_begin(&o, target), -1);
+	ck_assert_int_eq(apod_failure_status(), APOD_EXIT_USAGE);
+	ck_assert_ptr_nonnull(strstr(apod_failure(), "notes.txt"));
+	rm_tmp();
 }
 END_TEST
 
@@ -229,6 +337,7 @@ int main(void)
 	tcase_add_test(t, npy_round_trip_and_header);
 	tcase_add_test(t, outfile_is_atomic);
 	tcase_add_test(t, results_round_trip_and_gate);
+	tcase_add_test(t, outdir_swaps_whole_runs);
 	suite_add_tcase(s, t);
 	r = srunner_create(s);
 	srunner_run_all(r, CK_NORMAL);

@@ -19,7 +19,7 @@ for s in gpu1 gpu2 gpu3 gpu4; do
 	expect 0 "PASS" "$APOD" verify "$work/serial" "$work/$s"
 	# With --disable-fmad the device rounds as the host does: bit for bit.
 	if [ "${APOD_FMAD:-yes}" = no ]; then
-		expect 0 " 0 of 64351 cells differ" "$APOD" verify "$work/serial" "$work/$s"
+		expect 0 " 0 of 64351 values differ" "$APOD" verify "$work/serial" "$work/$s"
 	fi
 	# The snapshots (every 40 of 120 steps) are the field at those steps.
 	for step in 40 80 120; do
@@ -38,6 +38,6 @@ expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --size=320x203
 expect 0 "stage gpu4" "$APOD" run --stage=gpu4 --deck="$deck" --size=320x203 --out="$work/gpu4-320"
 expect 0 "PASS" "$APOD" verify "$work/serial320" "$work/gpu4-320"
 if [ "${APOD_FMAD:-yes}" = no ]; then
-	expect 0 " 0 of 64960 cells differ" "$APOD" verify "$work/serial320" "$work/gpu4-320"
+	expect 0 " 0 of 64960 values differ" "$APOD" verify "$work/serial320" "$work/gpu4-320"
 fi
 finish

@@ -7,6 +7,6 @@ deck=$top_srcdir/data/small.deck
 "$APOD" stages | grep -q '^omp *available' || { echo "SKIP: omp not built"; exit 77; }
 expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --out="$work/serial"
 OMP_NUM_THREADS=3 expect 0 "stage omp" "$APOD" run --stage=omp --deck="$deck" --out="$work/omp"
-expect 0 "0 of 64351 cells differ" "$APOD" verify "$work/serial" "$work/omp"
+expect 0 "0 of 64351 values differ" "$APOD" verify "$work/serial" "$work/omp"
 expect 0 "PASS" "$APOD" verify "$top_srcdir/data/ref/small" "$work/omp"
 finish

@@ -22,7 +22,7 @@
  * The model printed beside each measurement: a warp's request takes as
  * many passes through the banks ("wavefronts") as the largest number of
  * distinct 4-byte words any one bank must deliver; one wavefront moves up
- * to 128 bytes, about one clock of the multiprocessor (cpu/lab_models.c).
+ * to 128 bytes, about one clock of the multiprocessor (cpu/labs/lab_models.c).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -106,7 +106,11 @@ static __global__ void tile_kernel(uint32_t *out, unsigned passes)
 	for (unsigned pass = 0; pass < passes; pass++) {
 #pragma unroll
 		for (int j = 0; j < 32; j++) {
-			uint32_t *e = BY_COLUMN ? &t[lane][j] : &t[j][lane];
+			/* volatile: one 4-byte load per element.  Without it ptxas merges
+			 * a thread's four neighbouring row elements t[lane][j..j+3] of the
+			 * unpadded tile into one 16-byte LDS.128, and the column read
+			 * costs 8, not 32, wavefronts per 4-byte read. */
+			volatile uint32_t *e = BY_COLUMN ? &t[lane][j] : &t[j][lane];
 			if (UPDATE)
 				*e = *e * 33 + pass;
 			else

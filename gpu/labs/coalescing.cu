@@ -16,7 +16,7 @@
  * copy4 ceiling measured on the same bytes.  Beside it the lab prints what
  * the 32-byte-sector rule predicts: the sectors each warp's request touches,
  * the bytes those sectors hold, and so the fraction of the ceiling a kernel
- * bound by sector traffic would reach (the model is in cpu/lab_models.c).
+ * bound by sector traffic would reach (the model is in cpu/labs/lab_models.c).
  *
  * Checked before timed, bit for bit: the output array starts filled with a
  * sentinel (all bits set, never an input value), and after one launch

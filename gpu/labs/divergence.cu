@@ -21,7 +21,7 @@
  *      takes A at no extra cost.
  * The model column is the number of distinct paths a warp must run, averaged
  * over the warps: k by lane, 1 by warp, and counted from the data in part 3
- * (apod_model_paths_per_warp in cpu/lab_models.c, with this file's rule).
+ * (apod_model_paths_per_warp in cpu/labs/lab_models.c, with this file's rule).
  *
  * Checked before timed, bit for bit: each thread's word must equal what the
  * host computes with the same path function (shared __host__ __device__

@@ -33,7 +33,7 @@
 #include "copy4.cuh"
 #include "cuda_check.h"
 #include "lab.h"
-#include "splitmix.h"
+#include "labs/splitmix.h"
 #include "lab_models.h"   /* Little's law: apod_model_little_* */
 #include "timing.cuh"
 

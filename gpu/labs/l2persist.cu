@@ -100,6 +100,7 @@ static cudaError_t window_attr(cudaStream_t st, void *base, size_t bytes, float 
 struct device_l2 {
 	int major, minor, sms;
 	size_t l2, max_persist, max_window, setaside;
+	double ceiling;      /* copy4 GB/s, measured before any L2 is set aside (0 under --check) */
 };
 
 /* Everything the sweep allocates, freed whether it succeeds or not. */
@@ -136,7 +137,8 @@ static int sweep(const struct apod_lab_opts *o, json_object *out, const struct d
 {
 	size_t np[MAXSIZES], nsizes = 0, max_np = 0;
 	int per_sm = 0, blocks;
-	double ceiling = 0;
+	const double ceiling = d->ceiling;
+	double ceiling_sa = 0;  /* the same copy with the set-aside in force */
 	json_object *rows = json_object_new_array();
 
 	json_object_object_add(out, "rows", rows);
@@ -172,7 +174,7 @@ static int sweep(const struct apod_lab_opts *o, json_object *out, const struct d
 	CUDA_TRY(cudaStreamCreate(&b->st));
 	CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persist_kernel, THREADS, 0));
 	blocks = d->sms * (per_sm > 0 ? per_sm : 1);
-	if (!o->check && copy4_ceiling_gbs(ns * 16, o->reps, &ceiling))
+	if (!o->check && copy4_ceiling_gbs(ns * 16, o->reps, &ceiling_sa))
 		return -1;
 
 	printf("L2 persisting-access window, compute capability %d.%d: L2 %.1f MiB; set aside %.2f MiB for "
@@ -182,8 +184,8 @@ static int sweep(const struct apod_lab_opts *o, json_object *out, const struct d
 	       "persistent region (pers. GB/s) and moves %zu bytes in all (all GB/s)\n",
 	       ns * 16 / MIB, ns * 16, ns * 48);
 	if (ceiling > 0)
-		printf("copy ceiling (copy4 on %zu bytes, read + write): %.1f GB/s; \"of copy\" is all GB/s against "
-		       "it\n", ns * 16, ceiling);
+		printf("copy ceiling (copy4 on %zu bytes, read + write): %.1f GB/s before the set-aside, %.1f GB/s with "
+		       "it in force; \"of copy\" is all GB/s against the first\n", ns * 16, ceiling, ceiling_sa);
 	printf("of s-a: the persistent region against the set-aside; vs none: the no-window time over this "
 	       "policy's, same size\n");
 	printf("  %12s %7s  %-24s %8s %10s %10s %10s %8s %8s  %s\n", "persistent", "of s-a", "policy", "hitRatio",
@@ -206,7 +208,9 @@ static int sweep(const struct apod_lab_opts *o, json_object *out, const struct d
 	json_object_object_add(out, "model_max_speedup", json_object_new_double(48.0 / 32.0));
 	if (ceiling > 0) {
 		json_object_object_add(out, "ceiling", json_object_new_double(ceiling));
-		json_object_object_add(out, "ceiling_is", json_object_new_string("copy4 read + write, same run"));
+		json_object_object_add(out, "ceiling_is",
+		                       json_object_new_string("copy4 read + write, same run, before the set-aside"));
+		json_object_object_add(out, "ceiling_with_setaside", json_object_new_double(ceiling_sa));
 	}
 
 	for (size_t k = 0; k < nsizes; k++) {
@@ -335,6 +339,13 @@ extern "C" int apod_lab_l2persist(const struct apod_lab_opts *o, json_object *ou
 			                       (4 * d.l2 + (1 << 20) - 1) >> 20);
 		ns = mib * ((size_t)1 << 20) / 16;
 	}
+
+	/* The copy ceiling, taken before any L2 is set aside: the condition of
+	 * every other lab's ceiling.  (Taken with the set-aside in force, copy4
+	 * on 1 GiB ran at 1437 GB/s on the H200 on 2026-11-24, against 3500 to
+	 * 3900 GB/s in the other labs; sweep() still measures that case.) */
+	if (!o->check && copy4_ceiling_gbs(ns * 16, o->reps, &d.ceiling))
+		return -1;
 
 	/* Set aside the most the device allows, as the guide does.  Under MPS
 	 * the limit cannot be changed from here: not a failure of the lab. */

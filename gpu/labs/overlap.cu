@@ -17,7 +17,7 @@
  * and holds every time against the guide's model, staged ~ t_E + t_T/n when
  * t_E > t_T and t_T + t_E/n otherwise (sequential ~ t_E + t_T), and against
  * a three-stage pipeline model that lets H2D, kernel and D2H each run on an
- * engine of its own (both models are in cpu/lab_models.c).
+ * engine of its own (both models are in cpu/labs/lab_models.c).
  *
  * The kernel must take about as long as the copies, whatever the GPU, so
  * the lab calibrates it: it times the kernel at two iteration counts and

@@ -28,7 +28,7 @@
 
 #include "cuda_check.h"
 #include "lab.h"
-#include "splitmix.h"
+#include "labs/splitmix.h"
 #include "report.cuh"
 #include "timing.cuh"
 

@@ -9,7 +9,16 @@
 #include <string.h>
 
 #include "cli.h"
-#include "deck.h"
+#include "heat.h"
+
+/* Heat's deck alone, as the program the parser serves. */
+static const struct apod_workload deck_only = {
+	.version = APOD_WORKLOAD_VERSION, .name = "heat", .params_size = sizeof(struct heat_deck),
+	.params = heat_params, .check = heat_deck_check,
+};
+static const struct apod_workload *const workloads[] = { &deck_only, NULL };
+static const struct apod_program program = { .name = "apod", .workloads = workloads };
+const struct apod_program *apod_prog = &program;
 
 #define MAX_ARGS 16
 
@@ -18,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *buf = malloc(size + 1), *argv[MAX_ARGS + 2];
 	int argc = 0;
 	struct apod_run_args a;
-	struct apod_deck d;
+	void *d;
 	if (!buf)
 		return 0;
 	memcpy(buf, data, size);
@@ -38,8 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		p = q + 1;
 	}
 	argv[argc] = NULL;
-	if (apod_run_parse(argc, argv, &a) == 0)
-		apod_deck_resolve(&d, &a.deck);
+	if (apod_run_parse(argc, argv, &a) == 0 && apod_deck_resolve(&d, &a.deck) == 0)
+		free(d);
 	free(buf);
 	return 0;
 }

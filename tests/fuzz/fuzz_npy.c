@@ -13,12 +13,13 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char path[64];
-	apod_real *a = NULL;
-	size_t ny, nx;
-	int dbl, fd = fuzz_input_file(data, size, path, sizeof path);
+	void *a = NULL;
+	size_t dims[2];
+	enum apod_dtype t;
+	int ndim, fd = fuzz_input_file(data, size, path, sizeof path);
 	if (fd < 0)
 		return 0;
-	if (apod_npy_read(path, &a, &ny, &nx, &dbl) == 0)
+	if (apod_npy_read(path, &a, &t, &ndim, dims) == 0)
 		free(a);
 	close(fd);
 	return 0;

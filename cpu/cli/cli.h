@@ -1,0 +1,96 @@
+/*
+ * cli.h: what the subcommands of the apod command share: the program
+ * (its workloads and hooks), the deck options every command that runs a
+ * workload accepts, and the helpers that print usage errors.
+ */
+#ifndef APOD_CLI_H
+#define APOD_CLI_H
+
+#include <getopt.h>
+#include <json-c/json.h>
+#include <stdio.h>
+
+#include "apod/apod.h"
+#include "run.h"
+
+/* The program apod_main was called for. */
+extern const struct apod_program *apod_prog;
+
+#define APOD_MAX_SETS 64
+
+/* The deck options: --workload=NAME, --deck=FILE, and --KEY=VALUE for every
+ * key of the workload, applied in the order given after the deck. */
+struct apod_deck_opts {
+	const struct apod_workload *w;
+	const char *deck;
+	int nsets;
+	const char *key[APOD_MAX_SETS];
+	const char *value[APOD_MAX_SETS];
+};
+
+enum {
+	OPT_DECK = 1000, OPT_WORKLOAD, OPT_OUT, OPT_JSON, OPT_STAGE, OPT_HELP, OPT_REPS,
+	OPT_KERNELS, OPT_PARAM = 2000   /* + the key's index in the workload's table */
+};
+
+/* The workload named by --workload in argv (either form), else the
+ * program's default; NULL after a usage failure (unknown workload). */
+const struct apod_workload *apod_cli_workload(int argc, char **argv);
+/* A getopt_long table: the command's own options, then --workload, --deck
+ * and every key of w, ended by a zero entry.  Free it with free(). */
+struct option *apod_longopts(const struct apod_workload *w, const struct option *own);
+/* Handle a deck option; 1 if c was one, 0 if not, -1 on a usage error. */
+int apod_deck_opt(struct apod_deck_opts *o, int c, const char *arg);
+/* Defaults, then the deck file, then the --KEY options; checked.  *params
+ * is the workload's parameter struct (free with free()). */
+int apod_deck_resolve(void **params, const struct apod_deck_opts *o);
+/* The options as arguments to pass on to another apod (assess's profiling
+ * build): --workload, --deck (absolute), each --KEY=VALUE.  Returns how
+ * many were written to args (each to free). */
+int apod_deck_args(const struct apod_deck_opts *o, char **args, int max);
+/* "deck medium: 2048x2048 ..." style heading of a run. */
+const char *apod_deck_title(const struct apod_workload *w, const void *params);
+
+/* The arguments of `apod run`. */
+struct apod_run_args {
+	struct apod_deck_opts deck;
+	const char *stage, *out, *json;
+};
+/* Parse `apod run`'s arguments: 0 parsed, 1 help asked for, -1 a usage
+ * error (recorded with apod_usage_fail).  Runs nothing. */
+int apod_run_parse(int argc, char **argv, struct apod_run_args *a);
+
+/* After getopt_long returned c, ':' (a value missing) or anything unknown:
+ * record the usage error (apod_option_fail), or also print it and return
+ * APOD_EXIT_USAGE (apod_option_error). */
+int apod_option_fail(int c, char **argv);
+int apod_option_error(const char *cmd, int c, char **argv);
+
+/* Print "apod: message" for the last failure and return its exit status. */
+int apod_report_failure(void);
+/* Print a usage error with a hint, return APOD_EXIT_USAGE. */
+int apod_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Run one stage (it must be available), writing its results into out (a
+ * results directory swapped in whole) when out is not NULL. */
+int apod_run_stage(const struct apod_workload *w, const struct apod_stage *e, const void *params,
+                   const void *problem, const char *out, struct apod_run *r);
+
+/* The APOD table: every stage on the problem, verified against serial
+ * (cmd_table.c).  Rows go to *json_rows if not NULL. */
+int apod_ladder(const struct apod_workload *w, const void *params, const void *problem,
+                const char *out, json_object **json_rows, double *serial_total);
+
+void apod_print_phases(FILE *f, const struct apod_run *r);
+
+int apod_cmd_run(int argc, char **argv);
+int apod_cmd_bench(int argc, char **argv);
+int apod_cmd_table(int argc, char **argv);
+int apod_cmd_verify(int argc, char **argv);
+int apod_cmd_assess(int argc, char **argv);
+int apod_cmd_info(int argc, char **argv);
+int apod_cmd_stages(int argc, char **argv);
+int apod_cmd_workloads(int argc, char **argv);
+int apod_cmd_new(int argc, char **argv);
+
+#endif

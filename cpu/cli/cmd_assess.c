@@ -1,0 +1,339 @@
+/*
+ * cmd_assess.c: `apod assess`, the first step of APOD.
+ *
+ * Runs the serial stage in its profiling build (apod-pg, compiled with -pg)
+ * on the deck, keeps gprof's flat profile and call graph, and sets them
+ * beside the wall-clock phase timers: gprof names the hotspots, the timers
+ * give the fractions that add up to the run, and from the fraction P of the
+ * phases a port would take over come Amdahl's and Gustafson's bounds.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "bounds.h"
+#include "cli.h"
+#include "fail.h"
+#include "outfile.h"
+#include "params.h"
+#include "results.h"
+
+#ifndef GPROF_PATH
+#define GPROF_PATH "gprof"
+#endif
+
+/* The profiling build: $APOD_PG, else PROGRAM-pg beside this executable
+ * (the build tree), else where `make install` put apod's. */
+static int find_profiling_binary(char *buf, size_t len)
+{
+	const char *env = getenv("APOD_PG");
+	char self[PATH_MAX];
+	ssize_t n;
+	if (env && *env) {
+		snprintf(buf, len, "%s", env);
+		if (access(buf, X_OK) == 0)
+			return 0;
+		return apod_fail("APOD_PG=%s is not an executable", env);
+	}
+	n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n > 0) {
+		char *slash;
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			if (snprintf(buf, len, "%s/%s-pg", self, apod_prog->name) < (int)len &&
+			    access(buf, X_OK) == 0)
+				return 0;
+		}
+	}
+#ifdef PKGLIBEXECDIR
+	snprintf(buf, len, "%s/apod-pg", PKGLIBEXECDIR);
+	if (access(buf, X_OK) == 0)
+		return 0;
+#endif
+	return apod_fail("cannot find %s-pg, the profiling build (set APOD_PG, or build it "
+	                 "with -pg beside %s)", apod_prog->name, apod_prog->name);
+}
+
+/* Run argv with the working directory cwd and stdout to out_path (atomic). */
+static int run_to(char *const argv[], const char *cwd, const char *out_path)
+{
+	struct apod_outfile o;
+	pid_t pid;
+	int status;
+	if (out_path && apod_outfile_open(&o, out_path))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		if (out_path)
+			apod_outfile_abort(&o);
+		return apod_fail("fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+		if (out_path)
+			dup2(fileno(o.f), STDOUT_FILENO);
+		else if (fd >= 0)
+			dup2(fd, STDOUT_FILENO);
+		if (cwd && chdir(cwd) != 0)
+			_exit(126);
+		execvp(argv[0], argv);
+		fprintf(stderr, "apod: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			status = -1;
+			break;
+		}
+	if (status != 0) {
+		if (out_path)
+			apod_outfile_abort(&o);
+		return apod_fail("%s exited with status %d", argv[0],
+		                 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	}
+	return out_path ? apod_outfile_commit(&o) : 0;
+}
+
+struct hotspot {
+	char name[128];
+	double pct, self;
+};
+
+/* Read gprof's flat profile: "%time cumulative self [calls ms/call ms/call] name". */
+static int parse_flat(const char *path, struct hotspot *h, int max)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	int n = 0, in_table = 0;
+	if (!f)
+		return apod_fail("%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof line, f) && n < max) {
+		double pct, cum, self;
+		char *name;
+		if (strstr(line, "time   seconds")) {
+			in_table = 1;
+			continue;
+		}
+		if (!in_table)
+			continue;
+		if (sscanf(line, "%lf %lf %lf", &pct, &cum, &self) != 3)
+			break;
+		line[strcspn(line, "\n")] = '\0';
+		name = strrchr(line, ' ');
+		if (!name)
+			continue;
+		snprintf(h[n].name, sizeof h[n].name, "%s", name + 1);
+		h[n].pct = pct;
+		h[n].self = self;
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static void print_bounds(const char *what, double p, int threads, json_object *arr)
+{
+	json_object *o = json_object_new_object();
+	double limit = apod_amdahl(p, INFINITY);
+	char lim[32];
+	snprintf(lim, sizeof lim, isinf(limit) ? "unbounded" : "%.1fx", limit);
+	printf("  %-40s P=%.4f  Amdahl: N=%d %.2fx, N->inf %s;  Gustafson N=%d %.2fx\n", what, p,
+	       threads, apod_amdahl(p, threads), lim, threads, apod_gustafson(p, threads));
+	json_object_object_add(o, "phases", json_object_new_string(what));
+	json_object_object_add(o, "p", json_object_new_double(p));
+	json_object_object_add(o, "threads", json_object_new_int(threads));
+	json_object_object_add(o, "amdahl_at_threads", json_object_new_double(apod_amdahl(p, threads)));
+	/* JSON has no infinity: -1 stands for an unbounded limit. */
+	json_object_object_add(o, "amdahl_limit", json_object_new_double(isinf(limit) ? -1 : limit));
+	json_object_object_add(o, "gustafson_at_threads", json_object_new_double(apod_gustafson(p, threads)));
+	json_object_array_add(arr, o);
+}
+
+int apod_cmd_assess(int argc, char **argv)
+{
+	static const struct option own[] = {
+		{ "out", required_argument, NULL, OPT_OUT },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct apod_deck_opts dopt = { 0 };
+	const char *out = "profiles";
+	char pg[PATH_MAX], tmp[PATH_MAX], path[PATH_MAX], gmon[PATH_MAX + 16];
+	const char *tmpdir = getenv("TMPDIR");
+	char flat[PATH_MAX], graph[PATH_MAX], phases[PATH_MAX], cwd[PATH_MAX];
+	char *args[APOD_MAX_SETS + 8], *owned[APOD_MAX_SETS + 4];
+	int c, d, na = 0, nowned = 0, nh, threads = 1, rc = APOD_EXIT_FAIL, nphases;
+	struct option *longopts;
+	void *params = NULL;
+	const struct apod_workload *w;
+	struct hotspot hot[64];
+	json_object *rep = NULL, *ph, *x, *res = NULL, *harr, *barr;
+	double sec[APOD_MAX_PHASES], total = 0;
+
+	if (!(w = dopt.w = apod_cli_workload(argc, argv)))
+		return apod_usage_error("assess", "%s", apod_failure());
+	if (!(longopts = apod_longopts(w, own)))
+		return apod_report_failure();
+	opterr = 0;
+	optind = 0;   /* 0, not 1: glibc then also forgets a half-read "-abc" */
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if ((d = apod_deck_opt(&dopt, c, optarg)) != 0) {
+			if (d < 0)
+				return free(longopts), apod_usage_error("assess", "%s", apod_failure());
+			continue;
+		}
+		switch (c) {
+		case OPT_OUT: out = optarg; break;
+		case 'h':
+		case OPT_HELP:
+			free(longopts);
+			printf("Usage: %s assess [--workload=NAME] [--deck=FILE] [--KEY=VALUE]... [--out=DIR]\n"
+			       "Profile the serial stage with gprof; write DIR/flat.txt,\n"
+			       "DIR/callgraph.txt, DIR/phases.json and DIR/assess.json\n"
+			       "(DIR defaults to ./profiles).\n", apod_prog->name);
+			return APOD_EXIT_OK;
+		default:
+			free(longopts);
+			return apod_option_error("assess", c, argv);
+		}
+	}
+	free(longopts);
+	if (optind < argc)
+		return apod_usage_error("assess", "unexpected argument '%s'", argv[optind]);
+	/* Check the deck here, so a bad one is reported once and as a usage error. */
+	if (apod_deck_resolve(&params, &dopt))
+		return apod_report_failure();
+	if (find_profiling_binary(pg, sizeof pg) || apod_mkdirs(out))
+		return apod_report_failure();
+	snprintf(tmp, sizeof tmp, "%s/apod-assess-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!mkdtemp(tmp))
+		return apod_fail("cannot make a scratch directory %s: %s", tmp, strerror(errno)),
+		       apod_report_failure();
+	/* Set before anything can fail: the cleanup below removes it. */
+	snprintf(gmon, sizeof gmon, "%s/gmon.out", tmp);
+#ifdef _OPENMP
+	threads = omp_get_max_threads();
+#endif
+
+	/* The child runs in the temporary directory, where gmon.out lands, so
+	 * every path it is given must be absolute. */
+	if (!getcwd(cwd, sizeof cwd)) {
+		apod_fail("getcwd: %s", strerror(errno));
+		goto done;
+	}
+	snprintf(phases, sizeof phases, "%s/phases.json", out);
+	args[na++] = pg;
+	args[na++] = "run";
+	args[na++] = "--stage=serial";
+	{
+		int k = apod_deck_args(&dopt, owned + nowned, APOD_MAX_SETS + 2);
+		for (int i = 0; i < k; i++)
+			args[na++] = owned[nowned++];
+	}
+	if (asprintf(&owned[nowned++], "--json=%s%s%s", phases[0] == '/' ? "" : cwd,
+	             phases[0] == '/' ? "" : "/", phases) < 0)
+		goto nomem;
+	args[na++] = owned[nowned - 1];
+	args[na] = NULL;
+	printf("assess: profiling the serial stage of %s on deck %s (%ld steps) with %s\n", w->name,
+	       apod_deck_title(w, params), w->steps(params), pg);
+	if (run_to(args, tmp, NULL))
+		goto done;
+
+	snprintf(flat, sizeof flat, "%s/flat.txt", out);
+	snprintf(graph, sizeof graph, "%s/callgraph.txt", out);
+	{
+		char *gp_flat[] = { GPROF_PATH, "-b", "-p", pg, gmon, NULL };
+		char *gp_graph[] = { GPROF_PATH, "-b", "-q", pg, gmon, NULL };
+		if (run_to(gp_flat, NULL, flat) || run_to(gp_graph, NULL, graph))
+			goto done;
+	}
+	if ((nh = parse_flat(flat, hot, 64)) < 0)
+		goto done;
+
+	rep = json_object_from_file(phases);
+	if (!rep || !json_object_object_get_ex(rep, "phase_seconds", &ph)) {
+		apod_fail("%s: no phase timers", phases);
+		goto done;
+	}
+	nphases = apod_phase_count(w);
+	for (int i = 0; i < nphases; i++) {
+		sec[i] = json_object_object_get_ex(ph, apod_phase_name(w, i), &x) ? json_object_get_double(x) : 0;
+		total += sec[i];
+	}
+
+	res = json_object_new_object();
+	harr = json_object_new_array();
+	barr = json_object_new_array();
+	printf("\ngprof flat profile (the main thread's own code; %s):\n", flat);
+	printf("  %6s %9s  %s\n", "% time", "self s", "function");
+	for (int i = 0; i < nh && i < 10; i++) {
+		json_object *o = json_object_new_object();
+		printf("  %6.2f %9.2f  %s\n", hot[i].pct, hot[i].self, hot[i].name);
+		json_object_object_add(o, "function", json_object_new_string(hot[i].name));
+		json_object_object_add(o, "percent", json_object_new_double(hot[i].pct));
+		json_object_object_add(o, "self_seconds", json_object_new_double(hot[i].self));
+		json_object_array_add(harr, o);
+	}
+	printf("\nwall-clock phase timers (profiling build, %s):\n", phases);
+	printf("  %-16s %10s %7s\n", "phase", "seconds", "share");
+	for (int i = 0; i < nphases; i++)
+		printf("  %-16s %10.4f %6.1f%%\n", apod_phase_name(w, i), sec[i], 100 * sec[i] / total);
+	printf("  %-16s %10.4f\n", "total", total);
+
+	printf("\nbounds on the whole-run speedup from porting (N: parallel width, or the speedup\n"
+	       "of the ported part alone):\n");
+	/* Port the step first, then each probe in turn: the bounds grow with
+	 * what is ported. */
+	{
+		char what[512] = "";
+		double p = 0;
+		for (int i = 1; i < 2 + apod_probe_count(w); i++) {
+			size_t len = strlen(what);
+			snprintf(what + len, sizeof what - len, "%s%s", i > 1 ? "+" : "", apod_phase_name(w, i));
+			p += sec[i];
+			print_bounds(what, p / total, threads, barr);
+		}
+	}
+	printf("\nthe profile, call graph, timers and bounds are in %s/\n", out);
+
+	json_object_object_add(res, "workload", json_object_new_string(w->name));
+	json_object_object_add(res, "params", apod_params_json(w, params));
+	json_object_object_add(res, "hotspots", harr);
+	json_object_get(ph);
+	json_object_object_add(res, "phase_seconds", ph);
+	json_object_object_add(res, "total_seconds", json_object_new_double(total));
+	json_object_object_add(res, "threads", json_object_new_int(threads));
+	json_object_object_add(res, "bounds", barr);
+	snprintf(path, sizeof path, "%s/assess.json", out);
+	if (apod_json_write(path, res))
+		goto done;
+	rc = APOD_EXIT_OK;
+	goto done;
+nomem:
+	apod_fail("out of memory");
+done:
+	for (int i = 0; i < nowned; i++)
+		free(owned[i]);
+	if (rep)
+		json_object_put(rep);
+	if (res)
+		json_object_put(res);
+	unlink(gmon);
+	rmdir(tmp);
+	free(params);
+	return rc == APOD_EXIT_OK ? rc : apod_report_failure();
+}

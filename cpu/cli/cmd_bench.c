@@ -1,0 +1,162 @@
+/*
+ * cmd_bench.c: `apod bench`: measurements, not tests.
+ *
+ * The ladder on a deck, with snapshots written to a scratch directory so
+ * that a stage that overlaps them with the steps has something to hide;
+ * every such stage once more writing the same results but no snapshots,
+ * for its compute-only time; then the program's kernel measurements (its
+ * apod_program's kernels hook).  Everything goes to the JSON file as well as
+ * the screen.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "fail.h"
+#include "params.h"
+#include "outfile.h"
+#include "results.h"
+
+/* A stage that streams snapshots: the same run without them is its compute
+ * time, and the overlap is how much of the streaming that hid. */
+static int overlap(const struct apod_workload *w, const struct apod_stage *e, const void *params,
+                   const void *problem, const char *scratch, json_object *rows, json_object *o)
+{
+	char dir[4200];
+	struct apod_run r;
+	double total = 0, bg = 0, eff;
+	json_object *res;
+	snprintf(dir, sizeof dir, "%s/%s-no-snapshots", scratch, e->name);
+	if (apod_mkdirs(dir) || apod_simulate(w, e, params, problem, dir, APOD_SIM_NO_SNAPSHOTS, &r))
+		return -1;
+	for (size_t i = 0; rows && i < json_object_array_length(rows); i++) {
+		json_object *row = json_object_array_get_idx(rows, i), *x;
+		if (json_object_object_get_ex(row, "stage", &x) && !strcmp(json_object_get_string(x), e->name)) {
+			if (json_object_object_get_ex(row, "total_seconds", &x))
+				total = json_object_get_double(x);
+			if (json_object_object_get_ex(row, "snapshot_background_seconds", &x))
+				bg = json_object_get_double(x);
+		}
+	}
+	/* Perfect overlap: the run takes as long as the longer of its compute
+	 * (the run without snapshots) and its snapshot streaming. */
+	eff = total > 0 ? fmax(r.total, bg) / total : 0;
+	printf("\n%s overlap: %.4f s with snapshots; %.4f s compute only; %.4f s streaming "
+	       "snapshots in the background; efficiency %.1f%%\n", e->name, total, r.total, bg, 100 * eff);
+	res = json_object_new_object();
+	json_object_object_add(res, "overlap_efficiency", json_object_new_double(eff));
+	json_object_object_add(res, "snapshot_streaming_seconds", json_object_new_double(bg));
+	json_object_object_add(res, "compute_only_seconds", json_object_new_double(r.total));
+	json_object_object_add(res, "with_snapshots_seconds", json_object_new_double(total));
+	json_object_object_add(o, e->name, res);
+	apod_run_free(&r);
+	return 0;
+}
+
+int apod_cmd_bench(int argc, char **argv)
+{
+	static const struct option own[] = {
+		{ "json", required_argument, NULL, OPT_JSON },
+		{ "reps", required_argument, NULL, OPT_REPS },
+		{ "kernels", no_argument, NULL, OPT_KERNELS },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct apod_deck_opts dopt = { 0 };
+	const char *json = NULL;
+	char scratch[4096], cmd[4200];
+	const char *tmpdir = getenv("TMPDIR");
+	struct option *longopts;
+	void *params = NULL, *problem = NULL;
+	json_object *o, *rows = NULL, *ov;
+	int c, d, reps = 20, failed = 0, kernels_only = 0;
+	double serial_total = 0;
+
+	if (!(dopt.w = apod_cli_workload(argc, argv)))
+		return apod_usage_error("bench", "%s", apod_failure());
+	if (!(longopts = apod_longopts(dopt.w, own)))
+		return apod_report_failure();
+	opterr = 0;
+	optind = 0;   /* 0, not 1: glibc then also forgets a half-read "-abc" */
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if ((d = apod_deck_opt(&dopt, c, optarg)) != 0) {
+			if (d < 0)
+				return free(longopts), apod_usage_error("bench", "%s", apod_failure());
+			continue;
+		}
+		switch (c) {
+		case OPT_JSON: json = optarg; break;
+		case OPT_KERNELS: kernels_only = 1; break;
+		case OPT_REPS: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > 10000)
+				return free(longopts), apod_usage_error("bench", "--reps: '%s' is not 1 to 10000", optarg);
+			reps = (int)v;
+			break;
+		}
+		case 'h':
+		case OPT_HELP:
+			free(longopts);
+			printf("Usage: %s bench [--workload=NAME] [--deck=FILE] [--KEY=VALUE]... [--reps=N]\n"
+			       "          [--kernels] [--json=FILE]\n"
+			       "Measure every stage (whole runs, with snapshots) and the GPU kernels;\n"
+			       "--kernels measures the kernels only.\n", apod_prog->name);
+			return APOD_EXIT_OK;
+		default:
+			free(longopts);
+			return apod_option_error("bench", c, argv);
+		}
+	}
+	free(longopts);
+	if (optind < argc)
+		return apod_usage_error("bench", "unexpected argument '%s'", argv[optind]);
+	if (apod_deck_resolve(&params, &dopt))
+		return apod_report_failure();
+	if (!(problem = dopt.w->problem_create(params))) {
+		free(params);
+		return apod_report_failure();
+	}
+	snprintf(scratch, sizeof scratch, "%s/apod-bench-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!mkdtemp(scratch)) {
+		dopt.w->problem_destroy(problem);
+		free(params);
+		apod_fail("bench: cannot make a scratch directory: %s", strerror(errno));
+		return apod_report_failure();
+	}
+
+	o = json_object_new_object();
+	json_object_object_add(o, "workload", json_object_new_string(dopt.w->name));
+	json_object_object_add(o, "params", apod_params_json(dopt.w, params));
+	json_object_object_add(o, "host_cores", json_object_new_int64(sysconf(_SC_NPROCESSORS_ONLN)));
+	if (!kernels_only)
+		failed |= apod_ladder(dopt.w, params, problem, scratch, &rows, &serial_total) != 0;
+	if (rows)
+		json_object_object_add(o, "stages", rows);
+	ov = json_object_new_object();
+	for (int i = 0; !kernels_only && dopt.w->stages[i]; i++) {
+		const struct apod_stage *e = dopt.w->stages[i];
+		char why[256];
+		if (!e->snapshot_begin || !e->available(why, sizeof why) || !dopt.w->snapshot_every ||
+		    dopt.w->snapshot_every(params) <= 0)
+			continue;
+		if (overlap(dopt.w, e, params, problem, scratch, rows, ov))
+			failed = 1, apod_report_failure();
+	}
+	json_object_object_add(o, "snapshot_overlap", ov);
+	if (apod_prog->kernels && apod_prog->kernels(dopt.w, problem, reps, o))
+		failed = 1, apod_report_failure();
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
+	if (system(cmd) != 0)
+		fprintf(stderr, "%s: could not remove %s\n", apod_prog->name, scratch);
+	if (json && apod_json_write(json, o))
+		failed = 1, apod_report_failure();
+	json_object_put(o);
+	dopt.w->problem_destroy(problem);
+	free(params);
+	return failed ? APOD_EXIT_FAIL : APOD_EXIT_OK;
+}

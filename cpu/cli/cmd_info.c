@@ -1,0 +1,161 @@
+/*
+ * cmd_info.c: `apod info` and `apod stages`: what this machine and this
+ * build can do.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "cli.h"
+#include "fail.h"
+#include "params.h"
+
+static void cpu_model(char *buf, size_t len)
+{
+	char line[512];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof line, f))
+		if (!strncmp(line, "model name", 10)) {
+			char *v = strchr(line, ':');
+			if (v) {
+				v += 1 + (v[1] == ' ');
+				v[strcspn(v, "\n")] = '\0';
+				snprintf(buf, len, "%s", v);
+			}
+			break;
+		}
+	fclose(f);
+}
+
+static int no_args(const char *cmd, int argc, char **argv)
+{
+	if (argc > 1) {
+		if (!strcmp(argv[1], "--help")) {
+			printf("Usage: apod %s\n", cmd);
+			return -1;
+		}
+		apod_usage_error(cmd, "unexpected argument '%s'", argv[1]);
+		return APOD_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int apod_cmd_info(int argc, char **argv)
+{
+	char model[256];
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	int rc = no_args("info", argc, argv);
+	if (rc)
+		return rc < 0 ? APOD_EXIT_OK : rc;
+	cpu_model(model, sizeof model);
+	printf("%s (apod harness %s), compiled by gcc %s\n", apod_prog->name, APOD_HARNESS_VERSION,
+	       __VERSION__);
+	printf("host: %s, %ld logical cores, %.1f GiB memory\n", model, sysconf(_SC_NPROCESSORS_ONLN),
+	       (double)pages * (double)psize / (1 << 30));
+#ifdef _OPENMP
+	printf("OpenMP: version %d, %d threads (OMP_NUM_THREADS to change)\n", _OPENMP,
+	       omp_get_max_threads());
+#else
+	printf("OpenMP: not available in this build\n");
+#endif
+	if (!apod_prog->device_info) {
+		printf("devices: none in this build\n");
+		return APOD_EXIT_OK;
+	}
+	return apod_prog->device_info(stdout) ? apod_report_failure() : APOD_EXIT_OK;
+}
+
+/* The workload a listing is for: --workload=NAME or the default. */
+static const struct apod_workload *listed_workload(const char *cmd, int argc, char **argv, int *rc)
+{
+	const struct apod_workload *w = apod_cli_workload(argc, argv);
+	*rc = 0;
+	if (!w) {
+		*rc = apod_usage_error(cmd, "%s", apod_failure());
+		return NULL;
+	}
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			printf("Usage: %s %s [--workload=NAME]\n", apod_prog->name, cmd);
+			*rc = -1;
+			return NULL;
+		}
+		if (!strncmp(argv[i], "--workload=", 11))
+			continue;
+		if (!strcmp(argv[i], "--workload")) {
+			i++;
+			continue;
+		}
+		*rc = apod_usage_error(cmd, "unexpected argument '%s'", argv[i]);
+		return NULL;
+	}
+	return w;
+}
+
+int apod_cmd_stages(int argc, char **argv)
+{
+	int rc;
+	const struct apod_workload *w = listed_workload("stages", argc, argv, &rc);
+	if (!w)
+		return rc < 0 ? APOD_EXIT_OK : rc;
+	for (int i = 0; w->stages[i]; i++) {
+		const struct apod_stage *e = w->stages[i];
+		char why[256] = "";
+		int ok = e->available(why, sizeof why);
+		printf("%-7s %-13s %s\n", e->name, ok ? "available" : "unavailable", e->about);
+		if (!ok)
+			printf("%-7s %-13s why: %s\n", "", "", why);
+	}
+	return APOD_EXIT_OK;
+}
+
+static const char *type_name(const struct apod_param *p)
+{
+	switch (p->type) {
+	case APOD_PARAM_INT: return "integer";
+	case APOD_PARAM_REAL: return "number";
+	case APOD_PARAM_PAIR: return "AxB";
+	case APOD_PARAM_NAME: return "name";
+	default: return p->repeats ? "text, repeats" : "text";
+	}
+}
+
+int apod_cmd_workloads(int argc, char **argv)
+{
+	int rc, verbose = argc > 1;
+	const struct apod_workload *only = listed_workload("workloads", argc, argv, &rc);
+	if (!only)
+		return rc < 0 ? APOD_EXIT_OK : rc;
+	for (int i = 0; apod_prog->workloads[i]; i++) {
+		const struct apod_workload *w = apod_prog->workloads[i];
+		int n = 0;
+		if (verbose && w != only)
+			continue;
+		while (w->stages[n])
+			n++;
+		printf("%-10s %s%s\n", w->name, w->about, i == 0 ? " (the default)" : "");
+		printf("%-10s stages:", "");
+		for (int k = 0; k < n; k++)
+			printf(" %s", w->stages[k]->name);
+		printf("\n%-10s keys:", "");
+		for (const struct apod_param *p = w->params; p && p->key; p++)
+			printf(" %s", p->key);
+		putchar('\n');
+		if (!verbose)
+			continue;
+		printf("\n%-16s %-14s %-22s %s\n", "key", "type", "default", "meaning");
+		for (const struct apod_param *p = w->params; p && p->key; p++)
+			printf("%-16s %-14s %-22s %s\n", p->key, type_name(p), p->def ? p->def : "-",
+			       p->help ? p->help : "");
+	}
+	if (!verbose)
+		printf("\n'%s workloads --workload=NAME' lists a workload's keys with their defaults.\n",
+		       apod_prog->name);
+	return APOD_EXIT_OK;
+}

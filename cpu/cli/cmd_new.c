@@ -1,0 +1,143 @@
+/*
+ * cmd_new.c: `apod new NAME`: a workload skeleton to start a port from.
+ *
+ * Copies the template folder (installed under $(pkgdatadir)/template, or
+ * $APOD_TEMPLATE_DIR) into ./NAME, putting NAME wherever the template says
+ * @NAME@.  What it writes builds against the installed library with
+ * pkg-config alone and passes its own gate as it is: a serial reference
+ * and an OpenMP stage of a small computation, to be replaced by yours.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "fail.h"
+#include "outfile.h"
+
+#ifndef PKGDATADIR
+#define PKGDATADIR "/usr/local/share/apod"
+#endif
+
+static int template_dir(char *buf, size_t len)
+{
+	const char *env = getenv("APOD_TEMPLATE_DIR");
+	struct stat st;
+	if (env && *env) {
+		snprintf(buf, len, "%s", env);
+		if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+			return 0;
+		return apod_fail("APOD_TEMPLATE_DIR=%s is not a directory", env);
+	}
+	snprintf(buf, len, "%s/template", PKGDATADIR);
+	if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+		return 0;
+	return apod_fail("no workload template in %s (is apod installed? set APOD_TEMPLATE_DIR "
+	                 "to the source tree's data/template)", buf);
+}
+
+/* text with every @NAME@ replaced by name, written atomically to path. */
+static int write_filled(const char *path, const char *text, const char *name)
+{
+	struct apod_outfile o;
+	const char *p = text, *q;
+	if (apod_outfile_open(&o, path))
+		return -1;
+	while ((q = strstr(p, "@NAME@")) != NULL) {
+		fwrite(p, 1, (size_t)(q - p), o.f);
+		fputs(name, o.f);
+		p = q + 6;
+	}
+	fputs(p, o.f);
+	return apod_outfile_commit(&o);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+	if (!f) {
+		apod_fail("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && n < (1 << 20) &&
+	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) != NULL) {
+		if (fread(buf, 1, (size_t)n, f) == (size_t)n)
+			buf[n] = '\0';
+		else {
+			free(buf);
+			buf = NULL;
+		}
+	}
+	fclose(f);
+	if (!buf)
+		apod_fail("%s: cannot read it", path);
+	return buf;
+}
+
+int apod_cmd_new(int argc, char **argv)
+{
+	char tdir[PATH_MAX], src[PATH_MAX * 2], dst[PATH_MAX * 2], fname[NAME_MAX + 64];
+	const char *name;
+	DIR *d;
+	struct dirent *e;
+	int n = 0;
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("Usage: %s new NAME\n"
+		       "Write a workload skeleton into ./NAME: a serial reference and an OpenMP\n"
+		       "stage, their outputs and tolerances, main.c and a Makefile that builds\n"
+		       "against the installed library with pkg-config.  Then: cd NAME && make && ./NAME\n",
+		       apod_prog->name);
+		return APOD_EXIT_OK;
+	}
+	if (argc != 2)
+		return apod_usage_error("new", "expected one NAME, got %d arguments", argc - 1);
+	name = argv[1];
+	for (const char *c = name; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_') ||
+		    c - name >= 32)
+			return apod_usage_error("new", "NAME '%s': 1 to 32 of a-z, 0-9 and _, please "
+			                        "(it becomes a C identifier)", name);
+	if (!*name || (name[0] >= '0' && name[0] <= '9'))
+		return apod_usage_error("new", "NAME '%s' must start with a letter or _", name);
+	if (access(name, F_OK) == 0)
+		return apod_usage_error("new", "'%s' already exists; choose another NAME", name);
+	if (template_dir(tdir, sizeof tdir))
+		return apod_report_failure();
+	if (!(d = opendir(tdir)))
+		return apod_fail("%s: %s", tdir, strerror(errno)), apod_report_failure();
+	if (mkdir(name, 0777) != 0) {
+		closedir(d);
+		return apod_fail("cannot create %s: %s", name, strerror(errno)), apod_report_failure();
+	}
+	while ((e = readdir(d)) != NULL) {
+		char *text, *at;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(fname, sizeof fname, "%s", e->d_name);
+		/* @NAME@ in a file name, too (e.g. @NAME@.c). */
+		if ((at = strstr(fname, "@NAME@")) != NULL) {
+			char rest[NAME_MAX + 1];
+			snprintf(rest, sizeof rest, "%s", at + 6);
+			snprintf(at, sizeof fname - (size_t)(at - fname), "%s%s", name, rest);
+		}
+		snprintf(src, sizeof src, "%s/%s", tdir, e->d_name);
+		snprintf(dst, sizeof dst, "%s/%s", name, fname);
+		if (!(text = slurp(src)) || write_filled(dst, text, name)) {
+			free(text);
+			closedir(d);
+			return apod_report_failure();
+		}
+		free(text);
+		n++;
+	}
+	closedir(d);
+	printf("wrote %d files into %s/; next: cd %s && make && ./%s\n", n, name, name, name);
+	return APOD_EXIT_OK;
+}

@@ -1,0 +1,87 @@
+/*
+ * cmd_run.c: `apod run --stage=NAME`: one stage, its phase timers and the
+ * last row of its first series.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "fail.h"
+#include "results.h"
+
+void apod_print_phases(FILE *f, const struct apod_run *r)
+{
+	fprintf(f, "  %-16s %12s %8s\n", "phase", "seconds", "share");
+	for (int i = 0; i < r->nphases; i++)
+		fprintf(f, "  %-16s %12.6f %7.1f%%\n", apod_phase_name(r->w, i), r->phase[i],
+		        r->total > 0 ? 100 * r->phase[i] / r->total : 0.0);
+	fprintf(f, "  %-16s %12.6f\n", "total", r->total);
+}
+
+static void print_final(const struct apod_run *r)
+{
+	const struct apod_series *s = r->nseries ? &r->w->series[0] : NULL;
+	const struct apod_series_data *d = r->nseries ? &r->series[0] : NULL;
+	char names[1024], *save = NULL, *t;
+	int c = 0;
+	if (!s || !d->rows || !s->column_names)
+		return;
+	snprintf(names, sizeof names, "%s", s->column_names);
+	printf("final %s:", s->name);
+	for (t = strtok_r(names, ",", &save); t && c < d->cols; t = strtok_r(NULL, ",", &save), c++)
+		printf("  %s %.9g", t, d->v[(size_t)(d->rows - 1) * (size_t)d->cols + (size_t)c]);
+	putchar('\n');
+}
+
+int apod_cmd_run(int argc, char **argv)
+{
+	struct apod_run_args args;
+	const struct apod_workload *w;
+	const struct apod_stage *e;
+	void *params = NULL, *problem = NULL;
+	struct apod_run r;
+	int rc = apod_run_parse(argc, argv, &args);
+
+	if (rc > 0) {
+		printf("Usage: %s run --stage=NAME [--workload=NAME] [--deck=FILE] [--KEY=VALUE]...\n"
+		       "          [--out=DIR] [--json=FILE]\n"
+		       "Run one stage.  --out=DIR writes its results directory (swapped in whole\n"
+		       "when the run succeeds); --json=FILE its report.\n", apod_prog->name);
+		return APOD_EXIT_OK;
+	}
+	if (rc < 0)
+		return apod_usage_error("run", "%s", apod_failure());
+	w = args.deck.w;
+	if (!(e = apod_stage_find(w, args.stage)))
+		return apod_usage_error("run", "unknown stage '%s' of workload %s (see '%s stages')",
+		                        args.stage, w->name, apod_prog->name);
+	if (apod_deck_resolve(&params, &args.deck))
+		return apod_report_failure();
+	if (!(problem = w->problem_create(params))) {
+		free(params);
+		return apod_report_failure();
+	}
+	if (apod_run_stage(w, e, params, problem, args.out, &r)) {
+		w->problem_destroy(problem);
+		free(params);
+		return apod_report_failure();
+	}
+	printf("workload %s, stage %s, deck %s: %ld steps, %s precision\n", w->name, e->name,
+	       apod_deck_title(w, params), r.steps, apod_run_precision(&r));
+	apod_print_phases(stdout, &r);
+	print_final(&r);
+	if (args.out)
+		printf("results in %s (%ld snapshots)\n", args.out, r.snapshots);
+	rc = APOD_EXIT_OK;
+	if (args.json) {
+		json_object *rep = apod_report_json(params, &r);
+		if (apod_json_write(args.json, rep))
+			rc = apod_report_failure();
+		json_object_put(rep);
+	}
+	apod_run_free(&r);
+	w->problem_destroy(problem);
+	free(params);
+	return rc;
+}

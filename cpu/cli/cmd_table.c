@@ -1,0 +1,262 @@
+/*
+ * cmd_table.c: `apod` with no command.  The deck through every stage that
+ * can run here, each verified against serial, each speedup set beside the
+ * bound Amdahl's law puts on it: the whole APOD cycle on one screen.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bounds.h"
+#include "cli.h"
+#include "fail.h"
+#include "params.h"
+#include "results.h"
+#include "verify.h"
+
+#define MAX_ROWS 32
+
+struct row {
+	const struct apod_stage *e;
+	int ran;
+	char why[256];
+	double total, ported, p, n, bound_n, bound_inf, gustafson;
+	struct apod_verdict v;
+	int nphases;
+	double phase[APOD_MAX_PHASES];
+	double background;
+	long snapshots;
+};
+
+/* Seconds a run spent in the phases a stage ports. */
+static double ported_time(const struct apod_run *r, unsigned ports)
+{
+	double t = 0;
+	for (int i = 0; i < r->nphases; i++)
+		if (ports & apod_phase_bit(r->w, i))
+			t += r->phase[i];
+	return t;
+}
+
+static void fill_bounds(struct row *w, const struct apod_run *serial, const struct apod_run *r)
+{
+	double ps = ported_time(serial, w->e->ports);
+	w->p = serial->total > 0 ? ps / serial->total : 0;
+	w->ported = ported_time(r, w->e->ports);
+	/* N is the stage's width if it has one (threads); a GPU has no such
+	 * number, so its N is the speedup it actually achieved on the ported
+	 * phases: the bound then says what the rest of the program allows. */
+	w->n = r->width > 0 ? r->width : (w->ported > 0 ? ps / w->ported : INFINITY);
+	if (w->n < 1)
+		w->n = 1;
+	w->bound_n = apod_amdahl(w->p, w->n);
+	w->bound_inf = apod_amdahl(w->p, INFINITY);
+	w->gustafson = isinf(w->n) ? NAN : apod_gustafson(w->p, w->n);
+}
+
+static json_object *row_json(const struct apod_workload *wl, const struct row *w,
+                             double serial_total, double omp_total)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "stage", json_object_new_string(w->e->name));
+	json_object_object_add(o, "ran", json_object_new_boolean(w->ran));
+	if (!w->ran) {
+		json_object_object_add(o, "why", json_object_new_string(w->why));
+		return o;
+	}
+	{
+		json_object *ph = json_object_new_object(), *v = json_object_new_object();
+		for (int i = 0; i < w->nphases; i++)
+			json_object_object_add(ph, apod_phase_name(wl, i), json_object_new_double(w->phase[i]));
+		json_object_object_add(o, "phase_seconds", ph);
+		json_object_object_add(o, "total_seconds", json_object_new_double(w->total));
+		json_object_object_add(o, "snapshots", json_object_new_int64(w->snapshots));
+		json_object_object_add(o, "snapshot_background_seconds", json_object_new_double(w->background));
+		json_object_object_add(o, "speedup_vs_serial", json_object_new_double(serial_total / w->total));
+		if (omp_total > 0)
+			json_object_object_add(o, "speedup_vs_omp", json_object_new_double(omp_total / w->total));
+		json_object_object_add(o, "ported_fraction", json_object_new_double(w->p));
+		json_object_object_add(o, "n", json_object_new_double(isinf(w->n) ? -1 : w->n));
+		json_object_object_add(o, "amdahl_at_n", json_object_new_double(w->bound_n));
+		json_object_object_add(o, "amdahl_limit", json_object_new_double(isinf(w->bound_inf) ? -1 : w->bound_inf));
+		if (!isnan(w->gustafson))
+			json_object_object_add(o, "gustafson_at_n", json_object_new_double(w->gustafson));
+		json_object_object_add(v, "pass", json_object_new_boolean(w->v.ok));
+		/* The first array's figures, then every output's verdict. */
+		json_object_object_add(v, "cells_differing", json_object_new_int64((int64_t)w->v.out[0].ndiffer));
+		json_object_object_add(v, "max_abs", json_object_new_double(w->v.out[0].max_abs));
+		json_object_object_add(v, "max_ulp", json_object_new_int64(w->v.out[0].max_ulp));
+		json_object_object_add(v, "rel_l2", json_object_new_double(w->v.out[0].rel_l2));
+		{
+			json_object *outs = json_object_new_object();
+			for (int i = 0; i < w->v.n; i++)
+				json_object_object_add(outs, w->v.out[i].name,
+				                       json_object_new_boolean(w->v.out[i].ok));
+			json_object_object_add(v, "outputs", outs);
+		}
+		json_object_object_add(o, "verify_against_serial", v);
+	}
+	return o;
+}
+
+/* Run every available stage, verify each against serial, print the table;
+ * the rows go to *json_rows (an array) if json_rows is not NULL.  Returns 0
+ * if every stage that ran passed. */
+int apod_ladder(const struct apod_workload *wl, const void *params, const void *problem,
+                const char *out, json_object **json_rows, double *serial_total)
+{
+	struct apod_run serial = { 0 };
+	struct row rows[MAX_ROWS];
+	double omp_total = 0;
+	int nrows = 0, failed = 0;
+
+	printf("workload %s, deck %s: %ld steps; %ld cores on this host\n", wl->name,
+	       apod_deck_title(wl, params), wl->steps(params), sysconf(_SC_NPROCESSORS_ONLN));
+	fflush(stdout);
+	for (int i = 0; wl->stages[i] && nrows < MAX_ROWS; i++) {
+		struct row *w = &rows[nrows++];
+		struct apod_run r;
+		char dir[4096], *outdir = NULL;
+		memset(w, 0, sizeof *w);
+		w->e = wl->stages[i];
+		if (!w->e->available(w->why, sizeof w->why))
+			continue;
+		if (out) {
+			snprintf(dir, sizeof dir, "%s/%s", out, w->e->name);
+			outdir = dir;
+		}
+		if (apod_run_stage(wl, w->e, params, problem, outdir, &r)) {
+			snprintf(w->why, sizeof w->why, "failed: %s", apod_failure());
+			failed = 1;
+			if (i == 0)
+				break;
+			continue;
+		}
+		w->ran = 1;
+		w->total = r.total;
+		w->background = r.background;
+		w->snapshots = r.snapshots;
+		w->nphases = r.nphases;
+		memcpy(w->phase, r.phase, sizeof w->phase);
+		if (i == 0) {
+			serial = r;
+			w->v.ok = 1;
+		} else {
+			apod_verify(params, &serial, &r, &w->v);
+			failed |= !w->v.ok;
+		}
+		fill_bounds(w, &serial, &r);
+		if (!strcmp(w->e->name, "omp"))
+			omp_total = r.total;
+		if (i != 0)
+			apod_run_free(&r);
+	}
+
+	printf("\n%-7s %10s %9s %8s %6s %16s %9s %10s  %s\n", "stage", "time (s)", "vs serial",
+	       "vs omp", "P", "Amdahl at N", "Amdahl", "Gustafson", "verification");
+	for (int i = 0; i < nrows; i++) {
+		struct row *w = &rows[i];
+		char vs_omp[16] = "-", at_n[32] = "-", lim[16] = "-", gus[16] = "-", ver[160];
+		if (!w->ran) {
+			printf("%-7s %s\n", w->e->name, w->why);
+			continue;
+		}
+		if (omp_total > 0)
+			snprintf(vs_omp, sizeof vs_omp, "%.2fx", omp_total / w->total);
+		if (w->e->ports) {
+			snprintf(at_n, sizeof at_n, "%.2fx (N=%.3g)", w->bound_n, w->n);
+			snprintf(lim, sizeof lim, isinf(w->bound_inf) ? "inf" : "%.1fx", w->bound_inf);
+			if (!isnan(w->gustafson))
+				snprintf(gus, sizeof gus, "%.1fx", w->gustafson);
+		}
+		if (w == &rows[0])
+			snprintf(ver, sizeof ver, "reference");
+		else
+			apod_verdict_line(&w->v, ver, sizeof ver);
+		printf("%-7s %10.4f %8.2fx %8s %6.3f %16s %9s %10s  %s\n", w->e->name, w->total,
+		       rows[0].total / w->total, vs_omp, w->p, at_n, lim, gus, ver);
+	}
+	printf("\nP: fraction of the serial run in the phases the stage ports. Amdahl at N: the bound\n"
+	       "with N threads, or for a GPU stage with N = the speedup it measured on those phases.\n"
+	       "Gustafson: the scaled speedup N + (1 - P)(1 - N) at the same N.\n");
+	if (!rows[0].ran)
+		fprintf(stderr, "%s: the serial reference failed: %s\n", apod_prog->name, rows[0].why);
+	if (json_rows && rows[0].ran) {
+		*json_rows = json_object_new_array();
+		for (int i = 0; i < nrows; i++)
+			json_object_array_add(*json_rows, row_json(wl, &rows[i], rows[0].total, omp_total));
+	}
+	if (serial_total)
+		*serial_total = rows[0].total;
+	apod_run_free(&serial);
+	return failed || !rows[0].ran ? -1 : 0;
+}
+
+int apod_cmd_table(int argc, char **argv)
+{
+	static const struct option own[] = {
+		{ "out", required_argument, NULL, OPT_OUT },
+		{ "json", required_argument, NULL, OPT_JSON },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct apod_deck_opts dopt = { 0 };
+	const char *out = NULL, *json = NULL;
+	struct option *longopts;
+	void *params = NULL, *problem = NULL;
+	json_object *rows = NULL;
+	int c, failed, d;
+
+	if (!(dopt.w = apod_cli_workload(argc, argv)))
+		return apod_usage_error(NULL, "%s", apod_failure());
+	if (!(longopts = apod_longopts(dopt.w, own)))
+		return apod_report_failure();
+	opterr = 0;
+	optind = 0;   /* 0, not 1: glibc then also forgets a half-read "-abc" */
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if ((d = apod_deck_opt(&dopt, c, optarg)) != 0) {
+			if (d < 0)
+				return free(longopts), apod_usage_error(NULL, "%s", apod_failure());
+			continue;
+		}
+		switch (c) {
+		case OPT_OUT: out = optarg; break;
+		case OPT_JSON: json = optarg; break;
+		case 'h':
+		case OPT_HELP:
+			free(longopts);
+			printf("Usage: %s [--workload=NAME] [--deck=FILE] [--KEY=VALUE]... [--out=DIR]\n"
+			       "          [--json=FILE]\n"
+			       "Run every available stage and print the APOD table.\n", apod_prog->name);
+			return APOD_EXIT_OK;
+		default:
+			free(longopts);
+			return apod_option_error(NULL, c, argv);
+		}
+	}
+	free(longopts);
+	if (optind < argc)
+		return apod_usage_error(NULL, "unexpected argument '%s'", argv[optind]);
+	if (apod_deck_resolve(&params, &dopt))
+		return apod_report_failure();
+	if (!(problem = dopt.w->problem_create(params))) {
+		free(params);
+		return apod_report_failure();
+	}
+	failed = apod_ladder(dopt.w, params, problem, out, json ? &rows : NULL, NULL) != 0;
+	if (json && rows) {
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "workload", json_object_new_string(dopt.w->name));
+		json_object_object_add(o, "params", apod_params_json(dopt.w, params));
+		json_object_object_add(o, "host_cores", json_object_new_int64(sysconf(_SC_NPROCESSORS_ONLN)));
+		json_object_object_add(o, "stages", rows);
+		if (apod_json_write(json, o))
+			failed = 1, apod_report_failure();
+		json_object_put(o);
+	}
+	dopt.w->problem_destroy(problem);
+	free(params);
+	return failed ? APOD_EXIT_FAIL : APOD_EXIT_OK;
+}

@@ -1,0 +1,181 @@
+/*
+ * run_args.c: the options that select a workload and its deck, and the
+ * whole option parser of `apod run`, kept apart from running anything so
+ * that the fuzzer (tests/fuzz/fuzz_cli.c) can drive them without starting
+ * a run.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "fail.h"
+#include "params.h"
+
+const struct apod_workload *apod_cli_workload(int argc, char **argv)
+{
+	const char *name = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strncmp(argv[i], "--workload=", 11))
+			name = argv[i] + 11;
+		else if (!strcmp(argv[i], "--workload") && i + 1 < argc)
+			name = argv[++i];
+	}
+	if (!name)
+		return apod_prog->workloads[0];
+	for (int i = 0; apod_prog->workloads[i]; i++)
+		if (!strcmp(apod_prog->workloads[i]->name, name))
+			return apod_prog->workloads[i];
+	apod_usage_fail("unknown workload '%s' (see '%s workloads')", name, apod_prog->name);
+	return NULL;
+}
+
+struct option *apod_longopts(const struct apod_workload *w, const struct option *own)
+{
+	size_t n = 0, k = 0, i = 0;
+	struct option *o;
+	while (own && own[n].name)
+		n++;
+	while (w && w->params && w->params[k].key)
+		k++;
+	o = calloc(n + k + 3, sizeof *o);
+	if (!o) {
+		apod_fail("out of memory");
+		return NULL;
+	}
+	for (size_t j = 0; j < n; j++)
+		o[i++] = own[j];
+	o[i++] = (struct option){ "workload", required_argument, NULL, OPT_WORKLOAD };
+	o[i++] = (struct option){ "deck", required_argument, NULL, OPT_DECK };
+	for (size_t j = 0; j < k; j++)
+		o[i++] = (struct option){ w->params[j].key, required_argument, NULL, OPT_PARAM + (int)j };
+	return o;
+}
+
+int apod_deck_opt(struct apod_deck_opts *o, int c, const char *arg)
+{
+	if (c == OPT_WORKLOAD)
+		return 1;    /* taken before parsing: apod_cli_workload */
+	if (c == OPT_DECK) {
+		o->deck = arg;
+		return 1;
+	}
+	if (c >= OPT_PARAM && o->w && c - OPT_PARAM < 1000) {
+		if (o->nsets == APOD_MAX_SETS)
+			return apod_usage_fail("more than %d --KEY=VALUE options", APOD_MAX_SETS);
+		o->key[o->nsets] = o->w->params[c - OPT_PARAM].key;
+		o->value[o->nsets++] = arg;
+		return 1;
+	}
+	return 0;
+}
+
+int apod_deck_resolve(void **params, const struct apod_deck_opts *o)
+{
+	char where[128];
+	char seen[APOD_MAX_SETS] = { 0 };
+	void *p = apod_params_new(o->w);
+	if (!p)
+		return -1;
+	if (o->deck && apod_params_load(o->w, p, o->deck))
+		goto fail;
+	for (int i = 0; i < o->nsets; i++) {
+		const struct apod_param *k = apod_param_find(o->w, o->key[i]);
+		snprintf(where, sizeof where, "--%s", o->key[i]);
+		/* A repeating key given on the command line replaces the deck's list. */
+		if (k->type == APOD_PARAM_CUSTOM && k->repeats && k->reset &&
+		    !seen[(k - o->w->params) % APOD_MAX_SETS]) {
+			k->reset(p);
+			seen[(k - o->w->params) % APOD_MAX_SETS] = 1;
+		}
+		if (apod_params_set(o->w, p, o->key[i], o->value[i], where))
+			goto fail;
+	}
+	if (apod_params_check(o->w, p))
+		goto fail;
+	*params = p;
+	return 0;
+fail:
+	free(p);
+	return -1;
+}
+
+int apod_deck_args(const struct apod_deck_opts *o, char **args, int max)
+{
+	int n = 0;
+	if (n < max && asprintf(&args[n], "--workload=%s", o->w->name) >= 0)
+		n++;
+	if (o->deck && n < max) {
+		char abs[PATH_MAX];
+		if (!realpath(o->deck, abs))
+			snprintf(abs, sizeof abs, "%s", o->deck);
+		if (asprintf(&args[n], "--deck=%s", abs) >= 0)
+			n++;
+	}
+	for (int i = 0; i < o->nsets && n < max; i++)
+		if (asprintf(&args[n], "--%s=%s", o->key[i], o->value[i]) >= 0)
+			n++;
+	return n;
+}
+
+const char *apod_deck_title(const struct apod_workload *w, const void *params)
+{
+	const char *t = w->title ? w->title(params) : NULL;
+	return t ? t : w->name;
+}
+
+int apod_option_fail(int c, char **argv)
+{
+	if (c == ':')
+		return apod_usage_fail("option '%s' needs a value", argv[optind - 1]);
+	return apod_usage_fail("unknown option '%s'", argv[optind - 1]);
+}
+
+int apod_run_parse(int argc, char **argv, struct apod_run_args *a)
+{
+	static const struct option own[] = {
+		{ "stage", required_argument, NULL, OPT_STAGE },
+		{ "out", required_argument, NULL, OPT_OUT },
+		{ "json", required_argument, NULL, OPT_JSON },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct option *longopts;
+	int c, rc = 0;
+
+	memset(a, 0, sizeof *a);
+	if (!(a->deck.w = apod_cli_workload(argc, argv)) || !(longopts = apod_longopts(a->deck.w, own)))
+		return -1;
+	opterr = 0;
+	optind = 0;   /* 0, not 1: glibc then also forgets a half-read "-abc" */
+	while (rc == 0 && (c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		int d = apod_deck_opt(&a->deck, c, optarg);
+		if (d < 0)
+			rc = -1;
+		if (d)
+			continue;
+		switch (c) {
+		case OPT_STAGE: a->stage = optarg; break;
+		case OPT_OUT: a->out = optarg; break;
+		case OPT_JSON: a->json = optarg; break;
+		case 'h':
+		case OPT_HELP:
+			rc = 1;
+			break;
+		default:
+			rc = apod_option_fail(c, argv);
+		}
+	}
+	free(longopts);
+	if (rc)
+		return rc;
+	if (optind < argc)
+		return apod_usage_fail("unexpected argument '%s'", argv[optind]);
+	if (!a->stage)
+		return apod_usage_fail("which stage? give --stage=NAME (see 'apod stages')");
+	return 0;
+}

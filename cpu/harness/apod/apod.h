@@ -1,0 +1,79 @@
+/*
+ * apod/apod.h: the apod harness as a library.
+ *
+ * A program that ports its own serial code declares a workload
+ * (apod/workload.h) and hands it to apod_main(), which gives that program
+ * the whole `apod` command: the APOD table, run, verify, stages, bench,
+ * assess, workloads, info.  Build against it with
+ *
+ *     cc -o myport main.c mywork.c $(pkg-config --cflags --libs apod)
+ *
+ * Library code never prints and never exits: a function that fails records
+ * why with apod_fail() (a failure of the run: exit status 1) or
+ * apod_usage_fail() (the user's mistake: exit status 2) and returns -1.
+ */
+#ifndef APOD_APOD_H
+#define APOD_APOD_H
+
+#include <stdio.h>
+
+#include "workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define APOD_HARNESS_VERSION "0.2.0"
+
+enum {
+	APOD_EXIT_OK = 0,
+	APOD_EXIT_FAIL = 1,     /* the run failed: I/O, memory, verification */
+	APOD_EXIT_USAGE = 2     /* the request was wrong: options, deck, sizes */
+};
+
+/* Record why something failed (printf-style); both return -1. */
+int apod_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int apod_usage_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The last message recorded, and the exit status it calls for. */
+const char *apod_failure(void);
+int apod_failure_status(void);
+
+/* The shortest decimal text that reads back to v (for a custom parameter's
+ * get(), so that report.json and the canonical deck stay readable). */
+int apod_format_real(char *buf, size_t len, double v);
+
+/* A subcommand a program adds to its apod command (e.g. `apod lab`). */
+struct apod_command {
+	const char *name;
+	const char *help;                      /* one line for --help */
+	int (*run)(int argc, char **argv);     /* argv[0] is the command's name; returns the exit status */
+};
+
+/* What a program built on the harness brings to it. */
+struct apod_program {
+	const char *name;                      /* the program, for messages ("apod") */
+	const char *about;                     /* one line under --help's usage line */
+	/* The workloads it knows, NULL-ended; the first is the default. */
+	const struct apod_workload *const *workloads;
+	/* Extra subcommands, ended by an entry whose name is NULL; may be NULL. */
+	const struct apod_command *commands;
+	/* Optional: `info`'s device section (returns 0; prints nothing where no
+	 * device is), and bench --kernels for a workload (0, or -1 with
+	 * apod_fail; `json` is a json-c object to add "kernels" to). */
+	int (*device_info)(FILE *f);
+	int (*kernels)(const struct apod_workload *w, const void *problem, int reps, void *json);
+};
+
+/* Check every workload of prog (a workload declaring nonsense is refused
+ * here, with a message), then run the command line.  Returns the exit
+ * status. */
+int apod_main(int argc, char **argv, const struct apod_program *prog);
+
+/* Validate one workload as apod_main does: 0, or -1 with the reason. */
+int apod_workload_check(const struct apod_workload *w);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

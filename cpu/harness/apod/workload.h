@@ -1,0 +1,214 @@
+/*
+ * apod/workload.h: the interface between the apod harness and a workload.
+ *
+ * A workload is a serial program ported stage by stage: its parameters, the
+ * stages that implement it (the serial reference first), and what a run
+ * produces.  It hands the harness one `struct apod_workload`; the harness
+ * does the rest once for every workload: the main loop and its phase
+ * timers, the deck and --KEY=VALUE parsing, results files, snapshots, the
+ * verification gate, Amdahl's bounds, the APOD table, bench and assess.
+ *
+ * The harness's loop, for a stage S of workload W with problem P:
+ *
+ *     ctx = S->create(P)                                       phase "setup"
+ *     for step = 1 .. W->steps(params):
+ *         S->step(ctx)                                         W->step_phase
+ *         for each probe k due at this step (every(params) divides step):
+ *             S->probe(ctx, k, rows)                           W->probes[k].name
+ *         if a snapshot is due: S->fetch or S->snapshot_*     "writeSnapshot"
+ *     S->fetch(ctx, a, buffer) for every array a               "writeReport"
+ *     S->destroy(ctx)
+ *
+ * Every table below ends with an entry whose name is NULL.  Every function
+ * returns 0 (or a pointer) on success, or -1 (NULL) after apod_fail() or
+ * apod_usage_fail() (apod/apod.h) has recorded why; none prints or exits.
+ *
+ * Versioning, as SQLite's VFS does it: `version` says which revision of this
+ * struct the workload was compiled against.  Later revisions only add
+ * members at the end, so a workload built against version 1 keeps working;
+ * the harness reads a member only where `version` says it exists.
+ */
+#ifndef APOD_WORKLOAD_H
+#define APOD_WORKLOAD_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define APOD_WORKLOAD_VERSION 1
+
+/* ---- parameters: one key table gives the deck parser, the defaults, the
+ * --KEY=VALUE options, the JSON in report.json both ways and the test that
+ * two runs ran the same deck. ---------------------------------------------- */
+
+enum apod_param_type {
+	APOD_PARAM_INT,     /* long: a whole number in [lo, hi] */
+	APOD_PARAM_REAL,    /* double: a finite number in [lo, hi] ((lo, hi] with lo_open) */
+	APOD_PARAM_PAIR,    /* long[2]: "AxB", each in [lo, hi] (e.g. size = 2048x1024) */
+	APOD_PARAM_NAME,    /* char[APOD_NAME_MAX]: letters, digits, '-' and '_' */
+	APOD_PARAM_CUSTOM   /* parsed and formatted by the workload's own set and get */
+};
+
+#define APOD_NAME_MAX 64
+
+struct apod_param {
+	const char *key;
+	enum apod_param_type type;
+	/* The default, as it would be written in a deck.  A repeating key may
+	 * have several, separated by ';'; NULL: none (a repeating key empty). */
+	const char *def;
+	double lo, hi;
+	int lo_open;                /* REAL: lo itself is refused */
+	const char *range_why;      /* appended to the out-of-range message */
+	size_t offset;              /* of the value in the parameter struct */
+	/* One line for `apod workloads`; a PAIR's starts with its form, which the
+	 * message for a malformed value quotes ("NXxNY, grid columns x rows"). */
+	const char *help;
+	/* 1 if the key cannot change a result (a run's name, how often it is
+	 * snapshotted): two runs that differ only there are still comparable. */
+	int neutral;
+
+	/* APOD_PARAM_CUSTOM only.  set parses one value; a key that repeats
+	 * (repeats = 1) gets one call per line, after a reset before the first
+	 * line of a deck or of the command line.  get writes the i-th value as
+	 * deck text and returns 1, or returns 0 past the last one (a key that
+	 * only acts, like "sources = none", returns 0 at once). */
+	int repeats;
+	int (*set)(void *params, const char *value, const char *where);
+	int (*get)(const void *params, int i, char *buf, size_t len);
+	void (*reset)(void *params);
+};
+
+/* ---- what a run produces ----------------------------------------------- */
+
+/* How the gate compares one output of a stage with the serial reference. */
+enum apod_compare {
+	APOD_COMPARE_EXACT,   /* bit for bit */
+	APOD_COMPARE_CLOSE,   /* |got - want| <= atol + rtol*|want|, element by element */
+	APOD_COMPARE_ULP,     /* at most `ulps` units in the last place (float grid) */
+	APOD_COMPARE_COUNTS,  /* rows of counts (histograms): each row's totals equal
+	                         `total` on both sides, and sum |got - want| <= frac*total */
+	APOD_COMPARE_DRIFT    /* an invariant: in each run on its own, every row stays
+	                         within atol + rtol*|first row| of the first row */
+};
+
+/* Tolerances, designed from the parameters by the workload's hook: `any_float`
+ * is 1 when either side was computed in single precision.  The hook fills
+ * what its comparison reads and may leave the rest zero. */
+struct apod_tol {
+	double atol, rtol;
+	long long ulps;
+	double frac, total;
+};
+
+enum apod_dtype { APOD_F32, APOD_F64 };
+
+/* An array the stages hold: fetched at the end (NAME.npy), and optionally
+ * snapshotted every snapshot_every(params) steps (SNAPSHOT_NNNNNNNNN.npy). */
+struct apod_array {
+	const char *name;
+	enum apod_dtype dtype;
+	/* The shape: returns the number of dimensions, 1 or 2 (rows, columns). */
+	int (*shape)(const void *params, size_t dims[2]);
+	const char *snapshot;       /* file prefix of the snapshots; NULL: none */
+	enum apod_compare compare;
+	void (*tolerance)(const void *params, int any_float, struct apod_tol *t);
+};
+
+/* An observation phase: after every every(params)-th step the harness asks
+ * the stage to fill one row of each series the probe owns, and times it
+ * under the probe's name. */
+struct apod_probe {
+	const char *name;                      /* the phase, e.g. "computeEnergy" */
+	long (*every)(const void *params);     /* 0: never */
+};
+
+/* A per-step table (NAME.csv: a "step" column, then the values). */
+struct apod_series {
+	const char *name;
+	int probe;                             /* index into the workload's probes */
+	int (*columns)(const void *params);    /* values per row */
+	/* Column headers: a comma-separated list, or NULL to number them after
+	 * column_prefix ("bin" gives bin0, bin1, ...). */
+	const char *column_names;
+	const char *column_prefix;
+	int integer;                           /* whole numbers (counts): printed as such */
+	enum apod_compare compare;
+	/* Per column (COUNTS and DRIFT: column 0 for the whole row). */
+	void (*tolerance)(const void *params, int any_float, int column, struct apod_tol *t);
+};
+
+/* ---- stages ------------------------------------------------------------ */
+
+/* The phases a stage takes over from the serial reference: the bound on its
+ * speedup (Amdahl's law) counts the serial run's time in exactly these. */
+#define APOD_PORTS_SETUP     (1u << 0)
+#define APOD_PORTS_STEP      (1u << 1)
+#define APOD_PORTS_PROBE(k)  (1u << (2 + (k)))       /* k < APOD_MAX_PROBES */
+#define APOD_PORTS_SNAPSHOT  (1u << 29)
+#define APOD_PORTS_REPORT    (1u << 30)
+#define APOD_MAX_PROBES      16
+
+struct apod_stage {
+	const char *name;
+	const char *about;                     /* one line for `apod stages` */
+	unsigned ports;                        /* APOD_PORTS_* */
+
+	/* 1 if the stage can run here; else 0 with the reason in why. */
+	int (*available)(char *why, size_t len);
+	/* Threads it runs on (Amdahl's N); 0 where there is no such count (a GPU). */
+	int (*width)(void);
+
+	void *(*create)(const void *problem);
+	int (*step)(void *ctx);
+	/* Fill rows[i] (columns(params) doubles) for every series i of probe k;
+	 * rows[i] is NULL for the series of other probes. */
+	int (*probe)(void *ctx, int k, double *const *rows);
+	/* Copy array a's current values into dst (in the array's dtype). */
+	int (*fetch)(void *ctx, int a, void *dst);
+	void (*destroy)(void *ctx);
+
+	/* Optional, both or neither: snapshots that overlap the steps.
+	 * snapshot_begin takes a copy of array a and returns at once;
+	 * snapshot_stream, called on the harness's writer thread, hands that
+	 * copy to sink in order, chunk by chunk.  The harness never begins a
+	 * snapshot while the previous one is streaming. */
+	int (*snapshot_begin)(void *ctx, int a);
+	int (*snapshot_stream)(void *ctx, int (*sink)(const void *chunk, size_t bytes, void *arg),
+	                       void *arg);
+};
+
+/* ---- the workload ------------------------------------------------------ */
+
+struct apod_workload {
+	int version;                           /* APOD_WORKLOAD_VERSION */
+	const char *name;                      /* [a-z0-9_]+, for --workload=NAME */
+	const char *about;                     /* one line for `apod workloads` */
+
+	size_t params_size;                    /* bytes of the parameter struct */
+	const struct apod_param *params;
+	/* Checks across keys, after every key was set (a usage error if not). */
+	int (*check)(const void *params);
+	long (*steps)(const void *params);
+	long (*snapshot_every)(const void *params);   /* may be NULL: never */
+	/* The name a deck gives itself (for the table's heading); may be NULL. */
+	const char *(*title)(const void *params);
+
+	/* The problem every stage starts from, built once on the host. */
+	void *(*problem_create)(const void *params);
+	void (*problem_destroy)(void *problem);
+
+	const char *step_phase;                /* the name of one step's phase */
+	const struct apod_probe *probes;
+	const struct apod_array *arrays;       /* at least one */
+	const struct apod_series *series;
+	const struct apod_stage *const *stages;   /* ladder order, "serial" first, NULL-ended */
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

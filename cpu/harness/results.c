@@ -1,0 +1,270 @@
+/*
+ * results.c: write a run's results directory, and read one back.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fail.h"
+#include "npy.h"
+#include "outfile.h"
+#include "params.h"
+#include "results.h"
+
+const char *apod_run_precision(const struct apod_run *r)
+{
+	for (int a = 0; a < r->narrays; a++)
+		if (r->arrays[a].dtype == APOD_F32)
+			return "float";
+	return "double";
+}
+
+json_object *apod_report_json(const void *params, const struct apod_run *r)
+{
+	const struct apod_workload *w = r->w;
+	json_object *o = json_object_new_object(), *ph = json_object_new_object();
+	json_object_object_add(o, "program", json_object_new_string("apod"));
+	json_object_object_add(o, "version", json_object_new_string(APOD_HARNESS_VERSION));
+	json_object_object_add(o, "workload", json_object_new_string(w->name));
+	json_object_object_add(o, "stage", json_object_new_string(r->stage));
+	json_object_object_add(o, "precision", json_object_new_string(apod_run_precision(r)));
+	json_object_object_add(o, "width", json_object_new_int(r->width));
+	json_object_object_add(o, "params", apod_params_json(w, params));
+	for (int i = 0; i < r->nphases; i++)
+		json_object_object_add(ph, apod_phase_name(w, i), json_object_new_double(r->phase[i]));
+	json_object_object_add(o, "phase_seconds", ph);
+	json_object_object_add(o, "total_seconds", json_object_new_double(r->total));
+	/* The last row of the first series, by column name where it has names. */
+	if (r->nseries > 0 && r->series[0].rows > 0 && w->series[0].column_names) {
+		const struct apod_series_data *d = &r->series[0];
+		const double *last = d->v + (size_t)(d->rows - 1) * (size_t)d->cols;
+		json_object *fin = json_object_new_object();
+		char names[1024], *save = NULL, *t;
+		int c = 0;
+		snprintf(names, sizeof names, "%s", w->series[0].column_names);
+		for (t = strtok_r(names, ",", &save); t && c < d->cols; t = strtok_r(NULL, ",", &save))
+			json_object_object_add(fin, t, json_object_new_double(last[c++]));
+		json_object_object_add(o, "final", fin);
+	}
+	json_object_object_add(o, "snapshots", json_object_new_int64(r->snapshots));
+	return o;
+}
+
+int apod_json_write(const char *path, json_object *obj)
+{
+	struct apod_outfile o;
+	const char *text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
+	                                                  JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (apod_outfile_open(&o, path))
+		return -1;
+	fputs(text, o.f);
+	fputc('\n', o.f);
+	return apod_outfile_commit(&o);
+}
+
+static int path_in(char *buf, size_t len, const char *dir, const char *name, const char *ext)
+{
+	if (snprintf(buf, len, "%s/%s%s", dir, name, ext) >= (int)len)
+		return apod_usage_fail("%s: path too long", dir);
+	return 0;
+}
+
+static int write_series(const char *path, const struct apod_series *s,
+                        const struct apod_series_data *d)
+{
+	struct apod_outfile o;
+	if (apod_outfile_open(&o, path))
+		return -1;
+	fprintf(o.f, "step");
+	if (s->column_names)
+		fprintf(o.f, ",%s", s->column_names);
+	else
+		for (int c = 0; c < d->cols; c++)
+			fprintf(o.f, ",%s%d", s->column_prefix ? s->column_prefix : "v", c);
+	fputc('\n', o.f);
+	for (long k = 0; k < d->rows; k++) {
+		const double *row = d->v + (size_t)k * (size_t)d->cols;
+		fprintf(o.f, "%ld", d->step[k]);
+		for (int c = 0; c < d->cols; c++)
+			fprintf(o.f, s->integer ? ",%.0f" : ",%.17g", row[c]);
+		fputc('\n', o.f);
+	}
+	return apod_outfile_commit(&o);
+}
+
+int apod_results_write(const char *dir, const void *params, const struct apod_run *r)
+{
+	const struct apod_workload *w = r->w;
+	char path[4096];
+	json_object *rep;
+	int rc;
+	for (int a = 0; a < r->narrays; a++) {
+		const struct apod_array_data *d = &r->arrays[a];
+		if (path_in(path, sizeof path, dir, w->arrays[a].name, ".npy") ||
+		    apod_npy_write(path, d->data, d->dtype, d->ndim, d->dims))
+			return -1;
+	}
+	for (int i = 0; i < r->nseries; i++)
+		if (path_in(path, sizeof path, dir, w->series[i].name, ".csv") ||
+		    write_series(path, &w->series[i], &r->series[i]))
+			return -1;
+	if (path_in(path, sizeof path, dir, "report", ".json"))
+		return -1;
+	rep = apod_report_json(params, r);
+	rc = apod_json_write(path, rep);
+	json_object_put(rep);
+	return rc;
+}
+
+/* ---- reading back ---------------------------------------------------- */
+
+/* Read a CSV file of our own making: a header, then rows of `cols` numbers. */
+static int read_csv(const char *path, size_t cols, size_t rows, double *out)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0, row = 0;
+	ssize_t len;
+	if (!f)
+		return apod_usage_fail("%s: cannot open: %s", path, strerror(errno));
+	if (getline(&line, &cap, f) < 0)
+		goto malformed;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		char *p = line, *end;
+		if (row == rows)
+			goto malformed;
+		for (size_t c = 0; c < cols; c++) {
+			errno = 0;
+			out[row * cols + c] = strtod(p, &end);
+			if (end == p || errno == ERANGE)
+				goto malformed;
+			p = end;
+			if (c + 1 < cols) {
+				if (*p != ',')
+					goto malformed;
+				p++;
+			}
+		}
+		if (*p != '\n' && *p != '\0')
+			goto malformed;
+		row++;
+	}
+	if (row != rows)
+		goto malformed;
+	free(line);
+	fclose(f);
+	return 0;
+malformed:
+	free(line);
+	fclose(f);
+	return apod_usage_fail("%s: malformed: expected %zu rows of %zu numbers after a header",
+	                       path, rows, cols);
+}
+
+static const struct apod_workload *find_workload(const struct apod_workload *const *ws,
+                                                 const char *name)
+{
+	for (int i = 0; ws[i]; i++)
+		if (!strcmp(ws[i]->name, name))
+			return ws[i];
+	return NULL;
+}
+
+static int load_report(const char *dir, const struct apod_workload *const *ws,
+                       const struct apod_workload **w, void **params, char *stage, size_t len)
+{
+	char path[4096];
+	json_object *rep, *x, *pj;
+	int rc = -1;
+	if (path_in(path, sizeof path, dir, "report", ".json"))
+		return -1;
+	rep = json_object_from_file(path);
+	if (!rep)
+		return apod_usage_fail("%s: missing or not valid JSON (is %s a results directory?)",
+		                       path, dir);
+	if (!json_object_object_get_ex(rep, "workload", &x) || !json_object_is_type(x, json_type_string))
+		apod_usage_fail("%s: no 'workload' (written by an older apod? rerun it)", path);
+	else if (!(*w = find_workload(ws, json_object_get_string(x))))
+		apod_usage_fail("%s: workload '%s' is not built into this program", path,
+		                json_object_get_string(x));
+	else if (!json_object_object_get_ex(rep, "params", &pj))
+		apod_usage_fail("%s: no 'params' object", path);
+	else if ((*params = apod_params_new(*w)) != NULL) {
+		if (apod_params_from_json(*w, *params, pj, path) || apod_params_check(*w, *params)) {
+			free(*params);
+			*params = NULL;
+		} else {
+			rc = 0;
+			if (json_object_object_get_ex(rep, "stage", &x))
+				snprintf(stage, len, "%s", json_object_get_string(x));
+		}
+	}
+	json_object_put(rep);
+	return rc;
+}
+
+static int load_array(const char *path, struct apod_array_data *d)
+{
+	void *data;
+	enum apod_dtype t;
+	int ndim;
+	size_t dims[2];
+	if (apod_npy_read(path, &data, &t, &ndim, dims))
+		return -1;
+	if (ndim != d->ndim || dims[0] != d->dims[0] || dims[1] != d->dims[1]) {
+		free(data);
+		return apod_usage_fail("%s: shape (%zu, %zu) does not match the parameters' (%zu, %zu)",
+		                       path, dims[0], dims[1], d->dims[0], d->dims[1]);
+	}
+	free(d->data);
+	d->data = data;
+	d->dtype = t;
+	return 0;
+}
+
+int apod_results_load(const char *dir, const struct apod_workload *const *workloads,
+                      void **params, struct apod_run *r)
+{
+	const struct apod_workload *w = NULL;
+	char path[4096], stage[32] = "?";
+	double *buf = NULL;
+	*params = NULL;
+	if (load_report(dir, workloads, &w, params, stage, sizeof stage))
+		return -1;
+	if (apod_run_alloc(r, w, *params)) {
+		free(*params);
+		return -1;
+	}
+	snprintf(r->stage, sizeof r->stage, "%s", stage);
+	for (int a = 0; a < r->narrays; a++)
+		if (path_in(path, sizeof path, dir, w->arrays[a].name, ".npy") ||
+		    load_array(path, &r->arrays[a]))
+			goto fail;
+	for (int i = 0; i < r->nseries; i++) {
+		struct apod_series_data *d = &r->series[i];
+		size_t cols = 1 + (size_t)d->cols;
+		if (!(buf = malloc(((size_t)d->rows * cols + 1) * sizeof *buf))) {
+			apod_fail("cannot allocate %zu values to read %s", (size_t)d->rows * cols, dir);
+			goto fail;
+		}
+		if (path_in(path, sizeof path, dir, w->series[i].name, ".csv") ||
+		    read_csv(path, cols, (size_t)d->rows, buf))
+			goto fail;
+		for (long k = 0; k < d->rows; k++) {
+			d->step[k] = (long)buf[(size_t)k * cols];
+			memcpy(d->v + (size_t)k * (size_t)d->cols, buf + (size_t)k * cols + 1,
+			       (size_t)d->cols * sizeof *buf);
+		}
+		free(buf);
+		buf = NULL;
+	}
+	return 0;
+fail:
+	free(buf);
+	apod_run_free(r);
+	free(*params);
+	*params = NULL;
+	return -1;
+}

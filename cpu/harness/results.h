@@ -1,0 +1,35 @@
+/*
+ * results.h: a run's results as files, and back.
+ *
+ *   ARRAY.npy    each array the workload declares, at the end of the run
+ *   SERIES.csv   each series: a "step" column, then the values
+ *   report.json  the workload, the stage, the parameters, the phase timers
+ *                and the last row of the first series
+ *
+ * `apod verify` reads two such directories back; the committed references
+ * in data/ref/ are one.
+ */
+#ifndef APOD_RESULTS_H
+#define APOD_RESULTS_H
+
+#include <json-c/json.h>
+
+#include "run.h"
+
+/* The report of one run as a JSON object (the caller puts it). */
+json_object *apod_report_json(const void *params, const struct apod_run *r);
+
+/* Write a JSON object to path atomically, pretty-printed. */
+int apod_json_write(const char *path, json_object *obj);
+
+int apod_results_write(const char *dir, const void *params, const struct apod_run *r);
+
+/* Load a results directory written by a run of one of `workloads`: the
+ * workload, its parameters (*params, to free) and the run. */
+int apod_results_load(const char *dir, const struct apod_workload *const *workloads,
+                      void **params, struct apod_run *r);
+
+/* "float" or "double": the precision of a run's arrays (the coarser). */
+const char *apod_run_precision(const struct apod_run *r);
+
+#endif

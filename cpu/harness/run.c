@@ -1,0 +1,361 @@
+/*
+ * run.c: set up, step, probe, snapshot, report: the loop every workload's
+ * stages run in, with a wall-clock timer around every phase.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fail.h"
+#include "npy.h"
+#include "outfile.h"
+#include "progress.h"
+#include "results.h"
+#include "run.h"
+#include "timer.h"
+
+int apod_probe_count(const struct apod_workload *w)
+{
+	int n = 0;
+	while (w->probes && w->probes[n].name)
+		n++;
+	return n;
+}
+
+int apod_series_count(const struct apod_workload *w)
+{
+	int n = 0;
+	while (w->series && w->series[n].name)
+		n++;
+	return n;
+}
+
+int apod_array_count(const struct apod_workload *w)
+{
+	int n = 0;
+	while (w->arrays && w->arrays[n].name)
+		n++;
+	return n;
+}
+
+int apod_phase_count(const struct apod_workload *w)
+{
+	return apod_probe_count(w) + 4;
+}
+
+const char *apod_phase_name(const struct apod_workload *w, int i)
+{
+	int k = apod_probe_count(w);
+	if (i == 0)
+		return "setup";
+	if (i == 1)
+		return w->step_phase;
+	if (i < 2 + k)
+		return w->probes[i - 2].name;
+	if (i == 2 + k)
+		return "writeSnapshot";
+	if (i == 3 + k)
+		return "writeReport";
+	return "?";
+}
+
+unsigned apod_phase_bit(const struct apod_workload *w, int i)
+{
+	int k = apod_probe_count(w);
+	if (i < 2 + k)
+		return 1u << i;
+	return i == 2 + k ? APOD_PORTS_SNAPSHOT : APOD_PORTS_REPORT;
+}
+
+const struct apod_stage *apod_stage_find(const struct apod_workload *w, const char *name)
+{
+	for (int i = 0; w->stages[i]; i++)
+		if (!strcmp(w->stages[i]->name, name))
+			return w->stages[i];
+	return NULL;
+}
+
+int apod_run_alloc(struct apod_run *r, const struct apod_workload *w, const void *params)
+{
+	memset(r, 0, sizeof *r);
+	r->w = w;
+	r->steps = w->steps(params);
+	r->nphases = apod_phase_count(w);
+	r->nseries = apod_series_count(w);
+	r->narrays = apod_array_count(w);
+	r->series = calloc((size_t)r->nseries + 1, sizeof *r->series);
+	r->arrays = calloc((size_t)r->narrays + 1, sizeof *r->arrays);
+	if (!r->series || !r->arrays)
+		goto nomem;
+	for (int i = 0; i < r->nseries; i++) {
+		const struct apod_series *s = &w->series[i];
+		struct apod_series_data *d = &r->series[i];
+		d->cols = s->columns(params);
+		d->every = w->probes[s->probe].every(params);
+		d->rows = d->every > 0 ? r->steps / d->every : 0;
+		d->step = calloc(d->rows ? (size_t)d->rows : 1, sizeof *d->step);
+		d->v = calloc(d->rows ? (size_t)d->rows * (size_t)d->cols : 1, sizeof *d->v);
+		if (!d->step || !d->v)
+			goto nomem;
+	}
+	for (int i = 0; i < r->narrays; i++) {
+		struct apod_array_data *a = &r->arrays[i];
+		a->ndim = w->arrays[i].shape(params, a->dims);
+		if (a->ndim == 1)
+			a->dims[1] = 1;
+		a->count = a->dims[0] * a->dims[1];
+		a->dtype = w->arrays[i].dtype;
+		if (!(a->data = malloc(a->count * apod_dtype_size(a->dtype))))
+			goto nomem;
+	}
+	return 0;
+nomem:
+	apod_run_free(r);
+	return apod_fail("cannot allocate the results of a %ld-step run of %s", r->steps, w->name);
+}
+
+void apod_run_free(struct apod_run *r)
+{
+	for (int i = 0; r->series && i < r->nseries; i++) {
+		free(r->series[i].step);
+		free(r->series[i].v);
+	}
+	for (int i = 0; r->arrays && i < r->narrays; i++)
+		free(r->arrays[i].data);
+	free(r->series);
+	free(r->arrays);
+	r->series = NULL;
+	r->arrays = NULL;
+}
+
+static int snapshot_path(char *path, size_t len, const char *outdir, const char *prefix, long step)
+{
+	if (snprintf(path, len, "%s/%s_%09ld.npy", outdir, prefix, step) >= (int)len)
+		return apod_usage_fail("%s: output path too long", outdir);
+	return 0;
+}
+
+/* A snapshot being written in the background (stages with snapshot_begin). */
+struct writer {
+	const struct apod_stage *e;
+	void *ctx;
+	const struct apod_array *decl;
+	const struct apod_array_data *shape;
+	const char *outdir;
+	long step;
+	int active, failed;
+	double seconds;               /* the last snapshot's streaming time */
+	double total;                 /* all snapshots' */
+	char why[1024];
+	pthread_t thread;
+	struct apod_outfile out;
+};
+
+static int sink_to_file(const void *chunk, size_t bytes, void *arg)
+{
+	struct writer *w = arg;
+	if (fwrite(chunk, 1, bytes, w->out.f) != bytes)
+		return apod_fail("%s: write failed: %s", w->out.path, strerror(errno));
+	return 0;
+}
+
+static void *writer_main(void *arg)
+{
+	struct writer *w = arg;
+	char path[4096];
+	double t0 = apod_now();
+	w->failed = 1;
+	if (snapshot_path(path, sizeof path, w->outdir, w->decl->snapshot, w->step) == 0 &&
+	    apod_npy_open(&w->out, path, w->shape->dtype, w->shape->ndim, w->shape->dims) == 0) {
+		if (w->e->snapshot_stream(w->ctx, sink_to_file, w))
+			apod_outfile_abort(&w->out);
+		else
+			w->failed = apod_outfile_commit(&w->out) != 0;
+	}
+	if (w->failed)
+		snprintf(w->why, sizeof w->why, "%s", apod_failure());
+	w->seconds = apod_now() - t0;
+	return NULL;
+}
+
+static int writer_join(struct writer *w)
+{
+	if (!w->active)
+		return 0;
+	pthread_join(w->thread, NULL);
+	w->active = 0;
+	w->total += w->seconds;
+	if (w->failed)
+		return apod_fail("snapshot of step %ld: %s", w->step, w->why);
+	return 0;
+}
+
+/* Wait for the previous snapshot to be written (which frees the device's
+ * copy), take a new copy on the device, and stream it to a file on the
+ * writer thread while the main loop goes on. */
+static int snapshot_async(struct writer *w, int a, const struct apod_run *r, long step)
+{
+	if (writer_join(w) || w->e->snapshot_begin(w->ctx, a))
+		return -1;
+	w->decl = &r->w->arrays[a];
+	w->shape = &r->arrays[a];
+	w->step = step;
+	w->failed = 0;
+	if (pthread_create(&w->thread, NULL, writer_main, w) != 0)
+		return apod_fail("cannot start the snapshot writer thread");
+	w->active = 1;
+	return 0;
+}
+
+/* Every array that is snapshotted, at this step. */
+static int snapshot(struct writer *w, const struct apod_run *r, const char *outdir, long step,
+                    void *buf)
+{
+	for (int a = 0; a < r->narrays; a++) {
+		const struct apod_array *decl = &r->w->arrays[a];
+		const struct apod_array_data *d = &r->arrays[a];
+		char path[4096];
+		if (!decl->snapshot)
+			continue;
+		if (w->e->snapshot_begin) {
+			if (snapshot_async(w, a, r, step))
+				return -1;
+		} else if (w->e->fetch(w->ctx, a, buf) ||
+		           snapshot_path(path, sizeof path, outdir, decl->snapshot, step) ||
+		           apod_npy_write(path, buf, d->dtype, d->ndim, d->dims))
+			return -1;
+	}
+	return 0;
+}
+
+static size_t snapshot_bytes(const struct apod_run *r)
+{
+	size_t most = 0;
+	for (int a = 0; a < r->narrays; a++) {
+		size_t b = r->arrays[a].count * apod_dtype_size(r->arrays[a].dtype);
+		if (r->w->arrays[a].snapshot && b > most)
+			most = b;
+	}
+	return most;
+}
+
+int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, const void *params,
+                  const void *problem, const char *outdir, unsigned flags, struct apod_run *r)
+{
+	long M = outdir && w->snapshot_every && !(flags & APOD_SIM_NO_SNAPSHOTS)
+	         ? w->snapshot_every(params) : 0, s;
+	int nprobes = apod_probe_count(w), snap_phase = 2 + nprobes, report_phase = 3 + nprobes;
+	long every[APOD_MAX_PROBES];
+	double *rows[64];
+	void *snap = NULL, *ctx = NULL;
+	struct writer wr = { .e = e, .outdir = outdir };
+	struct apod_progress prog;
+	char label[96];
+	double t0, t;
+
+	if (apod_run_alloc(r, w, params))
+		return -1;
+	if (r->nseries > 64)
+		return apod_run_free(r), apod_fail("%s: more than 64 series", w->name);
+	snprintf(r->stage, sizeof r->stage, "%s", e->name);
+	r->width = e->width ? e->width() : 1;
+	for (int k = 0; k < nprobes; k++)
+		every[k] = w->probes[k].every(params);
+	if (M && !e->snapshot_begin && snapshot_bytes(r) && !(snap = malloc(snapshot_bytes(r)))) {
+		apod_fail("cannot allocate a snapshot buffer (%zu bytes)", snapshot_bytes(r));
+		goto fail;
+	}
+
+	t0 = apod_now();
+	ctx = e->create(problem);
+	r->phase[0] = apod_now() - t0;
+	if (!ctx)
+		goto fail;
+	wr.ctx = ctx;
+
+	snprintf(label, sizeof label, "%s %s", w->name, e->name);
+	apod_progress_begin(&prog, label, r->steps);
+	for (s = 1; s <= r->steps; s++) {
+		t = apod_now();
+		if (e->step(ctx))
+			goto fail_ctx;
+		r->phase[1] += apod_now() - t;
+
+		for (int k = 0; k < nprobes; k++) {
+			if (!every[k] || s % every[k])
+				continue;
+			for (int i = 0; i < r->nseries; i++) {
+				struct apod_series_data *d = &r->series[i];
+				long row = s / every[k] - 1;
+				rows[i] = NULL;
+				if (w->series[i].probe != k || row >= d->rows)
+					continue;
+				d->step[row] = s;
+				rows[i] = d->v + (size_t)row * (size_t)d->cols;
+			}
+			t = apod_now();
+			if (e->probe(ctx, k, rows))
+				goto fail_ctx;
+			r->phase[2 + k] += apod_now() - t;
+		}
+
+		if (M && s % M == 0) {
+			t = apod_now();
+			if (snapshot(&wr, r, outdir, s, snap))
+				goto fail_ctx;
+			r->snapshots++;
+			r->phase[snap_phase] += apod_now() - t;
+		}
+		apod_progress_update(&prog, s);
+	}
+	apod_progress_end(&prog);
+
+	/* The last snapshot may still be streaming: it overlaps the report. */
+	t = apod_now();
+	for (int a = 0; a < r->narrays; a++)
+		if (e->fetch(ctx, a, r->arrays[a].data))
+			goto fail_ctx;
+	r->phase[report_phase] = apod_now() - t;
+	if (outdir) {
+		/* report.json cannot hold the time taken to write itself: it records
+		 * the report phase up to this point, the in-memory run the whole. */
+		r->total = 0;
+		for (int i = 0; i < r->nphases; i++)
+			r->total += r->phase[i];
+		if (apod_results_write(outdir, params, r))
+			goto fail_ctx;
+		r->phase[report_phase] = apod_now() - t;
+	}
+	t = apod_now();
+	if (writer_join(&wr))
+		goto fail_ctx;
+	r->phase[snap_phase] += apod_now() - t;
+	r->background = wr.total;
+	e->destroy(ctx);
+	r->total = 0;
+	for (int i = 0; i < r->nphases; i++)
+		r->total += r->phase[i];
+	free(snap);
+	return 0;
+
+fail_ctx:
+	apod_progress_end(&prog);
+	if (wr.active) {
+		/* Wait for the writer, but report the failure that stopped the run. */
+		char why[1024];
+		int usage = apod_failure_status() == APOD_EXIT_USAGE;
+		snprintf(why, sizeof why, "%s", apod_failure());
+		writer_join(&wr);
+		if (usage)
+			apod_usage_fail("%s", why);
+		else
+			apod_fail("%s", why);
+	}
+	e->destroy(ctx);
+fail:
+	free(snap);
+	apod_run_free(r);
+	return -1;
+}

@@ -1,0 +1,70 @@
+/*
+ * run.h: the main loop, written once for every workload and stage, and
+ * what one run produced: its phase timers, its series and its arrays.
+ */
+#ifndef APOD_RUN_H
+#define APOD_RUN_H
+
+#include <stddef.h>
+
+#include "apod/workload.h"
+
+/* setup, the step, one per probe, writeSnapshot, writeReport */
+#define APOD_MAX_PHASES (APOD_MAX_PROBES + 4)
+
+struct apod_series_data {
+	int cols;
+	long rows;
+	long every;                   /* a row after every `every` steps */
+	long *step;                   /* the step each row was taken after */
+	double *v;                    /* rows x cols */
+};
+
+struct apod_array_data {
+	int ndim;
+	size_t dims[2];
+	size_t count;
+	enum apod_dtype dtype;
+	void *data;
+};
+
+struct apod_run {
+	const struct apod_workload *w;
+	char stage[32];
+	int width;                    /* threads the stage used (Amdahl's N) */
+	long steps;
+	int nphases;
+	double phase[APOD_MAX_PHASES];   /* wall-clock seconds per phase */
+	double total;                 /* sum of the phases */
+	double background;            /* seconds the writer thread spent streaming
+	                                 snapshots, overlapped with the phases */
+	long snapshots;               /* snapshot files written */
+	int nseries, narrays;
+	struct apod_series_data *series;
+	struct apod_array_data *arrays;
+};
+
+/* The phases of w, in order, and the APOD_PORTS_ bit of each. */
+int apod_phase_count(const struct apod_workload *w);
+const char *apod_phase_name(const struct apod_workload *w, int i);
+unsigned apod_phase_bit(const struct apod_workload *w, int i);
+int apod_probe_count(const struct apod_workload *w);
+int apod_series_count(const struct apod_workload *w);
+int apod_array_count(const struct apod_workload *w);
+
+/* Allocate r's series and arrays for a run of w with these parameters
+ * (zeroed), each array in its declared dtype. */
+int apod_run_alloc(struct apod_run *r, const struct apod_workload *w, const void *params);
+void apod_run_free(struct apod_run *r);
+
+/* Run stage e of w on the problem.  With outdir, write snapshots and the
+ * results there (the directory must exist).  On failure r holds nothing
+ * to free.  A progress line goes to stderr if it is a terminal. */
+#define APOD_SIM_NO_SNAPSHOTS 1u   /* write the results but take no snapshots */
+int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, const void *params,
+                  const void *problem, const char *outdir, unsigned flags, struct apod_run *r);
+
+/* The stage of w called name, or NULL. */
+const struct apod_stage *apod_stage_find(const struct apod_workload *w, const char *name);
+
+#endif

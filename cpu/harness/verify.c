@@ -1,0 +1,280 @@
+/*
+ * verify.c: compare two runs output by output, under the tolerances the
+ * workload designs (a workload's own documentation explains its factors).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "fail.h"
+#include "results.h"
+#include "verify.h"
+
+static double value(const void *data, enum apod_dtype t, size_t i)
+{
+	return t == APOD_F64 ? ((const double *)data)[i] : (double)((const float *)data)[i];
+}
+
+static int bad(enum apod_compare c, double w, double g, const struct apod_tol *t)
+{
+	switch (c) {
+	case APOD_COMPARE_EXACT:
+		return !(w == g || (isnan(w) && isnan(g)));
+	case APOD_COMPARE_ULP:
+		return isnan(w) != isnan(g) || apod_ulp_distance(w, g) > t->ulps;
+	default:
+		return !apod_within(w, g, t->atol, t->rtol);
+	}
+}
+
+/* One difference into the verdict: counts, and the worst so far. */
+static void note(struct apod_output_verdict *o, enum apod_compare c, double w, double g,
+                 const struct apod_tol *t)
+{
+	double d = fabs(g - w);
+	long long ulp = apod_ulp_distance(w, g);
+	o->n++;
+	if (w != g || isnan(w) != isnan(g))
+		o->ndiffer++;
+	if (bad(c, w, g, t))
+		o->nbad++;
+	if (ulp > o->max_ulp)
+		o->max_ulp = ulp;
+	if (d > o->max_abs || (isnan(d) && !isnan(o->max_abs)) || o->n == 1) {
+		o->max_abs = d;
+		o->worst_want = w;
+		o->worst_got = g;
+		o->tol = *t;
+	}
+}
+
+static void compare_array(const struct apod_array *decl, const void *params, int any_float,
+                          const struct apod_array_data *want, const struct apod_array_data *got,
+                          struct apod_output_verdict *o)
+{
+	struct apod_tol t = { 0 };
+	double num = 0, den = 0;
+	if (decl->tolerance)
+		decl->tolerance(params, any_float, &t);
+	for (size_t i = 0; i < want->count; i++) {
+		double w = value(want->data, want->dtype, i), g = value(got->data, got->dtype, i);
+		double before = o->max_abs;
+		note(o, decl->compare, w, g, &t);
+		if (o->max_abs != before || i == 0)
+			o->worst = i;
+		num += (g - w) * (g - w);
+		den += w * w;
+	}
+	o->tol = t;
+	o->rel_l2 = den > 0 ? sqrt(num / den) : sqrt(num);
+	o->ok = o->nbad == 0;
+}
+
+static void compare_counts(const struct apod_series *decl, const void *params, int any_float,
+                           const struct apod_series_data *want, const struct apod_series_data *got,
+                           struct apod_output_verdict *o)
+{
+	struct apod_tol t = { 0 };
+	decl->tolerance(params, any_float, 0, &t);
+	o->tol = t;
+	o->ok = 1;
+	for (long k = 0; k < want->rows; k++) {
+		const double *a = want->v + (size_t)k * (size_t)want->cols;
+		const double *b = got->v + (size_t)k * (size_t)got->cols;
+		double l1 = 0, ca = 0, cb = 0, frac;
+		for (int c = 0; c < want->cols; c++) {
+			if (a[c] != b[c])
+				o->ndiffer++;
+			l1 += fabs(a[c] - b[c]);
+			ca += a[c];
+			cb += b[c];
+			o->n++;
+		}
+		/* Every item lands in exactly one bin: a lost or doubled count is a
+		 * bug whatever the tolerance. */
+		if (ca != cb || (t.total > 0 && ca != t.total))
+			l1 = INFINITY;
+		frac = l1 / (t.total > 0 ? t.total : (ca > 0 ? ca : 1));
+		if (frac > o->max_frac || isnan(frac) || k == 0) {
+			o->max_frac = frac;
+			o->worst_step = want->step[k];
+		}
+	}
+	o->ok = o->max_frac <= t.frac;
+}
+
+/* An invariant: each run on its own stays near its first row. */
+static void check_drift(const struct apod_series *decl, const void *params, int any_float,
+                        const struct apod_series_data *d, struct apod_output_verdict *o)
+{
+	for (int c = 0; c < d->cols; c++) {
+		struct apod_tol t = { 0 };
+		decl->tolerance(params, any_float, c, &t);
+		for (long k = 1; k < d->rows; k++) {
+			double x0 = d->v[c], x = d->v[(size_t)k * (size_t)d->cols + (size_t)c];
+			double before = o->max_abs;
+			note(o, APOD_COMPARE_CLOSE, x0, x, &t);
+			if (o->max_abs != before) {
+				o->worst_step = d->step[k];
+				o->worst_col = c;
+			}
+		}
+	}
+}
+
+static void compare_series(const struct apod_series *decl, const void *params, int any_float,
+                           const struct apod_series_data *want, const struct apod_series_data *got,
+                           struct apod_output_verdict *o)
+{
+	struct apod_tol *tol;
+	int steps_ok = memcmp(want->step, got->step, (size_t)want->rows * sizeof *want->step) == 0;
+	if (decl->compare == APOD_COMPARE_COUNTS) {
+		compare_counts(decl, params, any_float, want, got, o);
+		o->ok &= steps_ok;
+		return;
+	}
+	if (decl->compare == APOD_COMPARE_DRIFT) {
+		size_t nvalues = (size_t)want->rows * (size_t)want->cols;
+		check_drift(decl, params, any_float, want, o);
+		check_drift(decl, params, any_float, got, o);
+		/* What differs between the two runs, apart from each one's drift. */
+		o->n = nvalues;
+		o->ndiffer = 0;
+		for (size_t i = 0; i < nvalues; i++)
+			o->ndiffer += want->v[i] != got->v[i];
+		o->ok = o->nbad == 0 && steps_ok;
+		return;
+	}
+	tol = calloc((size_t)want->cols + 1, sizeof *tol);
+	for (int c = 0; tol && c < want->cols; c++)
+		if (decl->tolerance)
+			decl->tolerance(params, any_float, c, &tol[c]);
+	for (long k = 0; tol && k < want->rows; k++)
+		for (int c = 0; c < want->cols; c++) {
+			size_t i = (size_t)k * (size_t)want->cols + (size_t)c;
+			double before = o->max_abs;
+			note(o, decl->compare, want->v[i], got->v[i], &tol[c]);
+			if (o->max_abs != before || o->n == 1) {
+				o->worst_step = want->step[k];
+				o->worst_col = c;
+			}
+		}
+	o->ok = tol && o->nbad == 0 && steps_ok;
+	free(tol);
+}
+
+int apod_verify(const void *params, const struct apod_run *want, const struct apod_run *got,
+                struct apod_verdict *v)
+{
+	const struct apod_workload *w = want->w;
+	int any_float = !strcmp(apod_run_precision(want), "float") ||
+	                !strcmp(apod_run_precision(got), "float");
+	memset(v, 0, sizeof *v);
+	v->shape_ok = want->w == got->w && want->steps == got->steps &&
+	              want->narrays == got->narrays && want->nseries == got->nseries &&
+	              want->narrays + want->nseries <= APOD_MAX_OUTPUTS;
+	for (int a = 0; v->shape_ok && a < want->narrays; a++)
+		v->shape_ok = want->arrays[a].count == got->arrays[a].count;
+	for (int i = 0; v->shape_ok && i < want->nseries; i++)
+		v->shape_ok = want->series[i].rows == got->series[i].rows &&
+		              want->series[i].cols == got->series[i].cols;
+	if (!v->shape_ok)
+		return v->ok = 0;
+	v->ok = 1;
+	for (int a = 0; a < want->narrays; a++) {
+		struct apod_output_verdict *o = &v->out[v->n++];
+		o->name = w->arrays[a].name;
+		o->is_array = 1;
+		o->compare = w->arrays[a].compare;
+		compare_array(&w->arrays[a], params, any_float, &want->arrays[a], &got->arrays[a], o);
+		v->ok &= o->ok;
+	}
+	for (int i = 0; i < want->nseries; i++) {
+		struct apod_output_verdict *o = &v->out[v->n++];
+		o->name = w->series[i].name;
+		o->compare = w->series[i].compare;
+		compare_series(&w->series[i], params, any_float, &want->series[i], &got->series[i], o);
+		v->ok &= o->ok;
+	}
+	return v->ok;
+}
+
+void apod_verdict_line(const struct apod_verdict *v, char *buf, size_t len)
+{
+	size_t used;
+	int differ = 0;
+	if (!v->shape_ok) {
+		snprintf(buf, len, "FAIL (different shapes)");
+		return;
+	}
+	for (int i = 0; i < v->n; i++)
+		differ |= v->out[i].ndiffer != 0;
+	if (v->ok) {
+		if (!differ)
+			snprintf(buf, len, "PASS (bitwise)");
+		else if (v->n > 0 && v->out[0].ndiffer == 0)
+			snprintf(buf, len, "PASS (%s bitwise)", v->out[0].name);
+		else
+			snprintf(buf, len, "PASS (max %.2g, %lld ulp)", v->out[0].max_abs, v->out[0].max_ulp);
+		return;
+	}
+	used = (size_t)snprintf(buf, len, "FAIL (");
+	for (int i = 0; i < v->n && used < len; i++)
+		if (!v->out[i].ok)
+			used += (size_t)snprintf(buf + used, len - used, "%s ", v->out[i].name);
+	if (used < len && used > 0 && buf[used - 1] == ' ')
+		used--;
+	if (used < len)
+		snprintf(buf + used, len - used, ")");
+}
+
+static const char *compare_name(enum apod_compare c)
+{
+	static const char *const names[] = { "exact", "abs+rel", "ulp", "counts", "drift" };
+	return (unsigned)c < sizeof names / sizeof names[0] ? names[c] : "?";
+}
+
+void apod_verdict_print(FILE *f, const struct apod_verdict *v, const struct apod_run *r)
+{
+	if (!v->shape_ok) {
+		fprintf(f, "FAIL: the two runs differ in the shape of their outputs\n");
+		return;
+	}
+	for (int i = 0; i < v->n; i++) {
+		const struct apod_output_verdict *o = &v->out[i];
+		const struct apod_tol *t = &o->tol;
+		fprintf(f, "%-11s %s  %s: ", o->name, o->ok ? "ok  " : "FAIL", compare_name(o->compare));
+		if (o->compare == APOD_COMPARE_COUNTS) {
+			fprintf(f, "%zu of %zu counts differ; max moved fraction %.3g (step %ld, tol %.3g)\n",
+			        o->ndiffer, o->n, o->max_frac, o->worst_step, t->frac);
+			continue;
+		}
+		if (o->compare == APOD_COMPARE_DRIFT) {
+			fprintf(f, "max drift %.3g (step %ld, column %d, tol %.3g + %.3g*|first|)\n",
+			        o->max_abs, o->worst_step, o->worst_col, t->atol, t->rtol);
+			continue;
+		}
+		fprintf(f, "%zu of %zu values differ, %zu outside the tolerance", o->ndiffer, o->n, o->nbad);
+		if (o->compare == APOD_COMPARE_ULP)
+			fprintf(f, " (%lld ulp)\n", t->ulps);
+		else if (o->compare == APOD_COMPARE_CLOSE)
+			fprintf(f, " (|d| <= %.3g + %.3g*|ref|)\n", t->atol, t->rtol);
+		else
+			fputc('\n', f);
+		if (o->is_array) {
+			const struct apod_array_data *a = &r->arrays[i];
+			fprintf(f, "            max |d| %.6g, relative L2 %.3g, max %lld ulp (float grid)\n",
+			        o->max_abs, o->rel_l2, o->max_ulp);
+			if (o->ndiffer && a->ndim == 2)
+				fprintf(f, "            worst (row %zu, col %zu): expected %.9g, got %.9g\n",
+				        o->worst / a->dims[1], o->worst % a->dims[1], o->worst_want, o->worst_got);
+			else if (o->ndiffer)
+				fprintf(f, "            worst (index %zu): expected %.9g, got %.9g\n", o->worst,
+				        o->worst_want, o->worst_got);
+		} else if (o->ndiffer)
+			fprintf(f, "            max |d| %.3g at step %ld, column %d (tol %.3g + %.3g*|ref|)\n",
+			        o->max_abs, o->worst_step, o->worst_col, t->atol, t->rtol);
+	}
+	fprintf(f, "%s\n", v->ok ? "PASS" : "FAIL");
+}

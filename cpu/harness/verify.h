@@ -1,0 +1,55 @@
+/*
+ * verify.h: the gate every stage passes through.
+ *
+ * A run is compared with a reference run output by output: each array
+ * element by element, each series row by row, under the comparison the
+ * workload declared and the tolerances its hooks designed from the
+ * parameters.  Every output is reported on its own: the largest
+ * difference, where it was, and the tolerance it was held to.
+ */
+#ifndef APOD_VERIFY_H
+#define APOD_VERIFY_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "run.h"
+
+#define APOD_MAX_OUTPUTS 32
+
+struct apod_output_verdict {
+	const char *name;
+	int is_array;
+	enum apod_compare compare;
+	int ok;
+	size_t n;                 /* values compared */
+	size_t nbad;              /* outside the tolerance */
+	size_t ndiffer;           /* not bit for bit equal */
+	double max_abs;
+	double rel_l2;            /* arrays: ||got - want|| / ||want|| */
+	long long max_ulp;        /* on the float grid */
+	double max_frac;          /* COUNTS: the largest moved fraction of a row */
+	size_t worst;             /* arrays: index of the largest difference */
+	long worst_step;          /* series: the step of the largest difference */
+	int worst_col;
+	double worst_want, worst_got;
+	struct apod_tol tol;      /* the tolerance of the worst value */
+};
+
+struct apod_verdict {
+	int shape_ok;
+	int ok;
+	int n;
+	struct apod_output_verdict out[APOD_MAX_OUTPUTS];
+};
+
+/* Compare got with want (the same workload and parameters).  Returns v->ok. */
+int apod_verify(const void *params, const struct apod_run *want, const struct apod_run *got,
+                struct apod_verdict *v);
+
+/* A short human line ("PASS (bitwise)", "PASS (max 1e-05, 2 ulp)" or what failed). */
+void apod_verdict_line(const struct apod_verdict *v, char *buf, size_t len);
+/* The full report, as `apod verify` prints it. */
+void apod_verdict_print(FILE *f, const struct apod_verdict *v, const struct apod_run *r);
+
+#endif

@@ -1,0 +1,209 @@
+/*
+ * workload.c: heat, declared to the harness: its deck, its problem, its
+ * probes (calcStats every step, calcSummaryData every K), its outputs and
+ * the tolerances the gate holds them to.
+ *
+ * The reasoning behind each tolerance is in doc/verification.md; in short:
+ * with alpha <= 1/4 every update is a convex combination, so the difference
+ * between two implementations cannot grow from step to step except by what
+ * each step's own rounding adds, at most about 10 units of roundoff of the
+ * largest temperature.  After T steps cells may differ by 10*T*u*scale.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "apod_hd.h"
+#include "engine.h"
+#include "fail.h"
+#include "heat.h"
+#include "heat_workload.h"
+#include "problem.h"
+
+/* Roundings one cell update can contribute, in units of u*scale, for two
+ * implementations together (5 each; see doc/verification.md). */
+#define UPDATE_ROUNDING 10.0
+
+struct heat_tolerance {
+	double atol, rtol, moment_atol, var_atol, hist_frac, zone_atol;
+};
+
+static void design(const struct heat_deck *d, int any_float, struct heat_tolerance *t)
+{
+	double u = any_float ? FLT_EPSILON / 2 : DBL_EPSILON / 2;
+	double scale = heat_deck_scale(d);
+	double range = heat_deck_tmax(d) - heat_deck_tmin(d);
+	double lo, hi, width;
+	heat_deck_hist_range(d, &lo, &hi);
+	width = (hi - lo) / (double)d->hist_bins;
+	if (scale == 0)
+		scale = 1;
+	t->atol = UPDATE_ROUNDING * (double)d->steps * u * scale;
+	/* The last rounding of a value that is otherwise right. */
+	t->rtol = 2 * u;
+	/* A mean, minimum or maximum of values each within atol is within atol;
+	 * the double sums add a relative 1e-12 at most at these sizes. */
+	t->moment_atol = t->atol + 1e-12 * scale;
+	/* var = mean((x - mean)^2): moving each x, and so the mean, by at most
+	 * atol moves each deviation by at most 2*atol and its square by at most
+	 * 4*range*atol + 4*atol^2.  The tight bound is smaller (the mean's move
+	 * cancels to first order); 4*range*atol dominates the atol^2 terms. */
+	t->var_atol = 4 * range * t->atol + 2 * t->atol * t->atol + 1e-12 * scale * scale;
+	/* A cell changes bin only if it lies within atol of an edge.  With a
+	 * density up to 4 times uniform near edges that is at most 4*2*atol/width
+	 * of the cells, each moving one count out of a bin and into another. */
+	t->hist_frac = fmin(1.0, 2 * 4 * 2 * t->atol / width);
+	t->zone_atol = t->moment_atol;
+}
+
+static void field_tol(const void *params, int any_float, struct apod_tol *t)
+{
+	struct heat_tolerance h;
+	design(params, any_float, &h);
+	t->atol = h.atol;
+	t->rtol = h.rtol;
+}
+
+static void stats_tol(const void *params, int any_float, int column, struct apod_tol *t)
+{
+	struct heat_tolerance h;
+	design(params, any_float, &h);
+	t->atol = column == 3 ? h.var_atol : h.moment_atol;   /* variance; mean, min, max */
+}
+
+static void hist_tol(const void *params, int any_float, int column, struct apod_tol *t)
+{
+	const struct heat_deck *d = params;
+	struct heat_tolerance h;
+	(void)column;
+	design(d, any_float, &h);
+	t->frac = h.hist_frac;
+	/* Every cell is counted once, in every step's histogram. */
+	t->total = (double)d->size[0] * (double)d->size[1];
+}
+
+static void zones_tol(const void *params, int any_float, int column, struct apod_tol *t)
+{
+	struct heat_tolerance h;
+	(void)column;
+	design(params, any_float, &h);
+	t->atol = h.zone_atol;
+}
+
+static int field_shape(const void *params, size_t dims[2])
+{
+	const struct heat_deck *d = params;
+	dims[0] = (size_t)d->size[1];   /* rows */
+	dims[1] = (size_t)d->size[0];   /* columns */
+	return 2;
+}
+
+static long every_step(const void *params)
+{
+	(void)params;
+	return 1;
+}
+
+static long summary_every(const void *params)
+{
+	return ((const struct heat_deck *)params)->summary_every;
+}
+
+static long snapshot_every(const void *params)
+{
+	return ((const struct heat_deck *)params)->snapshot_every;
+}
+
+static long steps(const void *params)
+{
+	return ((const struct heat_deck *)params)->steps;
+}
+
+static int four(const void *params)
+{
+	(void)params;
+	return 4;
+}
+
+static int bins(const void *params)
+{
+	return (int)((const struct heat_deck *)params)->hist_bins;
+}
+
+static int zones(const void *params)
+{
+	const struct heat_deck *d = params;
+	return (int)(d->zones[0] * d->zones[1]);
+}
+
+static const char *title(const void *params)
+{
+	return ((const struct heat_deck *)params)->name;
+}
+
+static void *problem_create(const void *params)
+{
+	struct heat_problem *p = malloc(sizeof *p);
+	if (!p) {
+		apod_fail("heat: out of memory");
+		return NULL;
+	}
+	if (heat_problem_init(p, params)) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static void problem_destroy(void *problem)
+{
+	if (!problem)
+		return;
+	heat_problem_free(problem);
+	free(problem);
+}
+
+static const struct apod_probe probes[] = {
+	[HEAT_PROBE_STATS] = { .name = "calcStats", .every = every_step },
+	[HEAT_PROBE_SUMMARY] = { .name = "calcSummaryData", .every = summary_every },
+	{ .name = NULL },
+};
+
+static const struct apod_array arrays[] = {
+	{ .name = "field", .dtype = sizeof(apod_real) == sizeof(double) ? APOD_F64 : APOD_F32,
+	  .shape = field_shape, .snapshot = "snap", .compare = APOD_COMPARE_CLOSE,
+	  .tolerance = field_tol },
+	{ .name = NULL },
+};
+
+static const struct apod_series series[] = {
+	[HEAT_SERIES_STATS] = { .name = "stats", .probe = HEAT_PROBE_STATS, .columns = four,
+	                        .column_names = "mean,min,max,variance",
+	                        .compare = APOD_COMPARE_CLOSE, .tolerance = stats_tol },
+	[HEAT_SERIES_HIST] = { .name = "hist", .probe = HEAT_PROBE_STATS, .columns = bins,
+	                       .column_prefix = "bin", .integer = 1,
+	                       .compare = APOD_COMPARE_COUNTS, .tolerance = hist_tol },
+	[HEAT_SERIES_ZONES] = { .name = "zones", .probe = HEAT_PROBE_SUMMARY, .columns = zones,
+	                        .column_prefix = "zone", .compare = APOD_COMPARE_CLOSE,
+	                        .tolerance = zones_tol },
+	{ .name = NULL },
+};
+
+const struct apod_workload heat_workload = {
+	.version = APOD_WORKLOAD_VERSION,
+	.name = "heat",
+	.about = "2-D heat diffusion, five-point stencil, per-step statistics (memory-bound)",
+	.params_size = sizeof(struct heat_deck),
+	.params = heat_params,
+	.check = heat_deck_check,
+	.steps = steps,
+	.snapshot_every = snapshot_every,
+	.title = title,
+	.problem_create = problem_create,
+	.problem_destroy = problem_destroy,
+	.step_phase = "genTimeStep",
+	.probes = probes,
+	.arrays = arrays,
+	.series = series,
+	.stages = heat_stages,
+};

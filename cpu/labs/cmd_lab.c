@@ -1,0 +1,154 @@
+/*
+ * cmd_lab.c: `apod lab`: the guide's experiments on this machine's GPU.
+ * The list is the same in every build; a build without CUDA says so when a
+ * lab is asked for.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "lab_cmd.h"
+#include "fail.h"
+#include "results.h"
+#if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
+#include "device.h"
+#include "lab.h"
+#define LAB(fn) fn
+#else
+struct apod_lab_opts;
+#define LAB(fn) NULL
+#endif
+
+enum { OPT_LAB_SIZE = 3000 };
+
+static const struct {
+	const char *name, *about, *size_means;
+	int (*run)(const struct apod_lab_opts *, json_object *);
+} lab_list[] = {
+	{ "devices", "every CUDA device; theoretical against measured copy bandwidth",
+	  "bytes copied (default 512 MiB)", LAB(apod_lab_devices) },
+	{ "transfers", "pageable, pinned and registered copies both ways, 4 KiB to 1 GiB; batching; "
+	  "zero-copy", "the largest copy in bytes (default 1 GiB)", LAB(apod_lab_transfers) },
+	{ "overlap", "sequential against staged copy/kernel/copy in 1 to 16 streams, held against "
+	  "the guide's t_E + t_T/n model", "floats (default 2^26 = 256 MiB each way)",
+	  LAB(apod_lab_overlap) },
+	{ "coalescing", "offsetCopy (offsets 0..32) and strideCopy (strides 1..32) beside the "
+	  "32-byte-sector model; AoS against SoA", "elements per copy (default 2^25)",
+	  LAB(apod_lab_coalescing) },
+	{ "transpose", "the Kepler talk's transpose ladder, one thread per column to a padded "
+	  "shared tile, beside a copy", "side of the square matrix in floats (default 8192)",
+	  LAB(apod_lab_transpose) },
+	{ "matmul", "the guide's C=AB and C=AA^T shared-memory ladders, cuBLAS beside them",
+	  "M = N (default 4096; a multiple of 32)", LAB(apod_lab_matmul) },
+	{ "reduction", "atomics, shared-memory tree, shuffles, several per thread, CUB; "
+	  "float sums in different orders", "elements (default 2^25)", LAB(apod_lab_reduction) },
+	{ "occupancy", "a C occupancy calculator against the CUDA occupancy API; block-size and "
+	  "shared-memory sweeps", "axpy elements (default 2^25; the FMA kernel runs size/16 threads)", LAB(apod_lab_occupancy) },
+	{ "banks", "shared-memory reads at strides 0..33 (4- and 8-byte words) beside the "
+	  "bank-conflict model; a 32x32 tile against 32x33", "shared-memory reads per thread, a "
+	  "multiple of 32 (default 8192)", LAB(apod_lab_banks) },
+	{ "instructions", "division by 2^k against shifts, rsqrtf, double constants in float code, "
+	  "intrinsics against precise functions (Gop/s, max ulp error)", "inputs per math "
+	  "function (default 2^24)", LAB(apod_lab_instructions) },
+	{ "divergence", "k code paths chosen by lane or by warp (k = 1..32); a branch on data, "
+	  "scattered or grouped by warp", "threads, one word each (default 2^22)",
+	  LAB(apod_lab_divergence) },
+	{ "ilp", "1 to 8 independent FMA chains or loads per thread against 4 to 64 warps per SM",
+	  "floats copied in the memory part (default 2^26)", LAB(apod_lab_ilp) },
+	{ "l2persist", "the L2 persisting-access window over a reused region of 10% to 200% of the "
+	  "set-aside (CC 8.0+)", "streaming region in MiB (default 1024)", LAB(apod_lab_l2persist) },
+	{ "asynccopy", "global-to-shared copies, synchronous against asynchronous (cp.async), "
+	  "4/8/16-byte elements (CC 8.0+)", "input in MiB (default 256)", LAB(apod_lab_asynccopy) },
+};
+
+static int list(void)
+{
+	printf("labs (apod lab NAME [--size=N] [--reps=N] [--check] [--json=FILE]):\n");
+	for (size_t i = 0; i < sizeof lab_list / sizeof lab_list[0]; i++)
+		printf("  %-12s %s\n  %-12s --size: %s\n", lab_list[i].name, lab_list[i].about, "",
+		       lab_list[i].size_means);
+#if !defined(HAVE_CUDA) || defined(APOD_NO_GPU_STAGES)
+	printf("(this build has no CUDA: configure --with-cuda to run them)\n");
+#endif
+	return APOD_EXIT_OK;
+}
+
+int apod_cmd_lab(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "size", required_argument, NULL, OPT_LAB_SIZE },
+		{ "reps", required_argument, NULL, OPT_REPS },
+		{ "check", no_argument, NULL, OPT_KERNELS },
+		{ "json", required_argument, NULL, OPT_JSON },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *json = NULL, *name;
+	long size = 0, reps = 20;
+	int c, check = 0;
+	size_t i;
+
+	opterr = 0;
+	optind = 0;   /* 0, not 1: glibc then also forgets a half-read "-abc" */
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		char *end;
+		switch (c) {
+		case OPT_LAB_SIZE:
+			size = strtol(optarg, &end, 10);
+			if (*end || size < 1)
+				return apod_usage_error("lab", "--size: '%s' is not a positive whole number", optarg);
+			break;
+		case OPT_REPS:
+			reps = strtol(optarg, &end, 10);
+			if (*end || reps < 1 || reps > 10000)
+				return apod_usage_error("lab", "--reps: '%s' is not 1 to 10000", optarg);
+			break;
+		case OPT_KERNELS: check = 1; break;
+		case OPT_JSON: json = optarg; break;
+		case 'h':
+		case OPT_HELP: return list();
+		default:
+			return apod_option_error("lab", c, argv);
+		}
+	}
+	if (optind == argc)
+		return list();
+	if (optind + 1 < argc)
+		return apod_usage_error("lab", "one lab at a time, got '%s' and '%s'", argv[optind],
+		                        argv[optind + 1]);
+	name = argv[optind];
+	for (i = 0; i < sizeof lab_list / sizeof lab_list[0]; i++)
+		if (!strcmp(lab_list[i].name, name))
+			break;
+	if (i == sizeof lab_list / sizeof lab_list[0])
+		return apod_usage_error("lab", "unknown lab '%s' (see 'apod lab')", name);
+#if !defined(HAVE_CUDA) || defined(APOD_NO_GPU_STAGES)
+	(void)size;
+	(void)reps;
+	(void)check;
+	(void)json;
+	fprintf(stderr, "apod: lab %s needs a GPU, and this build has no CUDA\n", name);
+	return APOD_EXIT_FAIL;
+#else
+	{
+		char why[256];
+		struct apod_lab_opts o = { (size_t)size, (int)reps, check };
+		json_object *out = json_object_new_object();
+		int rc;
+		if (!apod_gpu_available(why, sizeof why)) {
+			json_object_put(out);
+			fprintf(stderr, "apod: lab %s cannot run here: %s\n", name, why);
+			return APOD_EXIT_FAIL;
+		}
+		json_object_object_add(out, "lab", json_object_new_string(name));
+		json_object_object_add(out, "reps", json_object_new_int((int)reps));
+		printf("lab %s%s\n", name, check ? " (check only: every version verified, none timed)" : "");
+		rc = lab_list[i].run(&o, out);
+		if (rc == 0 && json && apod_json_write(json, out))
+			rc = -1;
+		json_object_put(out);
+		return rc ? apod_report_failure() : APOD_EXIT_OK;
+	}
+#endif
+}

@@ -1,0 +1,69 @@
+/*
+ * params.c: the particles workload's keys.  The harness parses them, gives
+ * them their defaults and --KEY=VALUE options, writes them to report.json
+ * and checks that two runs it compares ran the same deck, all from this
+ * table.  Only the check across keys is left to write by hand.
+ */
+#include <stddef.h>
+#include <unistd.h>
+
+#include "apod/apod.h"
+#include "particles.h"
+#include "particles/update.h"
+
+#define AT(member) offsetof(struct particles_params, member)
+
+const struct apod_param particles_params_table[] = {
+	/* neutral: a run's name cannot change its results. */
+	{ .key = "name", .type = APOD_PARAM_NAME, .def = "particles", .offset = AT(name),
+	  .help = "a name for the deck", .neutral = 1 },
+	{ .key = "n", .type = APOD_PARAM_INT, .def = "100000", .lo = 1, .hi = PARTICLES_MAX_N,
+	  .offset = AT(n), .help = "particles" },
+	{ .key = "steps", .type = APOD_PARAM_INT, .def = "200", .lo = 1, .hi = PARTICLES_MAX_STEPS,
+	  .offset = AT(steps), .help = "time steps" },
+	/* Leapfrog is stable for k*dt^2 < 4; 0.1 keeps k_max*dt^2/4 below 1% so
+	 * the energy bound in workload.c stays meaningful. */
+	{ .key = "dt", .type = APOD_PARAM_REAL, .def = "0.01", .lo = 0, .lo_open = 1, .hi = 0.1,
+	  .range_why = " (leapfrog's energy error grows with dt^2)", .offset = AT(dt),
+	  .help = "time step" },
+	{ .key = "seed", .type = APOD_PARAM_INT, .def = "1", .lo = 0, .hi = PARTICLES_MAX_SEED,
+	  .offset = AT(seed), .help = "seed of the initial positions and velocities" },
+	{ .key = "energy_every", .type = APOD_PARAM_INT, .def = "1", .lo = 0,
+	  .hi = PARTICLES_MAX_STEPS, .offset = AT(energy_every),
+	  .help = "calcEnergy every K steps (0: never)" },
+	/* neutral: how often a run is snapshotted does not change its results. */
+	{ .key = "snapshot_every", .type = APOD_PARAM_INT, .def = "0", .lo = 0,
+	  .hi = PARTICLES_MAX_STEPS, .offset = AT(snapshot_every),
+	  .help = "a snapshot of the state every M steps, with --out (0: never)", .neutral = 1 },
+	{ .key = NULL },
+};
+
+/* Host bytes a run needs: the initial state, a stage's state, the harness's
+ * final copy and a snapshot buffer (n x 4 floats each), and the energy rows
+ * (a step and 3 + 1 doubles each); 0 on overflow. */
+static size_t run_bytes(const struct particles_params *p)
+{
+	size_t state, rows, bytes;
+	if (__builtin_mul_overflow((size_t)p->n, 4 * PARTICLES_COLS * sizeof(float), &state))
+		return 0;
+	rows = p->energy_every > 0 ? (size_t)(p->steps / p->energy_every) : 0;
+	if (__builtin_mul_overflow(rows, 2 * sizeof(long) + 4 * sizeof(double), &rows) ||
+	    __builtin_add_overflow(state, rows, &bytes))
+		return 0;
+	return bytes;
+}
+
+int particles_params_check(const void *params)
+{
+	const struct particles_params *p = params;
+	size_t need = run_bytes(p);
+	long pages = sysconf(_SC_PHYS_PAGES), pagesize = sysconf(_SC_PAGESIZE);
+	if (need == 0)
+		return apod_usage_fail("deck: %ld particles for %ld steps overflow the address space",
+		                       p->n, p->steps);
+	if (pages > 0 && pagesize > 0 && need / (size_t)pagesize > (size_t)pages)
+		return apod_usage_fail("deck: %ld particles for %ld steps need %zu bytes, more than "
+		                       "this machine's %zu bytes of memory", p->n, p->steps, need,
+		                       (size_t)pages * (size_t)pagesize);
+	return 0;
+}

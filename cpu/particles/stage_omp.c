@@ -1,0 +1,135 @@
+/*
+ * stage_omp.c: the same loops on every core with OpenMP.
+ *
+ * Particles are independent, so the step is one `parallel for` and the
+ * state comes out bit for bit equal to serial's (the same function, the
+ * same operations, no contraction on the host).  The energy sums become a
+ * reduction: each thread sums its own particles and OpenMP adds the
+ * partial sums, so they differ from serial's only by the rounding of that
+ * different order, in double.
+ *
+ * This stage is the honest yardstick for the GPU: a speedup over one core
+ * says little until it is also quoted against all of them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "apod/apod.h"
+#include "particles.h"
+#include "particles/update.h"
+
+struct omp {
+	const struct particles_problem *p;
+	float *state;
+};
+
+static int omp_available(char *why, size_t len)
+{
+#ifdef _OPENMP
+	(void)why;
+	(void)len;
+	return 1;
+#else
+	snprintf(why, len, "built without OpenMP (the compiler did not support it)");
+	return 0;
+#endif
+}
+
+static int omp_width(void)
+{
+#ifdef _OPENMP
+	return omp_get_max_threads();
+#else
+	return 1;
+#endif
+}
+
+static void omp_destroy(void *ctx)
+{
+	struct omp *s = ctx;
+	if (!s)
+		return;
+	free(s->state);
+	free(s);
+}
+
+static void *omp_create(const void *problem)
+{
+	const struct particles_problem *p = problem;
+	size_t bytes = p->n * PARTICLES_COLS * sizeof(float);
+	struct omp *s = calloc(1, sizeof *s);
+	if (!s || !(s->state = malloc(bytes))) {
+		omp_destroy(s);
+		apod_fail("omp: cannot allocate the state of %zu particles (%zu bytes)", p->n, bytes);
+		return NULL;
+	}
+	s->p = p;
+	/* First touch by the threads that will move each particle puts its
+	 * pages on their own NUMA node (the same static schedule as below). */
+	#pragma omp parallel for schedule(static)
+	for (size_t i = 0; i < p->n; i++)
+		memcpy(s->state + i * PARTICLES_COLS, p->init + i * PARTICLES_COLS,
+		       PARTICLES_COLS * sizeof(float));
+	return s;
+}
+
+static int omp_step(void *ctx)
+{
+	struct omp *s = ctx;
+	float *state = s->state;
+	size_t n = s->p->n;
+	float dt = s->p->dt;
+	#pragma omp parallel for schedule(static)
+	for (size_t i = 0; i < n; i++)
+		particles_kdk(state + i * PARTICLES_COLS, particles_spring(i), dt);
+	return 0;
+}
+
+static int omp_energy(void *ctx, int k, double *const *rows)
+{
+	struct omp *s = ctx;
+	const float *state = s->state;
+	size_t n = s->p->n;
+	double kinetic = 0, potential = 0;
+	(void)k;
+	#pragma omp parallel for schedule(static) reduction(+ : kinetic, potential)
+	for (size_t i = 0; i < n; i++) {
+		double ke, pe;
+		particles_energy(state + i * PARTICLES_COLS, particles_spring(i), &ke, &pe);
+		kinetic += ke;
+		potential += pe;
+	}
+	if (rows[PARTICLES_SERIES_ENERGY]) {
+		rows[PARTICLES_SERIES_ENERGY][0] = kinetic;
+		rows[PARTICLES_SERIES_ENERGY][1] = potential;
+		rows[PARTICLES_SERIES_ENERGY][2] = kinetic + potential;
+	}
+	if (rows[PARTICLES_SERIES_DRIFT])
+		rows[PARTICLES_SERIES_DRIFT][0] = kinetic + potential;
+	return 0;
+}
+
+static int omp_fetch(void *ctx, int a, void *dst)
+{
+	struct omp *s = ctx;
+	(void)a;
+	memcpy(dst, s->state, s->p->n * PARTICLES_COLS * sizeof(float));
+	return 0;
+}
+
+const struct apod_stage particles_stage_omp = {
+	.name = "omp",
+	.about = "the same loops on every core with OpenMP, energy by reduction",
+	.ports = PARTICLES_PORTS,
+	.available = omp_available,
+	.width = omp_width,
+	.create = omp_create,
+	.step = omp_step,
+	.probe = omp_energy,
+	.fetch = omp_fetch,
+	.destroy = omp_destroy,
+};

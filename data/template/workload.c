@@ -1,0 +1,322 @@
+/*
+ * workload.c: the @NAME@ workload, as `apod new @NAME@` wrote it.
+ *
+ * A workload is your serial program cut into the pieces the harness needs
+ * (apod/workload.h): its parameters, the problem it starts from, one time
+ * step, the observations it makes every few steps (probes), what it
+ * produces (arrays and series) and how close another implementation must
+ * come to it (tolerances).  The harness runs the loop, times every phase,
+ * writes the results, and compares every stage with the serial one.
+ *
+ * The computation here is a placeholder to replace with yours: n values
+ * relaxing toward targets, x[i] += rate * (target(i) - x[i]), with the sum
+ * and the largest value recorded every `every` steps.  Start by changing
+ * step_one() and the serial stage; keep the OpenMP stage in step.
+ */
+#include <float.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include <apod/apod.h>
+
+/* ---- 1. parameters ------------------------------------------------------
+ * One member per key; the harness writes INT keys as long, REAL as double,
+ * NAME as char[APOD_NAME_MAX].  Every key gets --KEY=VALUE, a line in a deck
+ * file (--deck=FILE: "key = value" lines) and a place in report.json. */
+struct @NAME@_params {
+	char name[APOD_NAME_MAX];
+	long n;
+	long steps;
+	double rate;
+	long every;
+	long snapshot_every;
+};
+
+#define AT(member) offsetof(struct @NAME@_params, member)
+
+static const struct apod_param params[] = {
+	/* neutral = 1: the key cannot change a result, so runs that differ
+	 * only there can still be compared. */
+	{ .key = "name", .type = APOD_PARAM_NAME, .def = "@NAME@", .offset = AT(name),
+	  .help = "a name for the deck", .neutral = 1 },
+	{ .key = "n", .type = APOD_PARAM_INT, .def = "1000000", .lo = 1, .hi = 1L << 28,
+	  .offset = AT(n), .help = "values" },
+	{ .key = "steps", .type = APOD_PARAM_INT, .def = "100", .lo = 1, .hi = 1000000,
+	  .offset = AT(steps), .help = "time steps" },
+	/* The range is part of the design: with 0 < rate <= 1 each update is
+	 * an average of old value and target (see the tolerances below). */
+	{ .key = "rate", .type = APOD_PARAM_REAL, .def = "0.1", .lo = 0, .lo_open = 1, .hi = 1,
+	  .range_why = " (beyond 1 the update overshoots)", .offset = AT(rate),
+	  .help = "relaxation rate per step" },
+	{ .key = "every", .type = APOD_PARAM_INT, .def = "1", .lo = 0, .hi = 1000000,
+	  .offset = AT(every), .help = "calcSum every K steps (0: never)" },
+	{ .key = "snapshot_every", .type = APOD_PARAM_INT, .def = "0", .lo = 0, .hi = 1000000,
+	  .offset = AT(snapshot_every), .help = "a snapshot every M steps, with --out (0: never)",
+	  .neutral = 1 },
+	{ .key = NULL },
+};
+
+/* ---- 2. the problem: built once, every stage starts from the same bits -- */
+struct @NAME@_problem {
+	size_t n;
+	double rate;
+	double *init;
+};
+
+/* The numbers of the placeholder: initial values in [0, 1), targets in
+ * [1, 10].  Replace with your own input (read a file in problem_create). */
+static double initial(size_t i) { return (double)(i % 1000) / 1000.0; }
+static double target(size_t i) { return 1.0 + (double)(i % 10); }
+#define SCALE 10.0   /* the largest |value| a run can hold: max(initial, target) */
+
+/* The arithmetic of one element: the one function every stage calls, so
+ * that stages can differ only in the order they do things, never in what
+ * they compute.  (For a GPU stage put it in a header, marked __host__
+ * __device__; apod/apod_hd.h has a macro for that.) */
+static inline double step_one(double x, double t, double rate)
+{
+	return x + rate * (t - x);
+}
+
+static void *problem_create(const void *prm)
+{
+	const struct @NAME@_params *p = prm;
+	struct @NAME@_problem *pb = calloc(1, sizeof *pb);
+	if (!pb || !(pb->init = malloc((size_t)p->n * sizeof *pb->init))) {
+		free(pb);
+		apod_fail("@NAME@: cannot allocate %ld values", p->n);   /* never print, never exit */
+		return NULL;
+	}
+	pb->n = (size_t)p->n;
+	pb->rate = p->rate;
+	for (size_t i = 0; i < pb->n; i++)
+		pb->init[i] = initial(i);
+	return pb;
+}
+
+static void problem_destroy(void *problem)
+{
+	struct @NAME@_problem *pb = problem;
+	if (pb)
+		free(pb->init);
+	free(pb);
+}
+
+/* ---- 3. the stages ------------------------------------------------------
+ * A stage is create / step / probe / fetch / destroy on its own copy of the
+ * data.  The serial stage is the reference; every other stage is checked
+ * against it.  Both stages share the context and most functions here. */
+struct ctx {
+	const struct @NAME@_problem *pb;
+	double *x;
+};
+
+static void *create(const void *problem)
+{
+	const struct @NAME@_problem *pb = problem;
+	struct ctx *c = calloc(1, sizeof *c);
+	if (!c || !(c->x = malloc(pb->n * sizeof *c->x))) {
+		free(c);
+		apod_fail("@NAME@: cannot allocate the state (%zu values)", pb->n);
+		return NULL;
+	}
+	c->pb = pb;
+	memcpy(c->x, pb->init, pb->n * sizeof *c->x);
+	return c;
+}
+
+static void destroy(void *ctx)
+{
+	struct ctx *c = ctx;
+	if (c)
+		free(c->x);
+	free(c);
+}
+
+/* Copy array a (there is one, "x") into dst, in its declared dtype. */
+static int fetch(void *ctx, int a, void *dst)
+{
+	struct ctx *c = ctx;
+	(void)a;
+	memcpy(dst, c->x, c->pb->n * sizeof *c->x);
+	return 0;
+}
+
+static int available(char *why, size_t len)
+{
+	(void)why;
+	(void)len;
+	return 1;
+}
+
+static int one_thread(void) { return 1; }
+
+/* serial: your loop body, as it was. */
+static int serial_step(void *ctx)
+{
+	struct ctx *c = ctx;
+	for (size_t i = 0; i < c->pb->n; i++)
+		c->x[i] = step_one(c->x[i], target(i), c->pb->rate);
+	return 0;
+}
+
+/* The probe fills one row of each of its series: rows[0] is "sum". */
+static int serial_probe(void *ctx, int k, double *const *rows)
+{
+	struct ctx *c = ctx;
+	double sum = 0, max = -INFINITY;
+	(void)k;
+	for (size_t i = 0; i < c->pb->n; i++) {
+		sum += c->x[i];
+		max = fmax(max, c->x[i]);
+	}
+	rows[0][0] = sum;
+	rows[0][1] = max;
+	return 0;
+}
+
+/* omp: the same loops with OpenMP.  Elements are independent, so the step
+ * gives the same bits as serial; the sum is a reduction, in another order. */
+static int omp_step(void *ctx)
+{
+	struct ctx *c = ctx;
+	double *x = c->x, rate = c->pb->rate;
+	size_t n = c->pb->n;
+	#pragma omp parallel for schedule(static)
+	for (size_t i = 0; i < n; i++)
+		x[i] = step_one(x[i], target(i), rate);
+	return 0;
+}
+
+static int omp_probe(void *ctx, int k, double *const *rows)
+{
+	struct ctx *c = ctx;
+	const double *x = c->x;
+	size_t n = c->pb->n;
+	double sum = 0, max = -INFINITY;
+	(void)k;
+	#pragma omp parallel for schedule(static) reduction(+ : sum) reduction(max : max)
+	for (size_t i = 0; i < n; i++) {
+		sum += x[i];
+		max = fmax(max, x[i]);
+	}
+	rows[0][0] = sum;
+	rows[0][1] = max;
+	return 0;
+}
+
+static int omp_width(void)
+{
+#ifdef _OPENMP
+	return omp_get_max_threads();
+#else
+	return 1;
+#endif
+}
+
+static const struct apod_stage serial_stage = {
+	.name = "serial", .about = "the reference: your serial loop", .ports = 0,
+	.available = available, .width = one_thread, .create = create, .step = serial_step,
+	.probe = serial_probe, .fetch = fetch, .destroy = destroy,
+};
+
+static const struct apod_stage omp_stage = {
+	.name = "omp", .about = "the same loops on every core with OpenMP",
+	/* The phases it takes over: Amdahl's bound counts the serial run's
+	 * time in exactly these. */
+	.ports = APOD_PORTS_STEP | APOD_PORTS_PROBE(0),
+	.available = available, .width = omp_width, .create = create, .step = omp_step,
+	.probe = omp_probe, .fetch = fetch, .destroy = destroy,
+};
+
+static const struct apod_stage *const stages[] = { &serial_stage, &omp_stage, NULL };
+
+/* ---- 4. outputs and their tolerances ------------------------------------
+ * Design each tolerance from the numerics; never tune it until a run passes.
+ *
+ * x: with 0 < rate <= 1 the update is an average of x and its target, so a
+ * difference between two implementations is carried from step to step
+ * without growing, and each step adds at most its own rounding: 3
+ * operations on values up to SCALE, for each of the two implementations.
+ * After `steps` steps: 6 * steps * u * SCALE. */
+static void x_tol(const void *prm, int any_float, struct apod_tol *t)
+{
+	const struct @NAME@_params *p = prm;
+	double u = any_float ? FLT_EPSILON / 2 : DBL_EPSILON / 2;
+	t->atol = 6.0 * (double)p->steps * u * SCALE;
+	t->rtol = 2 * u;
+}
+
+/* sum: n values each within x_tol, added in another order (n roundings of
+ * at most u times the sum each).  max: the same values in any order give the
+ * same maximum, so only x's own difference remains. */
+static void sum_tol(const void *prm, int any_float, int column, struct apod_tol *t)
+{
+	const struct @NAME@_params *p = prm;
+	struct apod_tol x;
+	x_tol(prm, any_float, &x);
+	if (column == 0) {
+		t->atol = (double)p->n * (x.atol + x.rtol * SCALE);
+		t->rtol = 2 * (double)p->n * (DBL_EPSILON / 2);
+	} else {
+		t->atol = x.atol;
+		t->rtol = x.rtol;
+	}
+}
+
+static int x_shape(const void *prm, size_t dims[2])
+{
+	dims[0] = (size_t)((const struct @NAME@_params *)prm)->n;
+	return 1;
+}
+
+static int two(const void *prm) { (void)prm; return 2; }
+static long steps(const void *prm) { return ((const struct @NAME@_params *)prm)->steps; }
+static long every(const void *prm) { return ((const struct @NAME@_params *)prm)->every; }
+static long snapshot_every(const void *prm)
+{
+	return ((const struct @NAME@_params *)prm)->snapshot_every;
+}
+static const char *title(const void *prm) { return ((const struct @NAME@_params *)prm)->name; }
+
+static const struct apod_probe probes[] = {
+	{ .name = "calcSum", .every = every },
+	{ .name = NULL },
+};
+
+static const struct apod_array arrays[] = {
+	{ .name = "x", .dtype = APOD_F64, .shape = x_shape, .snapshot = "snap",
+	  .compare = APOD_COMPARE_CLOSE, .tolerance = x_tol },
+	{ .name = NULL },
+};
+
+static const struct apod_series series[] = {
+	{ .name = "sum", .probe = 0, .columns = two, .column_names = "sum,max",
+	  .compare = APOD_COMPARE_CLOSE, .tolerance = sum_tol },
+	{ .name = NULL },
+};
+
+/* ---- 5. the workload: everything above, handed to the harness ---------- */
+const struct apod_workload @NAME@_workload = {
+	.version = APOD_WORKLOAD_VERSION,
+	.name = "@NAME@",
+	.about = "values relaxing toward targets (replace with your computation)",
+	.params_size = sizeof(struct @NAME@_params),
+	.params = params,
+	.steps = steps,
+	.snapshot_every = snapshot_every,
+	.title = title,
+	.problem_create = problem_create,
+	.problem_destroy = problem_destroy,
+	.step_phase = "timeStep",
+	.probes = probes,
+	.arrays = arrays,
+	.series = series,
+	.stages = stages,
+};

@@ -1,0 +1,207 @@
+/*
+ * bench.cu: what the kernels achieve against what the device can do.
+ *
+ * Bytes are counted as the minimum a kernel must move through DRAM: a
+ * stencil sweep reads the field once and writes it once (2 x n x size; the
+ * neighbours come from cache), the fused kernel adds its heater mask
+ * (n/8 bytes), a statistics pass reads the field once.  The ceiling is the
+ * measured copy, not the datasheet: a plain copy kernel and cudaMemcpy
+ * device to device on the same number of bytes.
+ */
+#include <algorithm>
+#include <limits.h>
+#include <stdio.h>
+
+#include <cub/device/device_reduce.cuh>
+
+#include "bench.h"
+#include "copy4.cuh"
+#include "cuda_check.h"
+#include "device.h"
+#include "kernels.cuh"
+#include "resident.h"
+#include "timing.cuh"
+#include "tuned.cuh"
+
+static __global__ void copy_kernel(const apod_real *__restrict__ in, apod_real *__restrict__ out,
+                                   size_t n)
+{
+	for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < n;
+	     k += (size_t)gridDim.x * blockDim.x)
+		out[k] = in[k];
+}
+
+
+static void row(json_object *arr, const char *name, double ms, double bytes, double ceiling,
+                const char *note)
+{
+	json_object *o = json_object_new_object();
+	double gbs = bytes / (ms * 1e-3) / 1e9;
+	if (ceiling > 0)
+		printf("  %-34s %10.4f %10.1f %8.1f%%  %s\n", name, ms, gbs, 100 * gbs / ceiling, note);
+	else
+		printf("  %-34s %10.4f %10.1f %9s  %s\n", name, ms, gbs, "-", note);
+	json_object_object_add(o, "kernel", json_object_new_string(name));
+	json_object_object_add(o, "ms", json_object_new_double(ms));
+	json_object_object_add(o, "bytes", json_object_new_double(bytes));
+	json_object_object_add(o, "gb_per_s", json_object_new_double(gbs));
+	if (ceiling > 0)
+		json_object_object_add(o, "fraction_of_copy", json_object_new_double(gbs / ceiling));
+	json_object_object_add(o, "note", json_object_new_string(note));
+	json_object_array_add(arr, o);
+}
+
+/* The fused kernel lives in stage4.cu; it is reached through this hook. */
+extern int apod_gpu4_fused_once(void *ctx);
+extern void *apod_gpu4_bench_create(const struct heat_problem *p);
+extern void apod_gpu4_bench_destroy(void *ctx);
+extern cudaStream_t apod_gpu4_bench_stream(void *ctx);
+extern int apod_gpu4_variant_once(void *ctx, int moments, int hist);
+
+extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_object *out)
+{
+	struct resident r;
+	size_t n = p->n, field = n * sizeof(apod_real);
+	double ms = 0, copy_gbs, bytes2 = 2.0 * field;
+	json_object *arr = json_object_new_array();
+	int blocks, dev, sms;
+	void *temp = NULL, *g4;
+	size_t temp_bytes = 0;
+	double *d_sum;
+
+	json_object_object_add(out, "kernels", arr);
+	if (resident_init(&r, p, "bench", 0, 4096, 1))
+		return -1;
+	CUDA_TRY(cudaGetDevice(&dev));
+	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	blocks = 4 * sms * 8;
+	printf("\nkernels on %zux%zu (%s), median of %d after a warm-up, CUDA events:\n", p->nx, p->ny,
+	       sizeof(apod_real) == 4 ? "float" : "double", reps);
+	printf("  %-34s %10s %10s %9s\n", "kernel", "ms", "GB/s", "of copy");
+
+	/* The ceiling is the faster of the plain and the 16-byte copy kernel. */
+	if (time_it(reps, [&] { copy_kernel<<<blocks, 256>>>(r.d_cur, r.d_next, n);
+	                        return cudaGetLastError() != cudaSuccess; }, &ms))
+		return -1;
+	copy_gbs = bytes2 / (ms * 1e-3) / 1e9;
+	{
+		double plain_ms = ms;
+#ifdef APOD_REAL_FLOAT
+		if (n % 4 == 0) {
+			if (time_it(reps, [&] { copy4_kernel<<<blocks, 256>>>((const float4 *)r.d_cur,
+			                                                      (float4 *)r.d_next, n / 4);
+			                        return cudaGetLastError() != cudaSuccess; }, &ms))
+				return -1;
+			if (bytes2 / (ms * 1e-3) / 1e9 > copy_gbs)
+				copy_gbs = bytes2 / (ms * 1e-3) / 1e9;
+			row(arr, "copy kernel, 16-byte accesses", ms, bytes2, copy_gbs,
+			    "read n, write n");
+		}
+#endif
+		row(arr, "copy kernel, one element per access", plain_ms, bytes2, copy_gbs,
+		    "read n, write n");
+	}
+	printf("  (the ceiling: %.1f GB/s, the faster copy kernel)\n", copy_gbs);
+	json_object_object_add(out, "copy_gb_per_s", json_object_new_double(copy_gbs));
+	if (time_it(reps, [&] { return cudaMemcpyAsync(r.d_next, r.d_cur, field,
+	                                               cudaMemcpyDeviceToDevice) != cudaSuccess; }, &ms))
+		return -1;
+	row(arr, "cudaMemcpy device to device", ms, bytes2, copy_gbs, "");
+	{
+		apod_real *h;
+		CUDA_TRY(cudaMallocHost(&h, field));
+		if (time_it(reps, [&] { return cudaMemcpyAsync(h, r.d_cur, field,
+		                                               cudaMemcpyDeviceToHost) != cudaSuccess; }, &ms))
+			return -1;
+		cudaFreeHost(h);
+		row(arr, "cudaMemcpy device to pinned host", ms, (double)field, 0, "one snapshot over PCIe");
+		json_object_object_add(out, "d2h_field_ms", json_object_new_double(ms));
+	}
+
+	if (time_it(reps, [&] { return resident_sweep(&r) != 0; }, &ms))
+		return -1;
+	row(arr, "gpu1-3 sweep + pin", ms, bytes2, copy_gbs, "one thread per cell");
+	if (time_it(reps, [&] {
+		    stats_kernel<<<r.stats_blocks, r.stats_threads, (size_t)p->nbins * sizeof(unsigned)>>>(
+			    r.d_cur, n, p->hist_lo, p->hist_inv_width, p->nbins, r.d_parts, r.d_hist);
+		    return cudaGetLastError() != cudaSuccess; }, &ms))
+		return -1;
+	row(arr, "gpu2-3 statistics (Welford+hist)", ms, (double)field, copy_gbs, "reads n");
+
+	/* CUB's item count is an int here: past 2^31 cells it is left out. */
+	if (n > (size_t)INT_MAX) {
+		printf("  CUB DeviceReduce: skipped, %zu cells exceed its int count\n", n);
+		resident_free(&r);
+		goto fused;
+	}
+	CUDA_TRY(cudaMalloc(&d_sum, sizeof(double)));
+	CUDA_TRY(cub::DeviceReduce::Reduce(temp, temp_bytes, r.d_cur, d_sum, (int)n,
+	                                   cuda::std::plus<double>(), 0.0));
+	CUDA_TRY(cudaMalloc(&temp, temp_bytes));
+	if (time_it(reps, [&] { return cub::DeviceReduce::Reduce(temp, temp_bytes, r.d_cur, d_sum, (int)n,
+	                                                         cuda::std::plus<double>(), 0.0) != cudaSuccess; }, &ms))
+		return -1;
+	row(arr, "CUB DeviceReduce (sum in double)", ms, (double)field, copy_gbs,
+	    "the yardstick for a one-pass reduction");
+	json_object_object_add(out, "cub_reduce_ms", json_object_new_double(ms));
+	{
+		double cub_ms = ms, tuned_ms = 0, tuned_hist_ms = 0;
+		int tb = 3 * sms, tt = TUNED_THREADS;   /* one full wave on sm_80 and newer */
+		if (time_it(reps, [&] {
+			    reduce_stats_kernel<false><<<tb, tt>>>(r.d_cur, n, p->hist_lo, p->hist_inv_width,
+			                                           p->nbins, r.d_parts, r.d_hist);
+			    merge_kernel<<<1, 256>>>(r.d_parts, tb, r.d_total);
+			    return cudaGetLastError() != cudaSuccess; }, &tuned_ms))
+			return -1;
+		row(arr, "gpu4 moments reduction + merge", tuned_ms, (double)field, copy_gbs,
+		    "shifted sums, Chan merge: like for like with CUB");
+		if (time_it(reps, [&] {
+			    cudaMemsetAsync(r.d_hist, 0, (size_t)p->nbins * sizeof(unsigned));
+			    reduce_stats_kernel<true><<<tb, tt, (size_t)p->nbins * sizeof(unsigned)>>>(
+				    r.d_cur, n, p->hist_lo, p->hist_inv_width, p->nbins, r.d_parts, r.d_hist);
+			    merge_kernel<<<1, 256>>>(r.d_parts, tb, r.d_total);
+			    return cudaGetLastError() != cudaSuccess; }, &tuned_hist_ms))
+			return -1;
+		row(arr, "gpu4 moments + histogram + merge", tuned_hist_ms, (double)field, copy_gbs,
+		    "all of calcStats");
+		printf("  moments reduction against CUB: %.1f%% of CUB's speed; with the histogram %.1f%%\n",
+		       100 * cub_ms / tuned_ms, 100 * cub_ms / tuned_hist_ms);
+		json_object_object_add(out, "tuned_moments_ms", json_object_new_double(tuned_ms));
+		json_object_object_add(out, "tuned_stats_ms", json_object_new_double(tuned_hist_ms));
+	}
+	cudaFree(temp);
+	cudaFree(d_sum);
+	resident_free(&r);
+
+fused:
+	if (!(g4 = apod_gpu4_bench_create(p)))
+		return -1;
+	if (time_it(reps, [&] { return apod_gpu4_fused_once(g4) != 0; }, &ms,
+	            apod_gpu4_bench_stream(g4))) {
+		apod_gpu4_bench_destroy(g4);
+		return -1;
+	}
+	row(arr, "gpu4 fused sweep + statistics", ms, bytes2 + n / 8.0, copy_gbs,
+	    "read n, write n, mask n/8");
+	json_object_object_add(out, "gpu4_fused_ms", json_object_new_double(ms));
+#ifdef APOD_REAL_FLOAT
+	if (p->nx % 4 == 0) {
+		/* What the statistics cost inside the fused kernel. */
+		double sweep_ms = 0, moments_ms = 0;
+		if (time_it(reps, [&] { return apod_gpu4_variant_once(g4, 0, 0) != 0; }, &sweep_ms,
+		            apod_gpu4_bench_stream(g4)) ||
+		    time_it(reps, [&] { return apod_gpu4_variant_once(g4, 1, 0) != 0; }, &moments_ms,
+		            apod_gpu4_bench_stream(g4))) {
+			apod_gpu4_bench_destroy(g4);
+			return -1;
+		}
+		row(arr, "  the same, sweep only", sweep_ms, bytes2 + n / 8.0, copy_gbs, "no statistics");
+		row(arr, "  the same, sweep + moments", moments_ms, bytes2 + n / 8.0, copy_gbs,
+		    "no histogram");
+		json_object_object_add(out, "gpu4_sweep_only_ms", json_object_new_double(sweep_ms));
+		json_object_object_add(out, "gpu4_sweep_moments_ms", json_object_new_double(moments_ms));
+	}
+#endif
+	apod_gpu4_bench_destroy(g4);
+	return 0;
+}

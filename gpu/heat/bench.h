@@ -1,0 +1,22 @@
+#ifndef APOD_GPU_BENCH_H
+#define APOD_GPU_BENCH_H
+
+#include <json-c/json.h>
+
+#include "problem.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Kernel-level measurements on the problem's grid (CUDA events, median of
+ * reps after a warm-up): copy ceilings, each stage's stencil and
+ * statistics kernels as effective bandwidth, CUB's DeviceReduce beside the
+ * statistics.  Prints a table and adds "kernels" to out. */
+int apod_gpu_bench(const struct heat_problem *p, int reps, json_object *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

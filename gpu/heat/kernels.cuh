@@ -1,0 +1,94 @@
+/*
+ * kernels.cuh: the first, plain kernels of the port, one thread per cell
+ * or per element.  gpu1 uses the sweep; gpu2 and gpu3 use them all; gpu4
+ * replaces the sweep and the statistics with one fused kernel.
+ */
+#ifndef APOD_GPU_KERNELS_CUH
+#define APOD_GPU_KERNELS_CUH
+
+#include "heat/cell.h"
+#include "reduce.cuh"
+#include "stats.h"
+
+#define SWEEP_BX 32   /* a warp spans a row segment: loads are coalesced */
+#define SWEEP_BY 8
+
+/* genTimeStep: one thread per interior cell. */
+static __global__ void sweep_kernel(const apod_real *__restrict__ cur, apod_real *__restrict__ next,
+                                    size_t nx, size_t ny, apod_real alpha)
+{
+	size_t j = (size_t)blockIdx.x * SWEEP_BX + threadIdx.x + 1;
+	size_t i = (size_t)blockIdx.y * SWEEP_BY + threadIdx.y + 1;
+	if (i + 1 < ny && j + 1 < nx) {
+		size_t c = i * nx + j;
+		next[c] = apod_cell_update(cur[c], cur[c - nx], cur[c + nx], cur[c + 1], cur[c - 1], alpha);
+	}
+}
+
+/* Hold the heaters at their temperature after the sweep. */
+static __global__ void pin_kernel(apod_real *__restrict__ f, const size_t *__restrict__ idx,
+                                  const apod_real *__restrict__ temp, size_t nsrc)
+{
+	size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (k < nsrc)
+		f[idx[k]] = temp[k];
+}
+
+/* calcStats, first port: each thread folds its elements in with Welford,
+ * blocks merge with Chan; the histogram is counted in shared memory and
+ * added to the global one once per block. */
+static __global__ void stats_kernel(const apod_real *__restrict__ f, size_t n, apod_real lo,
+                                    apod_real inv_width, int nbins,
+                                    struct apod_moments *__restrict__ partials,
+                                    unsigned *__restrict__ hist)
+{
+	extern __shared__ unsigned block_hist[];
+	struct apod_moments m;
+	for (int b = threadIdx.x; b < nbins; b += blockDim.x)
+		block_hist[b] = 0;
+	__syncthreads();
+	apod_moments_init(&m);
+	for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < n;
+	     k += (size_t)gridDim.x * blockDim.x) {
+		apod_real x = f[k];
+		apod_moments_push(&m, (double)x);
+		atomicAdd(&block_hist[apod_hist_bin(x, lo, inv_width, nbins)], 1u);
+	}
+	block_merge_moments(&m);
+	if (threadIdx.x == 0)
+		partials[blockIdx.x] = m;
+	for (int b = threadIdx.x; b < nbins; b += blockDim.x)
+		if (block_hist[b])
+			atomicAdd(&hist[b], block_hist[b]);
+}
+
+/* Merge the per-block partial moments, in a fixed order, in one block. */
+static __global__ void merge_kernel(const struct apod_moments *__restrict__ partials, int nparts,
+                                    struct apod_moments *__restrict__ total)
+{
+	struct apod_moments m;
+	apod_moments_init(&m);
+	for (int k = threadIdx.x; k < nparts; k += blockDim.x)
+		apod_moments_merge(&m, &partials[k]);
+	block_merge_moments(&m);
+	if (threadIdx.x == 0)
+		*total = m;
+}
+
+/* calcSummaryData: one block per zone, summing in double. */
+static __global__ void zones_kernel(const apod_real *__restrict__ f, size_t nx, size_t ny,
+                                    int zones_x, int zones_y, double *__restrict__ means)
+{
+	int zr = blockIdx.x / zones_x, zc = blockIdx.x % zones_x;
+	size_t r0 = (size_t)zr * ny / zones_y, r1 = (size_t)(zr + 1) * ny / zones_y;
+	size_t c0 = (size_t)zc * nx / zones_x, c1 = (size_t)(zc + 1) * nx / zones_x;
+	size_t w = c1 - c0, cells = (r1 - r0) * w;
+	double s = 0.0;
+	for (size_t k = threadIdx.x; k < cells; k += blockDim.x)
+		s += (double)f[(r0 + k / w) * nx + c0 + k % w];
+	s = block_sum(s);
+	if (threadIdx.x == 0)
+		means[blockIdx.x] = s / (double)cells;
+}
+
+#endif

@@ -1,0 +1,132 @@
+/*
+ * stage1.cu: gpu1, the first port.  Only the hotspot moves.
+ *
+ * What changed from serial: genTimeStep's loop became sweep_kernel.
+ * Everything else (calcStats, calcSummaryData, snapshots) still runs on the
+ * host, on the same functions serial uses, so the field must cross PCIe
+ * twice every step, through ordinary pageable memory.  The kernel itself is
+ * fast; the copies are not, and Amdahl's bound for porting genTimeStep alone
+ * is modest anyway.  Both lessons are the point of this stage.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_check.h"
+#include "device.h"
+#include "engine.h"
+#include "hostphases.h"
+#include "kernels.cuh"
+
+struct gpu1 {
+	const struct heat_problem *p;
+	apod_real *host;            /* the field the host phases read */
+	apod_real *d_cur, *d_next;
+	size_t *d_src_idx;
+	apod_real *d_src_temp;
+};
+
+static void gpu1_destroy(void *ctx)
+{
+	struct gpu1 *g = (struct gpu1 *)ctx;
+	if (!g)
+		return;
+	cudaFree(g->d_cur);
+	cudaFree(g->d_next);
+	cudaFree(g->d_src_idx);
+	cudaFree(g->d_src_temp);
+	free(g->host);
+	free(g);
+}
+
+static int gpu1_setup(struct gpu1 *g, const struct heat_problem *p)
+{
+	size_t bytes = p->n * sizeof(apod_real);
+	g->p = p;
+	if (apod_gpu_require("gpu1", 2 * bytes + (64u << 20)))
+		return -1;
+	if (!(g->host = (apod_real *)malloc(bytes)))
+		return apod_fail("gpu1: cannot allocate the host field (%zu bytes)", bytes);
+	memcpy(g->host, p->init, bytes);
+	CUDA_TRY(cudaMalloc(&g->d_cur, bytes));
+	CUDA_TRY(cudaMalloc(&g->d_next, bytes));
+	CUDA_TRY(cudaMalloc(&g->d_src_idx, (p->nsrc ? p->nsrc : 1) * sizeof(size_t)));
+	CUDA_TRY(cudaMalloc(&g->d_src_temp, (p->nsrc ? p->nsrc : 1) * sizeof(apod_real)));
+	/* d_next keeps the fixed edges for the whole run; the sweep never writes them. */
+	CUDA_TRY(cudaMemcpy(g->d_next, p->init, bytes, cudaMemcpyHostToDevice));
+	if (p->nsrc) {
+		CUDA_TRY(cudaMemcpy(g->d_src_idx, p->src_idx, p->nsrc * sizeof(size_t),
+		                    cudaMemcpyHostToDevice));
+		CUDA_TRY(cudaMemcpy(g->d_src_temp, p->src_temp, p->nsrc * sizeof(apod_real),
+		                    cudaMemcpyHostToDevice));
+	}
+	return 0;
+}
+
+static void *gpu1_create(const struct heat_problem *p)
+{
+	struct gpu1 *g = (struct gpu1 *)calloc(1, sizeof *g);
+	if (!g) {
+		apod_fail("gpu1: out of memory");
+		return NULL;
+	}
+	if (gpu1_setup(g, p)) {
+		gpu1_destroy(g);
+		return NULL;
+	}
+	return g;
+}
+
+static int gpu1_step(void *ctx)
+{
+	struct gpu1 *g = (struct gpu1 *)ctx;
+	const struct heat_problem *p = g->p;
+	size_t bytes = p->n * sizeof(apod_real);
+	dim3 block(SWEEP_BX, SWEEP_BY);
+	dim3 grid((unsigned)((p->nx - 2 + SWEEP_BX - 1) / SWEEP_BX),
+	          (unsigned)((p->ny - 2 + SWEEP_BY - 1) / SWEEP_BY));
+	CUDA_TRY(cudaMemcpy(g->d_cur, g->host, bytes, cudaMemcpyHostToDevice));
+	LAUNCH_TRY((sweep_kernel<<<grid, block>>>(g->d_cur, g->d_next, p->nx, p->ny, p->alpha)));
+	if (p->nsrc)
+		LAUNCH_TRY((pin_kernel<<<(unsigned)((p->nsrc + 255) / 256), 256>>>(g->d_next, g->d_src_idx,
+		                                                                    g->d_src_temp, p->nsrc)));
+	CUDA_TRY(cudaMemcpy(g->host, g->d_next, bytes, cudaMemcpyDeviceToHost));
+	return 0;
+}
+
+static int gpu1_stats(void *ctx, struct apod_moments *m, unsigned *hist)
+{
+	struct gpu1 *g = (struct gpu1 *)ctx;
+	calcStats(g->p, g->host, m, hist);
+	return 0;
+}
+
+static int gpu1_summary(void *ctx, double *zone_means)
+{
+	struct gpu1 *g = (struct gpu1 *)ctx;
+	calcSummaryData(g->p, g->host, zone_means);
+	return 0;
+}
+
+static int gpu1_fetch(void *ctx, apod_real *dst)
+{
+	struct gpu1 *g = (struct gpu1 *)ctx;
+	memcpy(dst, g->host, g->p->n * sizeof *dst);
+	return 0;
+}
+
+static int gpu_width(void)
+{
+	return 0;   /* no thread count: Amdahl's N is the measured hotspot speedup */
+}
+
+/* Named and placed in the ladder in cpu/heat/stages.c. */
+extern "C" const struct heat_engine heat_engine_gpu1 = {
+	.available = apod_gpu_available,
+	.width = gpu_width,
+	.create = gpu1_create,
+	.step = gpu1_step,
+	.stats = gpu1_stats,
+	.summary = gpu1_summary,
+	.fetch = gpu1_fetch,
+	.destroy = gpu1_destroy,
+};

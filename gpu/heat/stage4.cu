@@ -1,0 +1,233 @@
+/*
+ * stage4.cu: gpu4, tuned kernels.
+ *
+ * What changed from gpu3, and why (doc/optimize.md has the measurements):
+ *  - One fused kernel does genTimeStep and calcStats: each new value is
+ *    folded into the statistics while it is still in a register, so the
+ *    field is read once and written once per step instead of read twice.
+ *  - Register tiling along y: a thread owns a column segment and marches
+ *    down it, carrying the cells above and at its row in registers; each
+ *    new row costs one coalesced load per thread.
+ *  - Heaters and edges are "fixed" cells, read from a bit mask (1/32 of the
+ *    field's traffic), so no second kernel pins them after the sweep.
+ *  - In float, with nx a multiple of 4, four columns per thread with 16-byte
+ *    loads and stores; neighbours across the vector come by warp shuffle.
+ *  - Moments per thread are shifted sums in double (no division per
+ *    element, unlike gpu2's Welford), merged with Chan through warp
+ *    shuffles; histogram counts are kept as runs in registers and added to
+ *    shared memory when the bin changes (thread_stats.cuh).
+ *  - The block size comes from the occupancy API, not a guess.
+ * Snapshots overlap as in gpu3.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "heat/cell.h"
+#include "cuda_check.h"
+#include "device.h"
+#include "engine.h"
+#include "resident.h"
+#include "tuned.cuh"
+
+struct gpu4 {
+	struct resident r;
+	struct snapshots s;
+	cudaStream_t compute;
+	unsigned *d_mask;
+	dim3 grid, block;
+	size_t smem;
+	int vec4;               /* float and nx % 4 == 0: the 16-byte kernel */
+};
+
+static void gpu4_destroy(void *ctx)
+{
+	struct gpu4 *g = (struct gpu4 *)ctx;
+	if (!g)
+		return;
+	snapshots_free(&g->s);
+	resident_free(&g->r);
+	cudaFree(g->d_mask);
+	if (g->compute)
+		cudaStreamDestroy(g->compute);
+	free(g);
+}
+
+static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
+{
+	size_t words = (p->n + 31) / 32;
+	unsigned *mask;
+	int min_grid = 0, block = 0, nparts;
+
+	size_t threads_x;       /* threads needed across a row */
+
+	g->smem = (size_t)p->nbins * sizeof(unsigned);
+#ifdef APOD_REAL_FLOAT
+	g->vec4 = p->nx % 4 == 0;
+#endif
+	threads_x = g->vec4 ? p->nx / 4 : p->nx;
+	/* The block size that gives the most resident warps for this kernel's
+	 * registers and shared memory; no wider than a row needs. */
+#ifdef APOD_REAL_FLOAT
+	if (g->vec4)
+		CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_vec4_kernel<true, true>, g->smem,
+		                                            1024));
+	else
+#endif
+		CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_scalar_kernel,
+		                                            g->smem, 1024));
+	if ((size_t)block > (threads_x + 31) / 32 * 32)
+		block = (int)((threads_x + 31) / 32 * 32);
+	g->block = dim3((unsigned)block);
+	g->grid = dim3((unsigned)((threads_x + block - 1) / block),
+	               (unsigned)((p->ny + FUSED_ROWS - 1) / FUSED_ROWS));
+	nparts = (int)(g->grid.x * g->grid.y);
+
+	CUDA_TRY(cudaStreamCreateWithFlags(&g->compute, cudaStreamNonBlocking));
+	if (resident_init(&g->r, p, "gpu4", g->compute, nparts, 1))
+		return -1;
+	if (!(mask = (unsigned *)calloc(words, sizeof *mask)))
+		return apod_fail("gpu4: cannot allocate the heater mask");
+	for (size_t k = 0; k < p->nsrc; k++)
+		mask[p->src_idx[k] >> 5] |= 1u << (p->src_idx[k] & 31);
+	if (cudaMalloc(&g->d_mask, words * sizeof *mask) != cudaSuccess ||
+	    cudaMemcpy(g->d_mask, mask, words * sizeof *mask, cudaMemcpyHostToDevice) != cudaSuccess) {
+		free(mask);
+		return apod_fail("gpu4: cannot upload the heater mask (%zu bytes)", words * sizeof *mask);
+	}
+	free(mask);
+	return 0;
+}
+
+static void *gpu4_create(const struct heat_problem *p)
+{
+	struct gpu4 *g = (struct gpu4 *)calloc(1, sizeof *g);
+	if (!g) {
+		apod_fail("gpu4: out of memory");
+		return NULL;
+	}
+	if (gpu4_setup(g, p)) {
+		gpu4_destroy(g);
+		return NULL;
+	}
+	return g;
+}
+
+static int gpu4_step(void *ctx)
+{
+	struct gpu4 *g = (struct gpu4 *)ctx;
+	struct resident *r = &g->r;
+	const struct heat_problem *p = r->p;
+	apod_real *t;
+	CUDA_TRY(cudaMemsetAsync(r->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), r->stream));
+#ifdef APOD_REAL_FLOAT
+	if (g->vec4)
+		LAUNCH_TRY((fused_vec4_kernel<true, true><<<g->grid, g->block, g->smem, r->stream>>>(
+			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo,
+			p->hist_inv_width, p->nbins, r->d_parts, r->d_hist)));
+	else
+#endif
+		LAUNCH_TRY((fused_scalar_kernel<<<g->grid, g->block, g->smem, r->stream>>>(
+			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo,
+			p->hist_inv_width, p->nbins, r->d_parts, r->d_hist)));
+	t = r->d_cur;
+	r->d_cur = r->d_next;
+	r->d_next = t;
+	return 0;
+}
+
+/* The statistics were gathered by the step; only the merge is left. */
+static int gpu4_stats(void *ctx, struct apod_moments *m, unsigned *hist)
+{
+	struct gpu4 *g = (struct gpu4 *)ctx;
+	return resident_stats_finish(&g->r, (int)(g->grid.x * g->grid.y), m, hist);
+}
+
+static int gpu4_summary(void *ctx, double *zone_means)
+{
+	return resident_zones(&((struct gpu4 *)ctx)->r, zone_means);
+}
+
+static int gpu4_fetch(void *ctx, apod_real *dst)
+{
+	return resident_fetch(&((struct gpu4 *)ctx)->r, dst);
+}
+
+static int gpu4_snapshot_begin(void *ctx)
+{
+	struct gpu4 *g = (struct gpu4 *)ctx;
+	return snapshots_begin(&g->s, &g->r);
+}
+
+static int gpu4_snapshot_stream(void *ctx, int (*sink)(const apod_real *, size_t, void *), void *arg)
+{
+	return snapshots_stream(&((struct gpu4 *)ctx)->s, sink, arg);
+}
+
+static int gpu_width(void)
+{
+	return 0;
+}
+
+/* Named and placed in the ladder in cpu/heat/stages.c. */
+extern "C" const struct heat_engine heat_engine_gpu4 = {
+	.available = apod_gpu_available,
+	.width = gpu_width,
+	.create = gpu4_create,
+	.step = gpu4_step,
+	.stats = gpu4_stats,
+	.summary = gpu4_summary,
+	.fetch = gpu4_fetch,
+	.destroy = gpu4_destroy,
+	.snapshot_begin = gpu4_snapshot_begin,
+	.snapshot_stream = gpu4_snapshot_stream,
+};
+
+/* Hooks for `apod bench`, which times the fused kernel on its own. */
+void *apod_gpu4_bench_create(const struct heat_problem *p)
+{
+	return gpu4_create(p);
+}
+
+int apod_gpu4_fused_once(void *ctx)
+{
+	return gpu4_step(ctx);
+}
+
+void apod_gpu4_bench_destroy(void *ctx)
+{
+	gpu4_destroy(ctx);
+}
+
+cudaStream_t apod_gpu4_bench_stream(void *ctx)
+{
+	return ((struct gpu4 *)ctx)->compute;
+}
+
+/* The same launch with parts of the statistics left out, for `apod bench`. */
+int apod_gpu4_variant_once(void *ctx, int moments, int hist)
+{
+#ifdef APOD_REAL_FLOAT
+	struct gpu4 *g = (struct gpu4 *)ctx;
+	struct resident *r = &g->r;
+	const struct heat_problem *p = r->p;
+	if (!g->vec4)
+		return apod_fail("gpu4 variants need the 16-byte kernel (float, nx a multiple of 4)");
+#define VARIANT(M, H)                                                                       \
+	LAUNCH_TRY((fused_vec4_kernel<M, H><<<g->grid, g->block, g->smem, r->stream>>>(          \
+		r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width, \
+		p->nbins, r->d_parts, r->d_hist)))
+	if (moments && hist)
+		VARIANT(true, true);
+	else if (moments)
+		VARIANT(true, false);
+	else
+		VARIANT(false, false);
+#undef VARIANT
+	return 0;
+#else
+	(void)ctx;
+	(void)moments;
+	(void)hist;
+	return apod_fail("gpu4 variants need a float build");
+#endif
+}

@@ -1,0 +1,297 @@
+/*
+ * The harness on its own: a workload that declares nonsense is refused at
+ * registration with a message naming it; a tiny workload written here (not
+ * heat) runs through the loop, writes and reads its results, and is held
+ * to each comparison the interface offers.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apod/apod.h"
+#include "params.h"
+#include "registry.h"
+#include "results.h"
+#include "run.h"
+#include "verify.h"
+
+/* ---- "count": x[i] += i every step; a series of its sum and a drift ---- */
+struct count_params {
+	long n, steps;
+	double scale;
+};
+
+struct count_ctx {
+	const struct count_params *p;
+	double *x;
+};
+
+static void *count_problem(const void *params)
+{
+	struct count_params *copy = malloc(sizeof *copy);
+	if (copy)
+		*copy = *(const struct count_params *)params;
+	return copy;
+}
+
+static void *count_create(const void *problem)
+{
+	const struct count_params *p = problem;
+	struct count_ctx *c = calloc(1, sizeof *c);
+	if (!c || !(c->x = calloc((size_t)p->n, sizeof *c->x))) {
+		free(c);
+		return NULL;
+	}
+	c->p = p;
+	return c;
+}
+
+static int count_step(void *ctx)
+{
+	struct count_ctx *c = ctx;
+	for (long i = 0; i < c->p->n; i++)
+		c->x[i] += (double)i * c->p->scale;
+	return 0;
+}
+
+static int count_probe(void *ctx, int k, double *const *rows)
+{
+	struct count_ctx *c = ctx;
+	double s = 0;
+	(void)k;
+	for (long i = 0; i < c->p->n; i++)
+		s += c->x[i];
+	if (rows[0])
+		rows[0][0] = s;
+	if (rows[1])
+		rows[1][0] = (double)c->p->n;   /* an invariant: never changes */
+	return 0;
+}
+
+static int count_fetch(void *ctx, int a, void *dst)
+{
+	struct count_ctx *c = ctx;
+	(void)a;
+	memcpy(dst, c->x, (size_t)c->p->n * sizeof *c->x);
+	return 0;
+}
+
+static void count_destroy(void *ctx)
+{
+	struct count_ctx *c = ctx;
+	if (c)
+		free(c->x);
+	free(c);
+}
+
+static int always(char *why, size_t len)
+{
+	(void)why;
+	(void)len;
+	return 1;
+}
+
+static long count_steps(const void *p)
+{
+	return ((const struct count_params *)p)->steps;
+}
+
+static long every1(const void *p)
+{
+	(void)p;
+	return 1;
+}
+
+static int one(const void *p)
+{
+	(void)p;
+	return 1;
+}
+
+static int count_shape(const void *p, size_t dims[2])
+{
+	dims[0] = (size_t)((const struct count_params *)p)->n;
+	return 1;
+}
+
+static void tight(const void *p, int any_float, int column, struct apod_tol *t)
+{
+	(void)p;
+	(void)any_float;
+	(void)column;
+	t->atol = 1e-9;
+	t->rtol = 1e-12;
+}
+
+static const struct apod_stage count_serial = {
+	.name = "serial", .about = "the reference", .available = always, .create = count_create,
+	.step = count_step, .probe = count_probe, .fetch = count_fetch, .destroy = count_destroy,
+};
+static const struct apod_stage *const count_stages[] = { &count_serial, NULL };
+static const struct apod_param count_keys[] = {
+	{ .key = "n", .type = APOD_PARAM_INT, .def = "10", .lo = 1, .hi = 1000,
+	  .offset = offsetof(struct count_params, n) },
+	{ .key = "steps", .type = APOD_PARAM_INT, .def = "4", .lo = 1, .hi = 100,
+	  .offset = offsetof(struct count_params, steps) },
+	{ .key = "scale", .type = APOD_PARAM_REAL, .def = "1", .lo = 0, .lo_open = 1, .hi = 10,
+	  .offset = offsetof(struct count_params, scale) },
+	{ .key = NULL },
+};
+static const struct apod_probe count_probes[] = { { .name = "sum", .every = every1 }, { NULL } };
+static const struct apod_array count_arrays[] = {
+	{ .name = "x", .dtype = APOD_F64, .shape = count_shape, .compare = APOD_COMPARE_EXACT },
+	{ .name = NULL },
+};
+static const struct apod_series count_series[] = {
+	{ .name = "sum", .probe = 0, .columns = one, .column_names = "sum",
+	  .compare = APOD_COMPARE_CLOSE, .tolerance = tight },
+	{ .name = "items", .probe = 0, .columns = one, .column_names = "n",
+	  .compare = APOD_COMPARE_DRIFT, .tolerance = tight },
+	{ .name = NULL },
+};
+
+static struct apod_workload count_workload(void)
+{
+	struct apod_workload w = {
+		.version = APOD_WORKLOAD_VERSION, .name = "count", .about = "a test",
+		.params_size = sizeof(struct count_params), .params = count_keys,
+		.steps = count_steps, .problem_create = count_problem, .problem_destroy = free,
+		.step_phase = "add", .probes = count_probes, .arrays = count_arrays,
+		.series = count_series, .stages = count_stages,
+	};
+	return w;
+}
+
+static void refused(const struct apod_workload *w, const char *fragment)
+{
+	ck_assert_int_eq(apod_workload_check(w), -1);
+	ck_assert_msg(strstr(apod_failure(), fragment) != NULL, "message '%s' lacks '%s'",
+	              apod_failure(), fragment);
+}
+
+START_TEST(nonsense_is_refused_at_registration)
+{
+	struct apod_workload w = count_workload();
+	const struct apod_stage *none[] = { NULL };
+	const struct apod_stage *no_serial[] = { &count_serial, NULL };
+	const struct apod_stage *twice[] = { &count_serial, &count_serial, NULL };
+	struct apod_stage omp_first = count_serial;
+	static const struct apod_array no_arrays[] = { { .name = NULL } };
+	static const struct apod_param dup[] = {
+		{ .key = "n", .type = APOD_PARAM_INT, .def = "1", .lo = 1, .hi = 2 },
+		{ .key = "n", .type = APOD_PARAM_INT, .def = "1", .lo = 1, .hi = 2 },
+		{ .key = NULL },
+	};
+	static const struct apod_param clash[] = {
+		{ .key = "out", .type = APOD_PARAM_INT, .def = "1", .lo = 1, .hi = 2 },
+		{ .key = NULL },
+	};
+	static const struct apod_series same_name[] = {
+		{ .name = "x", .probe = 0, .columns = one, .compare = APOD_COMPARE_EXACT },
+		{ .name = NULL },
+	};
+	static const struct apod_series bad_probe[] = {
+		{ .name = "s", .probe = 3, .columns = one, .compare = APOD_COMPARE_EXACT },
+		{ .name = NULL },
+	};
+	ck_assert_int_eq(apod_workload_check(&w), 0);
+
+	w.stages = none;
+	refused(&w, "declares no stages");
+	omp_first.name = "omp";
+	no_serial[0] = &omp_first;
+	w.stages = no_serial;
+	refused(&w, "must be the serial reference");
+	w.stages = twice;
+	refused(&w, "two stages are called 'serial'");
+	w = count_workload();
+	w.arrays = no_arrays;
+	refused(&w, "declares no arrays");
+	w = count_workload();
+	w.params = dup;
+	refused(&w, "'n' is declared twice");
+	w.params = clash;
+	refused(&w, "clash with the option --out");
+	w = count_workload();
+	w.series = same_name;
+	refused(&w, "two outputs are called 'x'");
+	w.series = bad_probe;
+	refused(&w, "names probe 3");
+	w = count_workload();
+	w.version = APOD_WORKLOAD_VERSION + 1;
+	refused(&w, "interface version");
+	w = count_workload();
+	w.name = "Bad Name";
+	refused(&w, "a name must be");
+	w = count_workload();
+	w.steps = NULL;
+	refused(&w, "are required");
+}
+END_TEST
+
+START_TEST(a_workload_runs_writes_reads_and_verifies)
+{
+	struct apod_workload w = count_workload();
+	const struct apod_workload *const ws[] = { &w, NULL };
+	struct count_params *p = apod_params_new(&w);
+	void *problem, *back;
+	struct apod_run a, b;
+	struct apod_verdict v;
+	char dir[] = "/tmp/apod-harness-XXXXXX", cmd[64];
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(p->n, 10);
+	ck_assert_int_eq(apod_params_set(&w, p, "n", "5", "t"), 0);
+	ck_assert_int_eq(apod_params_set(&w, p, "n", "0", "--n"), -1);
+	ck_assert_ptr_nonnull(strstr(apod_failure(), "--n: n: 0 is out of range [1, 1000]"));
+	ck_assert_int_eq(apod_params_set(&w, p, "scale", "0", "t"), -1);
+	ck_assert_ptr_nonnull(strstr(apod_failure(), "outside (0, 10]"));
+	ck_assert_int_eq(apod_params_set(&w, p, "colour", "red", "t"), -1);
+	ck_assert_ptr_nonnull(strstr(apod_failure(), "unknown key 'colour' (workload count)"));
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_ptr_nonnull(problem = w.problem_create(p));
+	ck_assert_int_eq(apod_simulate(&w, &count_serial, p, problem, dir, 0, &a), 0);
+	ck_assert_int_eq(a.nphases, 5);   /* setup, add, sum, writeSnapshot, writeReport */
+	ck_assert_str_eq(apod_phase_name(&w, 2), "sum");
+	ck_assert_double_eq(a.series[0].v[3], 4 * (0 + 1 + 2 + 3 + 4));
+	ck_assert_int_eq(apod_results_load(dir, ws, &back, &b), 0);
+	ck_assert_int_eq(((struct count_params *)back)->n, 5);
+	ck_assert_int_eq(apod_verify(back, &a, &b, &v), 1);
+	/* Exact means exact. */
+	((double *)b.arrays[0].data)[2] = nextafter(((double *)b.arrays[0].data)[2], 1e9);
+	ck_assert_int_eq(apod_verify(back, &a, &b, &v), 0);
+	ck_assert_int_eq(v.out[0].ok, 0);
+	((double *)b.arrays[0].data)[2] = ((double *)a.arrays[0].data)[2];
+	/* An invariant that drifts in one run fails, whatever the other run does. */
+	b.series[1].v[2] += 1;
+	ck_assert_int_eq(apod_verify(back, &a, &b, &v), 0);
+	ck_assert_int_eq(v.out[2].ok, 0);
+	ck_assert_int_eq(v.out[2].worst_step, 3);
+
+	apod_run_free(&a);
+	apod_run_free(&b);
+	free(back);
+	w.problem_destroy(problem);
+	free(p);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("harness");
+	TCase *t = tcase_create("core");
+	SRunner *r;
+	int failed;
+	tcase_add_test(t, nonsense_is_refused_at_registration);
+	tcase_add_test(t, a_workload_runs_writes_reads_and_verifies);
+	suite_add_tcase(s, t);
+	r = srunner_create(s);
+	srunner_run_all(r, CK_NORMAL);
+	failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
