@@ -231,6 +231,25 @@ START_TEST(nonsense_is_refused_at_registration)
 }
 END_TEST
 
+/* apod_main refuses a program whose workload declares nonsense: exit 1,
+ * before it parses a single option. */
+START_TEST(apod_main_refuses_a_bad_program)
+{
+	struct apod_workload w = count_workload();
+	const struct apod_stage *none[] = { NULL };
+	const struct apod_workload *ws[] = { &w, NULL };
+	struct apod_program prog = { .name = "test", .workloads = ws };
+	char *argv[] = { "test", "workloads", NULL };
+	ck_assert_int_eq(apod_main(2, argv, &prog), APOD_EXIT_OK);
+	w.stages = none;
+	ck_assert_int_eq(apod_main(2, argv, &prog), APOD_EXIT_FAIL);
+	ck_assert_ptr_nonnull(strstr(apod_failure(), "workload count declares no stages"));
+	ws[0] = NULL;
+	ck_assert_int_eq(apod_main(2, argv, &prog), APOD_EXIT_FAIL);
+	ck_assert_ptr_nonnull(strstr(apod_failure(), "declares no workloads"));
+}
+END_TEST
+
 START_TEST(a_workload_runs_writes_reads_and_verifies)
 {
 	struct apod_workload w = count_workload();
@@ -244,7 +263,7 @@ START_TEST(a_workload_runs_writes_reads_and_verifies)
 	ck_assert_int_eq(p->n, 10);
 	ck_assert_int_eq(apod_params_set(&w, p, "n", "5", "t"), 0);
 	ck_assert_int_eq(apod_params_set(&w, p, "n", "0", "--n"), -1);
-	ck_assert_ptr_nonnull(strstr(apod_failure(), "--n: n: 0 is out of range [1, 1000]"));
+	ck_assert_ptr_nonnull(strstr(apod_failure(), "--n: n: 0 is out of range [1, 1000] (workload count)"));
 	ck_assert_int_eq(apod_params_set(&w, p, "scale", "0", "t"), -1);
 	ck_assert_ptr_nonnull(strstr(apod_failure(), "outside (0, 10]"));
 	ck_assert_int_eq(apod_params_set(&w, p, "colour", "red", "t"), -1);
@@ -288,6 +307,7 @@ int main(void)
 	int failed;
 	tcase_add_test(t, nonsense_is_refused_at_registration);
 	tcase_add_test(t, a_workload_runs_writes_reads_and_verifies);
+	tcase_add_test(t, apod_main_refuses_a_bad_program);
 	suite_add_tcase(s, t);
 	r = srunner_create(s);
 	srunner_run_all(r, CK_NORMAL);

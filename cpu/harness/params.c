@@ -129,13 +129,25 @@ static int set_one(const struct apod_param *p, void *params, const char *value, 
 	return apod_fail("%s: %s: unknown parameter type", where, p->key);
 }
 
+/* Add the workload's name to the message of a failed key, once. */
+static int named(const struct apod_workload *w)
+{
+	char msg[1024];
+	if (strstr(apod_failure(), "(workload "))
+		return -1;
+	snprintf(msg, sizeof msg, "%s", apod_failure());
+	return apod_failure_status() == APOD_EXIT_USAGE
+	       ? apod_usage_fail("%s (workload %s)", msg, w->name)
+	       : apod_fail("%s (workload %s)", msg, w->name);
+}
+
 int apod_params_set(const struct apod_workload *w, void *params, const char *key,
                     const char *value, const char *where)
 {
 	const struct apod_param *p = apod_param_find(w, key);
 	if (!p)
 		return apod_usage_fail("%s: unknown key '%s' (workload %s)", where, key, w->name);
-	return set_one(p, params, value, where);
+	return set_one(p, params, value, where) ? named(w) : 0;
 }
 
 /* Set a key's default: one value, or a repeating key's list split at ';'. */
@@ -180,7 +192,7 @@ void *apod_params_new(const struct apod_workload *w)
 
 int apod_params_check(const struct apod_workload *w, const void *params)
 {
-	return w->check ? w->check(params) : 0;
+	return w->check && w->check(params) ? named(w) : 0;
 }
 
 static char *trim(char *s)
@@ -291,7 +303,8 @@ int apod_params_load(const struct apod_workload *w, void *params, const char *pa
 			p->reset(params);
 			seen[p - w->params] = 1;
 		}
-		rc = set_one(p, params, value, where);
+		if ((rc = set_one(p, params, value, where)) != 0)
+			named(w);
 	}
 	free(text);
 	return rc;
@@ -436,11 +449,11 @@ int apod_params_from_json(const struct apod_workload *w, void *params, json_obje
 			for (size_t i = 0; i < n; i++)
 				if (json_text(p, json_object_array_get_idx(x, i), buf, sizeof buf, where) ||
 				    set_one(p, params, buf, where))
-					return -1;
+					return named(w);
 			continue;
 		}
 		if (json_text(p, x, buf, sizeof buf, where) || set_one(p, params, buf, where))
-			return -1;
+			return named(w);
 	}
 	return 0;
 }

@@ -1,6 +1,8 @@
 /*
  * run.c: set up, step, probe, snapshot, report: the loop every workload's
- * stages run in, with a wall-clock timer around every phase.
+ * stages run in, with a wall-clock timer around every phase.  (What a run
+ * holds is in rundata.c, so that results.c can read one back without
+ * calling into the loop.)
  */
 #include <errno.h>
 #include <pthread.h>
@@ -15,120 +17,6 @@
 #include "results.h"
 #include "run.h"
 #include "timer.h"
-
-int apod_probe_count(const struct apod_workload *w)
-{
-	int n = 0;
-	while (w->probes && w->probes[n].name)
-		n++;
-	return n;
-}
-
-int apod_series_count(const struct apod_workload *w)
-{
-	int n = 0;
-	while (w->series && w->series[n].name)
-		n++;
-	return n;
-}
-
-int apod_array_count(const struct apod_workload *w)
-{
-	int n = 0;
-	while (w->arrays && w->arrays[n].name)
-		n++;
-	return n;
-}
-
-int apod_phase_count(const struct apod_workload *w)
-{
-	return apod_probe_count(w) + 4;
-}
-
-const char *apod_phase_name(const struct apod_workload *w, int i)
-{
-	int k = apod_probe_count(w);
-	if (i == 0)
-		return "setup";
-	if (i == 1)
-		return w->step_phase;
-	if (i < 2 + k)
-		return w->probes[i - 2].name;
-	if (i == 2 + k)
-		return "writeSnapshot";
-	if (i == 3 + k)
-		return "writeReport";
-	return "?";
-}
-
-unsigned apod_phase_bit(const struct apod_workload *w, int i)
-{
-	int k = apod_probe_count(w);
-	if (i < 2 + k)
-		return 1u << i;
-	return i == 2 + k ? APOD_PORTS_SNAPSHOT : APOD_PORTS_REPORT;
-}
-
-const struct apod_stage *apod_stage_find(const struct apod_workload *w, const char *name)
-{
-	for (int i = 0; w->stages[i]; i++)
-		if (!strcmp(w->stages[i]->name, name))
-			return w->stages[i];
-	return NULL;
-}
-
-int apod_run_alloc(struct apod_run *r, const struct apod_workload *w, const void *params)
-{
-	memset(r, 0, sizeof *r);
-	r->w = w;
-	r->steps = w->steps(params);
-	r->nphases = apod_phase_count(w);
-	r->nseries = apod_series_count(w);
-	r->narrays = apod_array_count(w);
-	r->series = calloc((size_t)r->nseries + 1, sizeof *r->series);
-	r->arrays = calloc((size_t)r->narrays + 1, sizeof *r->arrays);
-	if (!r->series || !r->arrays)
-		goto nomem;
-	for (int i = 0; i < r->nseries; i++) {
-		const struct apod_series *s = &w->series[i];
-		struct apod_series_data *d = &r->series[i];
-		d->cols = s->columns(params);
-		d->every = w->probes[s->probe].every(params);
-		d->rows = d->every > 0 ? r->steps / d->every : 0;
-		d->step = calloc(d->rows ? (size_t)d->rows : 1, sizeof *d->step);
-		d->v = calloc(d->rows ? (size_t)d->rows * (size_t)d->cols : 1, sizeof *d->v);
-		if (!d->step || !d->v)
-			goto nomem;
-	}
-	for (int i = 0; i < r->narrays; i++) {
-		struct apod_array_data *a = &r->arrays[i];
-		a->ndim = w->arrays[i].shape(params, a->dims);
-		if (a->ndim == 1)
-			a->dims[1] = 1;
-		a->count = a->dims[0] * a->dims[1];
-		a->dtype = w->arrays[i].dtype;
-		if (!(a->data = malloc(a->count * apod_dtype_size(a->dtype))))
-			goto nomem;
-	}
-	return 0;
-nomem:
-	apod_run_free(r);
-	return apod_fail("cannot allocate the results of a %ld-step run of %s", r->steps, w->name);
-}
-
-void apod_run_free(struct apod_run *r)
-{
-	for (int i = 0; r->series && i < r->nseries; i++) {
-		free(r->series[i].step);
-		free(r->series[i].v);
-	}
-	for (int i = 0; r->arrays && i < r->narrays; i++)
-		free(r->arrays[i].data);
-	free(r->series);
-	free(r->arrays);
-	r->series = NULL;
-	r->arrays = NULL;
-}
 
 static int snapshot_path(char *path, size_t len, const char *outdir, const char *prefix, long step)
 {

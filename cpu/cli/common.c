@@ -1,0 +1,60 @@
+/*
+ * common.c: the program the commands serve, how they report what went wrong (one line on stderr,
+ * the exit status of apod/apod.h), and the run of one stage into a
+ * results directory that every command shares.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "fail.h"
+#include "outdir.h"
+
+const struct apod_program *apod_prog;
+
+int apod_report_failure(void)
+{
+	fprintf(stderr, "%s: %s\n", apod_prog ? apod_prog->name : "apod", apod_failure());
+	return apod_failure_status();
+}
+
+int apod_usage_error(const char *cmd, const char *fmt, ...)
+{
+	const char *prog = apod_prog ? apod_prog->name : "apod";
+	va_list ap;
+	fprintf(stderr, "%s%s%s: ", prog, cmd ? " " : "", cmd ? cmd : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", prog);
+	return APOD_EXIT_USAGE;
+}
+
+int apod_option_error(const char *cmd, int c, char **argv)
+{
+	apod_option_fail(c, argv);
+	return apod_usage_error(cmd, "%s", apod_failure());
+}
+
+int apod_run_stage(const struct apod_workload *w, const struct apod_stage *e, const void *params,
+                   const void *problem, const char *out, struct apod_run *r)
+{
+	char why[256] = "";
+	struct apod_outdir od;
+	if (!e->available(why, sizeof why))
+		return apod_fail("stage %s cannot run here: %s", e->name, why);
+	if (!out)
+		return apod_simulate(w, e, params, problem, NULL, 0, r);
+	if (apod_outdir_begin(&od, out))
+		return -1;
+	if (apod_simulate(w, e, params, problem, od.staging, 0, r)) {
+		apod_outdir_abort(&od);
+		return -1;
+	}
+	if (apod_outdir_commit(&od)) {
+		apod_run_free(r);
+		return -1;
+	}
+	return 0;
+}
+
