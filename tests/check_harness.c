@@ -272,7 +272,7 @@ START_TEST(a_workload_runs_writes_reads_and_verifies)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	ck_assert_ptr_nonnull(problem = w.problem_create(p));
 	ck_assert_int_eq(apod_simulate(&w, &count_serial, p, problem, dir, 0, &a), 0);
-	ck_assert_int_eq(a.nphases, 5);   /* setup, add, sum, writeSnapshot, writeReport */
+	ck_assert_int_eq(a.nphases, 6);   /* setup, add, sum, writeSnapshot, fetchResults, writeReport */
 	ck_assert_str_eq(apod_phase_name(&w, 2), "sum");
 	ck_assert_double_eq(a.series[0].v[3], 4 * (0 + 1 + 2 + 3 + 4));
 	ck_assert_int_eq(apod_results_load(dir, ws, &back, &b), 0);

@@ -1,4 +1,5 @@
 #include <math.h>
+#include <string.h>
 
 #include "bounds.h"
 
@@ -21,4 +22,34 @@ double apod_gustafson(double p, double n)
 	if (!valid(p, n) || isinf(n))
 		return NAN;
 	return n + (1 - p) * (1 - n);
+}
+
+void apod_bound_eval(int nphases, const double *serial, const double *stage,
+                     const unsigned *phase_bits, unsigned ports, int width, struct apod_bound *b)
+{
+	double ts = 0, tt = 0, ps = 0, pt = 0;
+	memset(b, 0, sizeof *b);
+	for (int i = 0; i < nphases; i++) {
+		ts += serial[i];
+		tt += stage[i];
+		if (ports & phase_bits[i]) {
+			ps += serial[i];
+			pt += stage[i];
+		} else if (stage[i] < serial[i] - fmax(0.2 * serial[i], 2e-3))
+			b->undeclared_faster |= 1u << i;
+	}
+	b->p = ts > 0 ? ps / ts : 0;
+	/* A GPU has no thread count: its N is what it achieved on the phases
+	 * it ported, and the bound says what the rest of the program allows. */
+	b->n = width > 0 ? width : (pt > 0 ? ps / pt : INFINITY);
+	if (b->n < 1)
+		b->n = 1;
+	b->amdahl_n = apod_amdahl(b->p, b->n);
+	b->limit = apod_amdahl(b->p, INFINITY);
+	b->speedup = tt > 0 ? ts / tt : INFINITY;
+	/* 2% forgives the timers' noise in the phases that were not ported
+	 * (a writeReport 0.5 ms faster than serial's, say), nothing more. */
+	b->above_n = b->speedup > b->amdahl_n * (1 + APOD_BOUND_NOISE);
+	b->above_limit = b->speedup > b->limit * (1 + APOD_BOUND_NOISE);
+	b->holds = !b->above_n && !b->above_limit && !b->undeclared_faster;
 }

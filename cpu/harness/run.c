@@ -134,7 +134,8 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 {
 	long M = outdir && w->snapshot_every && !(flags & APOD_SIM_NO_SNAPSHOTS)
 	         ? w->snapshot_every(params) : 0, s;
-	int nprobes = apod_probe_count(w), snap_phase = 2 + nprobes, report_phase = 3 + nprobes;
+	int nprobes = apod_probe_count(w), snap_phase = 2 + nprobes, fetch_phase = 3 + nprobes;
+	int report_phase = 4 + nprobes;
 	long every[APOD_MAX_PROBES];
 	double *rows[64];
 	void *snap = NULL, *ctx = NULL;
@@ -205,7 +206,8 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 	for (int a = 0; a < r->narrays; a++)
 		if (e->fetch(ctx, a, r->arrays[a].data))
 			goto fail_ctx;
-	r->phase[report_phase] = apod_now() - t;
+	r->phase[fetch_phase] = apod_now() - t;
+	t = apod_now();
 	if (outdir) {
 		/* report.json cannot hold the time taken to write itself: it records
 		 * the report phase up to this point, the in-memory run the whole. */

@@ -9,8 +9,8 @@
 
 #include "apod/workload.h"
 
-/* setup, the step, one per probe, writeSnapshot, writeReport */
-#define APOD_MAX_PHASES (APOD_MAX_PROBES + 4)
+/* setup, the step, one per probe, writeSnapshot, fetchResults, writeReport */
+#define APOD_MAX_PHASES (APOD_MAX_PROBES + 5)
 
 struct apod_series_data {
 	int cols;

@@ -36,7 +36,7 @@ int apod_array_count(const struct apod_workload *w)
 
 int apod_phase_count(const struct apod_workload *w)
 {
-	return apod_probe_count(w) + 4;
+	return apod_probe_count(w) + 5;
 }
 
 const char *apod_phase_name(const struct apod_workload *w, int i)
@@ -51,6 +51,8 @@ const char *apod_phase_name(const struct apod_workload *w, int i)
 	if (i == 2 + k)
 		return "writeSnapshot";
 	if (i == 3 + k)
+		return "fetchResults";
+	if (i == 4 + k)
 		return "writeReport";
 	return "?";
 }
@@ -60,7 +62,9 @@ unsigned apod_phase_bit(const struct apod_workload *w, int i)
 	int k = apod_probe_count(w);
 	if (i < 2 + k)
 		return 1u << i;
-	return i == 2 + k ? APOD_PORTS_SNAPSHOT : APOD_PORTS_REPORT;
+	if (i == 2 + k)
+		return APOD_PORTS_SNAPSHOT;
+	return i == 3 + k ? APOD_PORTS_FETCH : APOD_PORTS_REPORT;
 }
 
 const struct apod_stage *apod_stage_find(const struct apod_workload *w, const char *name)

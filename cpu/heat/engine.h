@@ -26,9 +26,13 @@ extern "C" {
 
 /* Heat's probes, in order: calcStats every step, calcSummaryData every K. */
 enum { HEAT_PROBE_STATS, HEAT_PROBE_SUMMARY };
-/* The phases a parallel stage of heat can take over: the per-step computation. */
+/* The per-step computation: what a parallel stage of heat takes over. */
 #define HEAT_PORTS_COMPUTE \
 	(APOD_PORTS_STEP | APOD_PORTS_PROBE(HEAT_PROBE_STATS) | APOD_PORTS_PROBE(HEAT_PROBE_SUMMARY))
+/* A stage whose field lives on the device also changes how it is set up,
+ * and how every snapshot and the final field come back to the host. */
+#define HEAT_PORTS_DEVICE \
+	(APOD_PORTS_SETUP | HEAT_PORTS_COMPUTE | APOD_PORTS_SNAPSHOT | APOD_PORTS_FETCH)
 
 /* A stage's name, its line for `apod stages` and the phases it takes over
  * are given where it joins the ladder (stages.c), with the stages that a

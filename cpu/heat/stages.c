@@ -142,27 +142,30 @@ static int adapt_snapshot_stream(void *ctx, int (*sink)(const void *, size_t, vo
 	}
 
 HEAT_STAGE(serial, "the reference: one thread, optimised and vectorised C", 0, 0);
-HEAT_STAGE(omp, "the same phases on every core with OpenMP", HEAT_PORTS_COMPUTE, 0);
+/* omp also sets up in parallel: each thread first touches its own rows. */
+HEAT_STAGE(omp, "the same phases on every core with OpenMP", APOD_PORTS_SETUP | HEAT_PORTS_COMPUTE, 0);
 
 #define GPU1_ABOUT "GPU stage 1: genTimeStep on the device, field copied every step"
 #define GPU2_ABOUT "GPU stage 2: field resident on the device, statistics reduced there"
 #define GPU3_ABOUT "GPU stage 3: snapshots downloaded on a copy stream, overlapping steps"
 #define GPU4_ABOUT "GPU stage 4: tuned kernels, statistics fused into the sweep"
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
-HEAT_STAGE(gpu1, GPU1_ABOUT, APOD_PORTS_STEP, 0);
-HEAT_STAGE(gpu2, GPU2_ABOUT, HEAT_PORTS_COMPUTE, 0);
-HEAT_STAGE(gpu3, GPU3_ABOUT, HEAT_PORTS_COMPUTE, 1);
-HEAT_STAGE(gpu4, GPU4_ABOUT, HEAT_PORTS_COMPUTE, 1);
+/* gpu1 sets up on the device and ports the sweep; its statistics, snapshots
+ * and final field are the host's, as in serial. */
+HEAT_STAGE(gpu1, GPU1_ABOUT, APOD_PORTS_SETUP | APOD_PORTS_STEP, 0);
+HEAT_STAGE(gpu2, GPU2_ABOUT, HEAT_PORTS_DEVICE, 0);
+HEAT_STAGE(gpu3, GPU3_ABOUT, HEAT_PORTS_DEVICE, 1);
+HEAT_STAGE(gpu4, GPU4_ABOUT, HEAT_PORTS_DEVICE, 1);
 #else
 static int no_cuda(char *why, size_t len)
 {
 	snprintf(why, len, "built without CUDA (configure found no nvcc, or --without-cuda)");
 	return 0;
 }
-HEAT_UNBUILT(gpu1, GPU1_ABOUT, APOD_PORTS_STEP);
-HEAT_UNBUILT(gpu2, GPU2_ABOUT, HEAT_PORTS_COMPUTE);
-HEAT_UNBUILT(gpu3, GPU3_ABOUT, HEAT_PORTS_COMPUTE);
-HEAT_UNBUILT(gpu4, GPU4_ABOUT, HEAT_PORTS_COMPUTE);
+HEAT_UNBUILT(gpu1, GPU1_ABOUT, APOD_PORTS_SETUP | APOD_PORTS_STEP);
+HEAT_UNBUILT(gpu2, GPU2_ABOUT, HEAT_PORTS_DEVICE);
+HEAT_UNBUILT(gpu3, GPU3_ABOUT, HEAT_PORTS_DEVICE);
+HEAT_UNBUILT(gpu4, GPU4_ABOUT, HEAT_PORTS_DEVICE);
 #endif
 
 const struct apod_stage *const heat_stages[] = {

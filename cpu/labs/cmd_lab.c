@@ -1,7 +1,7 @@
 /*
  * cmd_lab.c: `apod lab`: the guide's experiments on this machine's GPU.
- * The list is the same in every build; a build without CUDA says so when a
- * lab is asked for.
+ * The list is gpu/labs/labs.def, the same in every build; a build without
+ * CUDA has no entry points (NULL) and says so when a lab is asked for.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,10 +14,10 @@
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
 #include "device.h"
 #include "lab.h"
-#define LAB(fn) fn
+#define LAB_RUN(name) apod_lab_##name
 #else
 struct apod_lab_opts;
-#define LAB(fn) NULL
+#define LAB_RUN(name) NULL
 #endif
 
 enum { OPT_LAB_SIZE = 3000 };
@@ -26,40 +26,9 @@ static const struct {
 	const char *name, *about, *size_means;
 	int (*run)(const struct apod_lab_opts *, json_object *);
 } lab_list[] = {
-	{ "devices", "every CUDA device; theoretical against measured copy bandwidth",
-	  "bytes copied (default 512 MiB)", LAB(apod_lab_devices) },
-	{ "transfers", "pageable, pinned and registered copies both ways, 4 KiB to 1 GiB; batching; "
-	  "zero-copy", "the largest copy in bytes (default 1 GiB)", LAB(apod_lab_transfers) },
-	{ "overlap", "sequential against staged copy/kernel/copy in 1 to 16 streams, held against "
-	  "the guide's t_E + t_T/n model", "floats (default 2^26 = 256 MiB each way)",
-	  LAB(apod_lab_overlap) },
-	{ "coalescing", "offsetCopy (offsets 0..32) and strideCopy (strides 1..32) beside the "
-	  "32-byte-sector model; AoS against SoA", "elements per copy (default 2^25)",
-	  LAB(apod_lab_coalescing) },
-	{ "transpose", "the Kepler talk's transpose ladder, one thread per column to a padded "
-	  "shared tile, beside a copy", "side of the square matrix in floats (default 8192)",
-	  LAB(apod_lab_transpose) },
-	{ "matmul", "the guide's C=AB and C=AA^T shared-memory ladders, cuBLAS beside them",
-	  "M = N (default 4096; a multiple of 32)", LAB(apod_lab_matmul) },
-	{ "reduction", "atomics, shared-memory tree, shuffles, several per thread, CUB; "
-	  "float sums in different orders", "elements (default 2^25)", LAB(apod_lab_reduction) },
-	{ "occupancy", "a C occupancy calculator against the CUDA occupancy API; block-size and "
-	  "shared-memory sweeps", "axpy elements (default 2^25; the FMA kernel runs size/16 threads)", LAB(apod_lab_occupancy) },
-	{ "banks", "shared-memory reads at strides 0..33 (4- and 8-byte words) beside the "
-	  "bank-conflict model; a 32x32 tile against 32x33", "shared-memory reads per thread, a "
-	  "multiple of 32 (default 8192)", LAB(apod_lab_banks) },
-	{ "instructions", "division by 2^k against shifts, rsqrtf, double constants in float code, "
-	  "intrinsics against precise functions (Gop/s, max ulp error)", "inputs per math "
-	  "function (default 2^24)", LAB(apod_lab_instructions) },
-	{ "divergence", "k code paths chosen by lane or by warp (k = 1..32); a branch on data, "
-	  "scattered or grouped by warp", "threads, one word each (default 2^22)",
-	  LAB(apod_lab_divergence) },
-	{ "ilp", "1 to 8 independent FMA chains or loads per thread against 4 to 64 warps per SM",
-	  "floats copied in the memory part (default 2^26)", LAB(apod_lab_ilp) },
-	{ "l2persist", "the L2 persisting-access window over a reused region of 10% to 200% of the "
-	  "set-aside (CC 8.0+)", "streaming region in MiB (default 1024)", LAB(apod_lab_l2persist) },
-	{ "asynccopy", "global-to-shared copies, synchronous against asynchronous (cp.async), "
-	  "4/8/16-byte elements (CC 8.0+)", "input in MiB (default 256)", LAB(apod_lab_asynccopy) },
+#define LAB(name, about, size_means) { #name, about, size_means, LAB_RUN(name) },
+#include "labs.def"
+#undef LAB
 };
 
 static int list(void)

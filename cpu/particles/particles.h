@@ -47,8 +47,12 @@ enum { PARTICLES_SERIES_ENERGY, PARTICLES_SERIES_DRIFT };
 /* The one array. */
 enum { PARTICLES_ARRAY_STATE };
 
-/* What every stage but serial takes over from the serial reference. */
+/* What the omp stage changes from the serial reference: the per-step work. */
 #define PARTICLES_PORTS (APOD_PORTS_STEP | APOD_PORTS_PROBE(PARTICLES_PROBE_ENERGY))
+/* The GPU stage also sets up on the device and fetches every snapshot and
+ * the final state from it. */
+#define PARTICLES_GPU_PORTS \
+	(APOD_PORTS_SETUP | PARTICLES_PORTS | APOD_PORTS_SNAPSHOT | APOD_PORTS_FETCH)
 #define PARTICLES_GPU_ABOUT "state resident on the device, one thread a particle, energy reduced there"
 
 /* The key table and the checks across keys (params.c). */

@@ -27,7 +27,7 @@ static int no_cuda(char *why, size_t len)
 static const struct apod_stage particles_stage_gpu_unbuilt = {
 	.name = "gpu",
 	.about = PARTICLES_GPU_ABOUT,
-	.ports = PARTICLES_PORTS,
+	.ports = PARTICLES_GPU_PORTS,
 	.available = no_cuda,
 };
 #define GPU_STAGE particles_stage_gpu_unbuilt

@@ -29,10 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_check.h"
-#include "lab.h"
+#include "kit.cuh"
 #include "lab_models.h"   /* the wavefront model: apod_model_*_wavefronts */
-#include "timing.cuh"
 
 #define WARPS 8
 #define THREADS (WARPS * 32)
@@ -230,25 +228,24 @@ static void print_header(void)
 
 static void add_json(json_object *rows, const struct row *r, double base_per_req, int base_model, int timed)
 {
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "experiment", json_object_new_string(r->experiment));
-	json_object_object_add(o, "version", json_object_new_string(r->name));
+	json_object *o = lab_row(rows);
+	lab_put(o, "experiment", r->experiment);
+	lab_put(o, "version", r->name);
 	if (r->stride >= 0)
-		json_object_object_add(o, "stride", json_object_new_int(r->stride));
-	json_object_object_add(o, "word_bytes", json_object_new_int(r->word_bytes));
-	json_object_object_add(o, "blocks", json_object_new_int(r->blocks));
-	json_object_object_add(o, "model_wavefronts", json_object_new_int(r->model));
-	json_object_object_add(o, "model_slowdown", json_object_new_double((double)r->model / base_model));
-	json_object_object_add(o, "verified", json_object_new_boolean(r->verified));
+		lab_put(o, "stride", r->stride);
+	lab_put(o, "word_bytes", r->word_bytes);
+	lab_put(o, "blocks", r->blocks);
+	lab_put(o, "model_wavefronts", r->model);
+	lab_put(o, "model_slowdown", (double)r->model / base_model);
+	lab_put(o, "verified", r->verified != 0);
 	if (r->verified && timed) {
-		json_object_object_add(o, "ms", json_object_new_double(r->ms));
-		json_object_object_add(o, "GB/s", json_object_new_double(r->gbs));
+		lab_put(o, "ms", r->ms);
+		lab_put(o, "GB/s", r->gbs);
 		if (r->clk > 0)
-			json_object_object_add(o, "clk_per_request", json_object_new_double(r->clk));
+			lab_put(o, "clk_per_request", r->clk);
 		if (base_per_req > 0)
-			json_object_object_add(o, "slowdown", json_object_new_double(r->per_req / base_per_req));
+			lab_put(o, "slowdown", r->per_req / base_per_req);
 	}
-	json_object_array_add(rows, o);
 }
 
 /* 1 and 2: the stride sweep for one word size. */
@@ -293,7 +290,7 @@ static int sweep(const struct gpu *g, const struct apod_lab_opts *o, unsigned pa
 		print_row(&r[s], r[1].per_req, r[1].model, !o->check);
 		add_json(rows, &r[s], r[1].per_req, r[1].model, !o->check);
 	}
-	json_object_object_add(out, bytes == 4 ? "blocks_4byte" : "blocks_8byte", json_object_new_int(blocks));
+	lab_put(out, bytes == 4 ? "blocks_4byte" : "blocks_8byte", blocks);
 	return 0;
 }
 
@@ -348,55 +345,66 @@ static int tiles(const struct gpu *g, const struct apod_lab_opts *o, unsigned pa
 	return 0;
 }
 
+/* The multiprocessors, their thread limit and their peak clock (0 where the device gives none). */
+static int query_gpu(struct gpu *g)
+{
+	int dev = 0;
+	CUDA_TRY(cudaGetDevice(&dev));
+	CUDA_TRY(cudaDeviceGetAttribute(&g->sms, cudaDevAttrMultiProcessorCount, dev));
+	CUDA_TRY(cudaDeviceGetAttribute(&g->max_threads_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+	if (cudaDeviceGetAttribute(&g->clock_khz, cudaDevAttrClockRate, dev) != cudaSuccess) {
+		(void)cudaGetLastError();
+		g->clock_khz = 0;
+	}
+	return 0;
+}
+
+/* The set-up's figures in the JSON, and the lab's heading; returns the rows' array. */
+static json_object *report_setup(json_object *out, const struct gpu *g, size_t reads)
+{
+	json_object *rows = lab_array(out, "rows");
+	lab_put(out, "unit", "GB/s");
+	lab_put(out, "reads_per_thread", reads);
+	lab_put(out, "threads_per_block", THREADS);
+	lab_put(out, "sms", g->sms);
+	lab_put(out, "peak_clock_khz", g->clock_khz);
+	if (g->clock_khz > 0)
+		lab_put(out, "theoretical_shared_gb_per_s", (double)g->sms * 32 * 4 * g->clock_khz * 1e3 / 1e9);
+	printf("banks: 32 banks of 4 bytes; GB/s = bytes the threads read (and write) / time / 1e9;\n"
+	       "clk/req = clocks per warp request on each multiprocessor at the peak clock (%.0f MHz), to set\n"
+	       "beside the model's wavefronts; measured and model slowdowns are against the conflict-free version\n",
+	       g->clock_khz / 1e3);
+	if (g->clock_khz > 0)
+		printf("theoretical shared-memory bandwidth: %d SMs x 128 bytes x %.0f MHz = %.1f GB/s\n", g->sms,
+		       g->clock_khz / 1e3, (double)g->sms * 128 * g->clock_khz * 1e3 / 1e9);
+	return rows;
+}
+
 extern "C" int apod_lab_banks(const struct apod_lab_opts *o, json_object *out)
 {
-	size_t reads = o->check ? 64 : (o->size ? o->size : 8192);
+	size_t reads = lab_size(o, 8192, 64);
 	unsigned passes;
 	struct gpu g = { 0, 0, 0 };
-	int dev = 0, failed = 0;
+	int failed = 0;
 	size_t n_max;
-	void *d_buf = NULL, *h_buf = NULL;
+	dev_array<uint64_t> d_buf;
+	host_array<uint64_t> h_buf;
 	json_object *rows;
 
 	if (reads < 32 || reads % 32 || reads > 65536)
 		return apod_usage_fail("banks: --size %zu must be a multiple of 32 from 32 to 65536 reads", reads);
 	passes = (unsigned)(reads / 32);
-	CUDA_TRY(cudaGetDevice(&dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&g.sms, cudaDevAttrMultiProcessorCount, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&g.max_threads_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
-	if (cudaDeviceGetAttribute(&g.clock_khz, cudaDevAttrClockRate, dev) != cudaSuccess) {
-		(void)cudaGetLastError();
-		g.clock_khz = 0;
-	}
+	if (query_gpu(&g))
+		return -1;
 	/* One value per thread of one full wave, 8 bytes at most. */
 	n_max = (size_t)g.sms * g.max_threads_sm;
-	if (!(h_buf = malloc(n_max * sizeof(uint64_t))))
-		return apod_fail("banks: cannot allocate %zu bytes of host memory", n_max * sizeof(uint64_t));
-	CUDA_TRY(cudaMalloc(&d_buf, n_max * sizeof(uint64_t)));
-
-	rows = json_object_new_array();   /* created here, where out takes it: no early return leaks it */
-	json_object_object_add(out, "rows", rows);
-	json_object_object_add(out, "unit", json_object_new_string("GB/s"));
-	json_object_object_add(out, "reads_per_thread", json_object_new_int64((int64_t)reads));
-	json_object_object_add(out, "threads_per_block", json_object_new_int(THREADS));
-	json_object_object_add(out, "sms", json_object_new_int(g.sms));
-	json_object_object_add(out, "peak_clock_khz", json_object_new_int(g.clock_khz));
-	if (g.clock_khz > 0)
-		json_object_object_add(out, "theoretical_shared_gb_per_s",
-		                       json_object_new_double((double)g.sms * 32 * 4 * g.clock_khz * 1e3 / 1e9));
-	printf("banks: 32 banks of 4 bytes; GB/s = bytes the threads read (and write) / time / 1e9;\n"
-	       "clk/req = clocks per warp request on each multiprocessor at the peak clock (%.0f MHz), to set\n"
-	       "beside the model's wavefronts; measured and model slowdowns are against the conflict-free version\n",
-	       g.clock_khz / 1e3);
-	if (g.clock_khz > 0)
-		printf("theoretical shared-memory bandwidth: %d SMs x 128 bytes x %.0f MHz = %.1f GB/s\n", g.sms,
-		       g.clock_khz / 1e3, (double)g.sms * 128 * g.clock_khz * 1e3 / 1e9);
-
-	if (sweep<uint32_t>(&g, o, passes, d_buf, h_buf, rows, out, &failed) ||
-	    sweep<uint64_t>(&g, o, passes, d_buf, h_buf, rows, out, &failed) ||
-	    tiles(&g, o, passes, (uint32_t *)d_buf, (uint32_t *)h_buf, rows, &failed))
+	if (h_buf.alloc(n_max) || d_buf.alloc(n_max))
 		return -1;
-	free(h_buf);
-	CUDA_TRY(cudaFree(d_buf));
+
+	rows = report_setup(out, &g, reads);
+	if (sweep<uint32_t>(&g, o, passes, d_buf.p, h_buf.p, rows, out, &failed) ||
+	    sweep<uint64_t>(&g, o, passes, d_buf.p, h_buf.p, rows, out, &failed) ||
+	    tiles(&g, o, passes, (uint32_t *)d_buf.p, (uint32_t *)h_buf.p, rows, &failed))
+		return -1;
 	return failed ? apod_fail("banks: a version's checksums differ from the CPU reference") : 0;
 }

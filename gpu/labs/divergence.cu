@@ -32,10 +32,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cuda_check.h"
-#include "lab.h"
+#include "kit.cuh"
 #include "lab_models.h"   /* apod_model_paths_per_warp, and the coins the model is counted on */
-#include "timing.cuh"
 
 #define THREADS 256
 #define PATHS 32
@@ -124,20 +122,21 @@ static cudaError_t launch(int mode, const uint32_t *seed, const uint32_t *coin, 
 
 struct setup {
 	int n, rounds;
-	uint32_t *seed, *coin, *table;          /* host: inputs, table[p << SEED_BITS | seed] */
-	uint32_t *d_seed, *d_coin, *d_out, *back;
+	host_array<uint32_t> seed, coin, table;   /* host: inputs, table[p << SEED_BITS | seed] */
+	dev_array<uint32_t> d_seed, d_coin, d_out;
+	host_array<uint32_t> back;
 };
 
 /* Run one configuration once and compare every thread's word with the table. */
 static int check(struct setup *s, int mode, unsigned k, uint32_t thresh, int *ok)
 {
-	CUDA_TRY(cudaMemset(s->d_out, 0, (size_t)s->n * sizeof(uint32_t)));
-	CUDA_TRY(launch(mode, s->d_seed, s->d_coin, s->d_out, s->n, k, thresh, s->rounds));
-	CUDA_TRY(cudaMemcpy(s->back, s->d_out, (size_t)s->n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+	CUDA_TRY(cudaMemset(s->d_out.p, 0, (size_t)s->n * sizeof(uint32_t)));
+	CUDA_TRY(launch(mode, s->d_seed.p, s->d_coin.p, s->d_out.p, s->n, k, thresh, s->rounds));
+	CUDA_TRY(cudaMemcpy(s->back.p, s->d_out.p, (size_t)s->n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
 	*ok = 1;
 	for (int i = 0; i < s->n && *ok; i++) {
-		unsigned p = path_of(mode, i, k, thresh, s->coin);
-		*ok = s->back[i] == s->table[(size_t)p << SEED_BITS | s->seed[i]];
+		unsigned p = path_of(mode, i, k, thresh, s->coin.p);
+		*ok = s->back.p[i] == s->table.p[(size_t)p << SEED_BITS | s->seed.p[i]];
 	}
 	return 0;
 }
@@ -159,124 +158,116 @@ static unsigned rule_path(int i, const void *ctx)
 /* Distinct paths per warp, averaged over the warps: what SIMT must run. */
 static double paths_per_warp(struct setup *s, int mode, unsigned k, uint32_t thresh)
 {
-	struct path_rule r = { mode, k, thresh, s->coin };
+	struct path_rule r = { mode, k, thresh, s->coin.p };
 	return apod_model_paths_per_warp(s->n, rule_path, &r);
 }
 
-static json_object *row(const char *selector, unsigned k, double p, int verified, int timed, double ms,
-                        double slowdown, double model)
+static void row(json_object *rows, const char *selector, unsigned k, double p, int verified, int timed,
+                double ms, double slowdown, double model)
 {
-	json_object *r = json_object_new_object();
+	json_object *r = lab_row(rows);
 	char name[64];
 	if (p < 0)
 		snprintf(name, sizeof name, "%s, k=%u", selector, k);
 	else
 		snprintf(name, sizeof name, "%s, p=%g", selector, p);
-	json_object_object_add(r, "version", json_object_new_string(name));
-	json_object_object_add(r, "selector", json_object_new_string(selector));
+	lab_put(r, "version", name);
+	lab_put(r, "selector", selector);
 	if (p < 0)
-		json_object_object_add(r, "k", json_object_new_int((int)k));
+		lab_put(r, "k", (int)k);
 	else
-		json_object_object_add(r, "probability", json_object_new_double(p));
-	json_object_object_add(r, "verified", json_object_new_boolean(verified));
-	json_object_object_add(r, "model_slowdown", json_object_new_double(model));
+		lab_put(r, "probability", p);
+	lab_put(r, "verified", verified != 0);
+	lab_put(r, "model_slowdown", model);
 	if (verified && timed) {
-		json_object_object_add(r, "ms", json_object_new_double(ms));
-		json_object_object_add(r, "slowdown", json_object_new_double(slowdown));
+		lab_put(r, "ms", ms);
+		lab_put(r, "slowdown", slowdown);
 	}
-	return r;
 }
 
-extern "C" int apod_lab_divergence(const struct apod_lab_opts *o, json_object *out)
-{
-	static const unsigned ks[] = { 1, 2, 4, 8, 16, 32 };
-	static const double probs[NPROB] = { 0, 0.001, 0.01, 0.05, 0.1, 0.25, 0.5 };
-	size_t want = o->check ? (1u << 16) + 77 : (o->size ? o->size : (size_t)1 << 22);
-	struct setup s = { 0 };
-	int failed = 0, ok[2][6], ok_d[2][NPROB];
-	double ms[2][6] = { { 0 } }, ms_d[2][NPROB] = { { 0 } }, model_d[2][NPROB];
-	json_object *rows, *data, *data_rows;
+static const unsigned ks[] = { 1, 2, 4, 8, 16, 32 };
+static const double probs[NPROB] = { 0, 0.001, 0.01, 0.05, 0.1, 0.25, 0.5 };
 
-	if (want < 32 || want > (size_t)1 << 28)
-		return apod_usage_fail("divergence: --size %zu threads is outside 32 .. 2^28", want);
-	s.n = (int)want;
-	s.rounds = o->check ? 64 : 1024;
-	s.seed = (uint32_t *)malloc((size_t)s.n * sizeof(uint32_t));
-	s.coin = (uint32_t *)malloc((size_t)s.n * sizeof(uint32_t));
-	s.back = (uint32_t *)malloc((size_t)s.n * sizeof(uint32_t));
-	s.table = (uint32_t *)malloc(((size_t)PATHS << SEED_BITS) * sizeof(uint32_t));
-	if (!s.seed || !s.coin || !s.back || !s.table) {
-		free(s.seed); free(s.coin); free(s.back); free(s.table);
-		return apod_fail("divergence: cannot allocate host arrays for %d threads", s.n);
-	}
-	for (int i = 0; i < s.n; i++) {
-		s.seed[i] = apod_model_divergence_mix(0x9e3779b97f4a7c15ull * (uint64_t)(i + 1)) >> (32 - SEED_BITS);
-		s.coin[i] = apod_model_divergence_coin(i);   /* mix(0xd1b54a32d192ed03 (i + 1) + 12345) */
+/* What the lab found: [0] by lane / scattered, [1] by warp / grouped. */
+struct results {
+	int ok[2][6], ok_d[2][NPROB];
+	double ms[2][6], ms_d[2][NPROB], model_d[2][NPROB];
+	int failed;
+};
+
+/* The inputs, the host's table of every path on every distinct input, and their device copies. */
+static int prepare(struct setup *s)
+{
+	if (s->seed.alloc(s->n) || s->coin.alloc(s->n) || s->back.alloc(s->n) ||
+	    s->table.alloc((size_t)PATHS << SEED_BITS))
+		return -1;
+	for (int i = 0; i < s->n; i++) {
+		s->seed.p[i] = apod_model_divergence_mix(0x9e3779b97f4a7c15ull * (uint64_t)(i + 1)) >> (32 - SEED_BITS);
+		s->coin.p[i] = apod_model_divergence_coin(i);   /* mix(0xd1b54a32d192ed03 (i + 1) + 12345) */
 	}
 	/* The reference: every path on every distinct input, on the host. */
 	for (unsigned p = 0; p < PATHS; p++)
 		for (uint32_t v = 0; v < (1u << SEED_BITS); v++)
-			s.table[(size_t)p << SEED_BITS | v] = run_path(p, v, s.rounds);
-	CUDA_TRY(cudaMalloc(&s.d_seed, (size_t)s.n * sizeof(uint32_t)));
-	CUDA_TRY(cudaMalloc(&s.d_coin, (size_t)s.n * sizeof(uint32_t)));
-	CUDA_TRY(cudaMalloc(&s.d_out, (size_t)s.n * sizeof(uint32_t)));
-	CUDA_TRY(cudaMemcpy(s.d_seed, s.seed, (size_t)s.n * sizeof(uint32_t), cudaMemcpyHostToDevice));
-	CUDA_TRY(cudaMemcpy(s.d_coin, s.coin, (size_t)s.n * sizeof(uint32_t), cudaMemcpyHostToDevice));
+			s->table.p[(size_t)p << SEED_BITS | v] = run_path(p, v, s->rounds);
+	if (s->d_seed.alloc(s->n) || s->d_coin.alloc(s->n) || s->d_out.alloc(s->n))
+		return -1;
+	CUDA_TRY(cudaMemcpy(s->d_seed.p, s->seed.p, (size_t)s->n * sizeof(uint32_t), cudaMemcpyHostToDevice));
+	CUDA_TRY(cudaMemcpy(s->d_coin.p, s->coin.p, (size_t)s->n * sizeof(uint32_t), cudaMemcpyHostToDevice));
+	return 0;
+}
 
-	rows = json_object_new_array();
-	data = json_object_new_object();
-	data_rows = json_object_new_array();
-	json_object_object_add(out, "rows", rows);
-	json_object_object_add(out, "unit", json_object_new_string("ms"));
-	json_object_object_add(out, "threads", json_object_new_int(s.n));
-	json_object_object_add(out, "rounds", json_object_new_int(s.rounds));
-	json_object_object_add(out, "data_dependent", data);
-	json_object_object_add(data, "rows", data_rows);
-	json_object_object_add(data, "unit", json_object_new_string("ms"));
+/* Check, then time, one configuration; ok and ms are its cells. */
+static int measure(const struct apod_lab_opts *o, struct setup *s, int mode, unsigned k, uint32_t thresh,
+                   int *ok, double *ms, int *failed)
+{
+	if (check(s, mode, k, thresh, ok))
+		return -1;
+	*failed |= !*ok;
+	if (*ok && !o->check &&
+	    time_it(o->reps, [&] { return launch(mode, s->d_seed.p, s->d_coin.p, s->d_out.p, s->n, k, thresh,
+	                                         s->rounds) != cudaSuccess; }, ms))
+		return -1;
+	return 0;
+}
 
-	/* 1 and 2: k paths chosen by lane, and by warp. */
+/* 1 and 2: k paths chosen by lane, and by warp, measured then printed. */
+static int by_lane_and_warp(const struct apod_lab_opts *o, struct setup *s, struct results *x,
+                            json_object *rows)
+{
 	for (int sel = 0; sel < 2; sel++)
-		for (int j = 0; j < 6; j++) {
-			int mode = sel ? BY_WARP : BY_LANE;
-			if (check(&s, mode, ks[j], 0, &ok[sel][j]))
+		for (int j = 0; j < 6; j++)
+			if (measure(o, s, sel ? BY_WARP : BY_LANE, ks[j], 0, &x->ok[sel][j], &x->ms[sel][j], &x->failed))
 				return -1;
-			failed |= !ok[sel][j];
-			if (ok[sel][j] && !o->check &&
-			    time_it(o->reps, [&] { return launch(mode, s.d_seed, s.d_coin, s.d_out, s.n, ks[j], 0,
-			                                         s.rounds) != cudaSuccess; }, &ms[sel][j]))
-				return -1;
-		}
 	printf("divergence: %d threads, each running %d rounds (3 integer instructions each) of one of "
-	       "k paths on its own 4-byte word; checked bit for bit\n", s.n, s.rounds);
+	       "k paths on its own 4-byte word; checked bit for bit\n", s->n, s->rounds);
 	printf("  %7s   %10s %9s %6s   %10s %9s %6s   %s\n", "paths k", "by lane ms", "slowdown", "model",
 	       "by warp ms", "slowdown", "model", "check");
 	for (int j = 0; j < 6; j++) {
-		double model[2] = { paths_per_warp(&s, BY_LANE, ks[j], 0), paths_per_warp(&s, BY_WARP, ks[j], 0) };
+		double model[2] = { paths_per_warp(s, BY_LANE, ks[j], 0), paths_per_warp(s, BY_WARP, ks[j], 0) };
 		printf("  %7u", ks[j]);
 		for (int sel = 0; sel < 2; sel++) {
-			double slow = ok[sel][0] && ms[sel][0] > 0 ? ms[sel][j] / ms[sel][0] : 0;
-			if (!ok[sel][j] || o->check)
+			double slow = x->ok[sel][0] && x->ms[sel][0] > 0 ? x->ms[sel][j] / x->ms[sel][0] : 0;
+			if (!x->ok[sel][j] || o->check)
 				printf("   %10s %9s %6.2f", "-", "-", model[sel]);
 			else
-				printf("   %10.4f %8.2fx %6.2f", ms[sel][j], slow, model[sel]);
-			json_object_array_add(rows, row(sel ? "by warp" : "by lane", ks[j], -1, ok[sel][j],
-			                                !o->check, ms[sel][j], slow, model[sel]));
+				printf("   %10.4f %8.2fx %6.2f", x->ms[sel][j], slow, model[sel]);
+			row(rows, sel ? "by warp" : "by lane", ks[j], -1, x->ok[sel][j], !o->check, x->ms[sel][j], slow,
+			    model[sel]);
 		}
-		printf("   %s\n", ok[0][j] && ok[1][j] ? "ok" : "FAILED");
+		printf("   %s\n", x->ok[0][j] && x->ok[1][j] ? "ok" : "FAILED");
 	}
+	return 0;
+}
 
-	/* 3: a data-dependent branch taken with probability p, scattered or grouped. */
+/* 3: a data-dependent branch taken with probability p, scattered or grouped. */
+static int on_data(const struct apod_lab_opts *o, struct setup *s, struct results *x, json_object *data_rows)
+{
 	for (int sel = 0; sel < 2; sel++)
 		for (int j = 0; j < NPROB; j++) {
 			int mode = sel ? BY_DATA_GROUPED : BY_DATA;
 			uint32_t thresh = (uint32_t)(probs[j] * 4294967296.0);
-			model_d[sel][j] = paths_per_warp(&s, mode, 2, thresh);
-			if (check(&s, mode, 2, thresh, &ok_d[sel][j]))
-				return -1;
-			failed |= !ok_d[sel][j];
-			if (ok_d[sel][j] && !o->check &&
-			    time_it(o->reps, [&] { return launch(mode, s.d_seed, s.d_coin, s.d_out, s.n, 2, thresh,
-			                                         s.rounds) != cudaSuccess; }, &ms_d[sel][j]))
+			x->model_d[sel][j] = paths_per_warp(s, mode, 2, thresh);
+			if (measure(o, s, mode, 2, thresh, &x->ok_d[sel][j], &x->ms_d[sel][j], &x->failed))
 				return -1;
 		}
 	printf("\na branch on data: path A where a random word is below p * 2^32, path B elsewhere "
@@ -286,26 +277,45 @@ extern "C" int apod_lab_divergence(const struct apod_lab_opts *o, json_object *o
 	for (int j = 0; j < NPROB; j++) {
 		printf("  %7g", probs[j]);
 		for (int sel = 0; sel < 2; sel++) {
-			double slow = ok_d[sel][0] && ms_d[sel][0] > 0 ? ms_d[sel][j] / ms_d[sel][0] : 0;
-			if (!ok_d[sel][j] || o->check)
-				printf("   %10s %9s %6.3f", "-", "-", model_d[sel][j]);
+			double slow = x->ok_d[sel][0] && x->ms_d[sel][0] > 0 ? x->ms_d[sel][j] / x->ms_d[sel][0] : 0;
+			if (!x->ok_d[sel][j] || o->check)
+				printf("   %10s %9s %6.3f", "-", "-", x->model_d[sel][j]);
 			else
-				printf("   %10.4f %8.3fx %6.3f", ms_d[sel][j], slow, model_d[sel][j]);
-			json_object_array_add(data_rows, row(sel ? "grouped by warp" : "scattered", 2, probs[j],
-			                                     ok_d[sel][j], !o->check, ms_d[sel][j], slow,
-			                                     model_d[sel][j]));
+				printf("   %10.4f %8.3fx %6.3f", x->ms_d[sel][j], slow, x->model_d[sel][j]);
+			row(data_rows, sel ? "grouped by warp" : "scattered", 2, probs[j], x->ok_d[sel][j], !o->check,
+			    x->ms_d[sel][j], slow, x->model_d[sel][j]);
 		}
-		printf("   %s\n", ok_d[0][j] && ok_d[1][j] ? "ok" : "FAILED");
+		printf("   %s\n", x->ok_d[0][j] && x->ok_d[1][j] ? "ok" : "FAILED");
 	}
 	printf("  (model: distinct paths a warp must run, averaged over the warps; slowdown against "
 	       "the same selector's first row)\n");
+	return 0;
+}
 
-	cudaFree(s.d_seed);
-	cudaFree(s.d_coin);
-	cudaFree(s.d_out);
-	free(s.seed);
-	free(s.coin);
-	free(s.back);
-	free(s.table);
-	return failed ? apod_fail("divergence: a version's words differ from the host's") : 0;
+extern "C" int apod_lab_divergence(const struct apod_lab_opts *o, json_object *out)
+{
+	size_t want = lab_size(o, (size_t)1 << 22, (1u << 16) + 77);
+	struct setup s;
+	struct results x = {};
+	json_object *rows, *data, *data_rows;
+
+	if (want < 32 || want > (size_t)1 << 28)
+		return apod_usage_fail("divergence: --size %zu threads is outside 32 .. 2^28", want);
+	s.n = (int)want;
+	s.rounds = o->check ? 64 : 1024;
+	if (prepare(&s))
+		return -1;
+
+	rows = lab_array(out, "rows");
+	lab_put(out, "unit", "ms");
+	lab_put(out, "threads", s.n);
+	lab_put(out, "rounds", s.rounds);
+	data = json_object_new_object();
+	lab_put(out, "data_dependent", data);
+	data_rows = lab_array(data, "rows");
+	lab_put(data, "unit", "ms");
+
+	if (by_lane_and_warp(o, &s, &x, rows) || on_data(o, &s, &x, data_rows))
+		return -1;
+	return x.failed ? apod_fail("divergence: a version's words differ from the host's") : 0;
 }

@@ -5,6 +5,7 @@
  * before it prints a single time; a version that fails is reported as
  * failed and the lab returns -1.  Times are CUDA-event medians after a
  * warm-up (gpu/timing.cuh).  Each lab adds its table to `out` as "rows".
+ * The labs are listed once, in labs.def, and built from kit.cuh.
  */
 #ifndef APOD_LAB_H
 #define APOD_LAB_H
@@ -23,20 +24,11 @@ struct apod_lab_opts {
 	int check;          /* verify every version on a small size, time nothing */
 };
 
-int apod_lab_devices(const struct apod_lab_opts *o, json_object *out);
-int apod_lab_transfers(const struct apod_lab_opts *o, json_object *out);
-int apod_lab_reduction(const struct apod_lab_opts *o, json_object *out);
-int apod_lab_matmul(const struct apod_lab_opts *o, json_object *out);
-int apod_lab_overlap(const struct apod_lab_opts *o, json_object *out);
-int apod_lab_coalescing(const struct apod_lab_opts *o, json_object *out);
-int apod_lab_transpose(const struct apod_lab_opts *o, json_object *out);
-int apod_lab_occupancy(const struct apod_lab_opts *o, json_object *out);
-int apod_lab_banks(const struct apod_lab_opts *o, json_object *out);
-int apod_lab_instructions(const struct apod_lab_opts *o, json_object *out);
-int apod_lab_divergence(const struct apod_lab_opts *o, json_object *out);
-int apod_lab_ilp(const struct apod_lab_opts *o, json_object *out);
-int apod_lab_l2persist(const struct apod_lab_opts *o, json_object *out);
-int apod_lab_asynccopy(const struct apod_lab_opts *o, json_object *out);
+/* apod_lab_NAME for every lab in labs.def, the one list of them. */
+#define LAB(name, about, size_means) \
+	int apod_lab_##name(const struct apod_lab_opts *o, json_object *out);
+#include "labs.def"
+#undef LAB
 
 #ifdef __cplusplus
 }

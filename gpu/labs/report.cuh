@@ -1,5 +1,7 @@
 /*
- * report.cuh: the table every lab prints, and the same rows as JSON.
+ * report.cuh: the table every lab prints, and the same rows as JSON: the
+ * lab's main table, "rows" in its JSON.  Labs include it through kit.cuh,
+ * whose lab_array / lab_row / lab_put write any other table.
  */
 #ifndef APOD_LAB_REPORT_CUH
 #define APOD_LAB_REPORT_CUH
@@ -33,9 +35,12 @@ static inline void lab_table_begin(struct lab_table *t, json_object *out, const 
 	       "check");
 }
 
-/* One version: its verified flag, its median time and its metric value. */
-static inline void lab_table_row(struct lab_table *t, const char *name, int verified, double ms,
-                                 double value, const char *note)
+/*
+ * One version: its verified flag, its median time and its metric value.
+ * Returns the row's JSON object, for a lab's own extra fields (lab_put).
+ */
+static inline json_object *lab_table_row(struct lab_table *t, const char *name, int verified,
+                                         double ms, double value, const char *note)
 {
 	json_object *o = json_object_new_object();
 	if (!verified || !t->timed)
@@ -58,6 +63,7 @@ static inline void lab_table_row(struct lab_table *t, const char *name, int veri
 	if (note)
 		json_object_object_add(o, "note", json_object_new_string(note));
 	json_object_array_add(t->rows, o);
+	return o;
 }
 
 #endif

@@ -35,10 +35,7 @@
 #include <string.h>
 
 #include "copy4.cuh"
-#include "cuda_check.h"
-#include "lab.h"
-#include "report.cuh"
-#include "timing.cuh"
+#include "kit.cuh"
 
 #define COL_THREADS 1024   /* version 1: the talk's block of [1024,1,1] */
 #define CHECK_ROWS 1000
@@ -209,167 +206,191 @@ static void cpu_transpose(const uint32_t *in, uint32_t *out, int rows, int cols)
 }
 
 struct bufs {
-	uint32_t *in, *ref, *back;   /* host: input, CPU transpose, what came back */
-	float *d_in, *d_out;
+	host_array<uint32_t> in, ref, back;   /* input, CPU transpose, what came back */
+	dev_array<float> d_in, d_out;
 };
+
+/* What the lab found, version by version, and the figures derived from it. */
+struct results {
+	int ok[NVERSIONS];              /* verified on every shape checked */
+	char note[NVERSIONS][128];      /* why not: the shape and the first wrong element */
+	double ms[NVERSIONS], gbs[NVERSIONS];   /* 0 where not timed */
+	double ceiling;                 /* copy4, GB/s (0: not measured) */
+	int final_v;                    /* the faster of 5 and 6 (-1: none timed) */
+};
+
+/* Room for the larger of the check shape and the timed shape, host and device. */
+static int alloc_bufs(struct bufs *b, size_t most)
+{
+	return b->in.alloc(most) || b->ref.alloc(most) || b->back.alloc(most) ||
+	       b->d_in.alloc(most) || b->d_out.alloc(most) ? -1 : 0;
+}
 
 /*
  * Run every version once on a rows x cols matrix and compare its output
  * byte for byte with the CPU's.  A version that fails keeps ok[v] = 0 and
  * gets a note naming the shape and the first wrong element.
  */
-static int verify_all(struct bufs *b, int rows, int cols, int *ok, char (*note)[128])
+static int verify_all(struct bufs *b, int rows, int cols, struct results *r)
 {
 	size_t n = (size_t)rows * cols, bytes = n * sizeof(float);
-	fill_bits(b->in, n);
-	cpu_transpose(b->in, b->ref, rows, cols);
-	CUDA_TRY(cudaMemcpy(b->d_in, b->in, bytes, cudaMemcpyHostToDevice));
+	fill_bits(b->in.p, n);
+	cpu_transpose(b->in.p, b->ref.p, rows, cols);
+	CUDA_TRY(cudaMemcpy(b->d_in.p, b->in.p, bytes, cudaMemcpyHostToDevice));
 	for (int v = 0; v < NVERSIONS; v++) {
-		const uint32_t *want = versions[v].transposes ? b->ref : b->in;
-		CUDA_TRY(cudaMemset(b->d_out, 0xFF, bytes));
-		if (run_version(v, b->d_in, b->d_out, rows, cols))
+		const uint32_t *want = versions[v].transposes ? b->ref.p : b->in.p;
+		CUDA_TRY(cudaMemset(b->d_out.p, 0xFF, bytes));
+		if (run_version(v, b->d_in.p, b->d_out.p, rows, cols))
 			return -1;
-		CUDA_TRY(cudaMemcpy(b->back, b->d_out, bytes, cudaMemcpyDeviceToHost));
-		if (memcmp(b->back, want, bytes) == 0 || !ok[v])
+		CUDA_TRY(cudaMemcpy(b->back.p, b->d_out.p, bytes, cudaMemcpyDeviceToHost));
+		if (memcmp(b->back.p, want, bytes) == 0 || !r->ok[v])
 			continue;
-		ok[v] = 0;
+		r->ok[v] = 0;
 		for (size_t k = 0; k < n; k++)
-			if (b->back[k] != want[k]) {
+			if (b->back.p[k] != want[k]) {
 				/* The output is cols x rows for a transpose, rows x cols for the copy. */
 				size_t width = versions[v].transposes ? (size_t)rows : (size_t)cols;
-				snprintf(note[v], sizeof note[v],
+				snprintf(r->note[v], sizeof r->note[v],
 				         "%d x %d: output (%zu, %zu) is 0x%08x, not 0x%08x", rows, cols,
-				         k / width, k % width, b->back[k], want[k]);
+				         k / width, k % width, b->back.p[k], want[k]);
 				break;
 			}
 	}
 	return 0;
 }
 
-extern "C" int apod_lab_transpose(const struct apod_lab_opts *o, json_object *out)
+/* The copy4 ceiling, then every verified version, on the data the last check left on the device. */
+static int time_all(const struct apod_lab_opts *o, struct bufs *b, int rows, int cols,
+                    struct results *r)
 {
-	int n = o->size && o->size <= MAX_SIDE ? (int)o->size : 8192;
-	int rows = o->check ? CHECK_ROWS : n, cols = o->check ? CHECK_COLS : n;
-	size_t cells = (size_t)rows * cols, check_cells = (size_t)CHECK_ROWS * CHECK_COLS;
-	size_t most = cells > check_cells ? cells : check_cells;
+	size_t cells = (size_t)rows * cols;
 	size_t bytes = 2 * cells * sizeof(float);   /* every element read once and written once */
-	struct bufs b = {};
-	int ok[NVERSIONS], failed = 0, final_v = -1;
-	double ms[NVERSIONS] = { 0 }, gbs[NVERSIONS] = { 0 }, ceiling = 0;
-	char note[NVERSIONS][128] = { { 0 } };
-	struct lab_table t;
 
-	/* A side of 1 is 4 bytes, less than the 16 that copy4 needs to measure a ceiling. */
-	if (!o->check && (o->size == 1 || o->size > MAX_SIDE))
-		return apod_usage_fail("transpose: --size %zu (the side of the square matrix) is not "
-		                       "2 to %d", o->size, MAX_SIDE);
-	for (int v = 0; v < NVERSIONS; v++)
-		ok[v] = 1;
-	b.in = (uint32_t *)malloc(most * sizeof(uint32_t));
-	b.ref = (uint32_t *)malloc(most * sizeof(uint32_t));
-	b.back = (uint32_t *)malloc(most * sizeof(uint32_t));
-	if (!b.in || !b.ref || !b.back) {
-		free(b.in);
-		free(b.ref);
-		free(b.back);
-		return apod_fail("transpose: cannot allocate 3 x %zu bytes of host memory",
-		                 most * sizeof(uint32_t));
-	}
-	CUDA_TRY(cudaMalloc(&b.d_in, most * sizeof(float)));
-	CUDA_TRY(cudaMalloc(&b.d_out, most * sizeof(float)));
-
-	/* Verified first: the odd shape for every bounds check, then the timed size. */
-	if (verify_all(&b, CHECK_ROWS, CHECK_COLS, ok, note))
+	if (copy4_ceiling_gbs(cells * sizeof(float), o->reps, &r->ceiling))
 		return -1;
-	if (!o->check && verify_all(&b, rows, cols, ok, note))
-		return -1;
-	for (int v = 0; v < NVERSIONS; v++)
-		failed |= !ok[v];
-
-	/* Then timed, on the data the last check left on the device. */
-	if (!o->check) {
-		if (copy4_ceiling_gbs(cells * sizeof(float), o->reps, &ceiling))
+	for (int v = 0; v < NVERSIONS; v++) {
+		if (!r->ok[v])
+			continue;
+		if (time_it(o->reps, [&] { return run_version(v, b->d_in.p, b->d_out.p, rows, cols) != 0; },
+		            &r->ms[v]))
 			return -1;
-		for (int v = 0; v < NVERSIONS; v++) {
-			if (!ok[v])
-				continue;
-			if (time_it(o->reps, [&] { return run_version(v, b.d_in, b.d_out, rows, cols) != 0; },
-			            &ms[v]))
-				return -1;
-			gbs[v] = ms[v] > 0 ? bytes / (ms[v] * 1e-3) / 1e9 : 0;
-		}
-		/* The final transpose: the faster of the two conflict-free tiled versions. */
-		for (int v = 5; v <= 6; v++)
-			if (ok[v] && gbs[v] > 0 && (final_v < 0 || gbs[v] > gbs[final_v]))
-				final_v = v;
+		r->gbs[v] = r->ms[v] > 0 ? bytes / (r->ms[v] * 1e-3) / 1e9 : 0;
 	}
+	/* The final transpose: the faster of the two conflict-free tiled versions. */
+	for (int v = 5; v <= 6; v++)
+		if (r->ok[v] && r->gbs[v] > 0 && (r->final_v < 0 || r->gbs[v] > r->gbs[r->final_v]))
+			r->final_v = v;
+	return 0;
+}
 
-	printf("transpose of a %d x %d float matrix into %d x %d; bytes counted: 2 x %d x %d x 4 = %zu "
-	       "(each element read once, written once)\n", rows, cols, cols, rows, rows, cols, bytes);
-	printf("checked bit for bit against the CPU transpose on %d x %d%s\n", CHECK_ROWS, CHECK_COLS,
-	       o->check ? "" : " and on the timed size");
-	lab_table_begin(&t, out, "GB/s", ceiling, "copy4: 16-byte grid-stride copy of the same bytes",
+/* The table: copy4 first when timed, then every version with its fraction of version 0. */
+static void print_table(const struct apod_lab_opts *o, json_object *out, const struct results *r,
+                        size_t cells)
+{
+	struct lab_table t;
+	const double *gbs = r->gbs;
+
+	lab_table_begin(&t, out, "GB/s", r->ceiling, "copy4: 16-byte grid-stride copy of the same bytes",
 	                !o->check);
 	if (!o->check) {
 		/* copy4 counts its bytes from a size rounded down to 16 bytes, as here. */
 		double c4bytes = 2.0 * (double)(cells * sizeof(float) / 16 * 16);
 		lab_table_row(&t, "copy4 (16-byte loads, grid-stride)", 1,
-		              ceiling > 0 ? c4bytes / (ceiling * 1e9) * 1e3 : 0, ceiling, "the ceiling");
+		              r->ceiling > 0 ? c4bytes / (r->ceiling * 1e9) * 1e3 : 0, r->ceiling,
+		              "the ceiling");
 	}
 	for (int v = 0; v < NVERSIONS; v++) {
 		char buf[64];
-		const char *nt = note[v][0] ? note[v] : NULL;
+		const char *nt = r->note[v][0] ? r->note[v] : NULL;
+		json_object *row;
 		if (!nt && v > 0 && gbs[v] > 0 && gbs[0] > 0) {
 			snprintf(buf, sizeof buf, "%5.1f%% of version 0", 100 * gbs[v] / gbs[0]);
 			nt = buf;
 		}
-		lab_table_row(&t, versions[v].name, ok[v], ms[v], gbs[v], nt);
-		if (gbs[v] > 0 && gbs[0] > 0) {
-			json_object *row = json_object_array_get_idx(t.rows, json_object_array_length(t.rows) - 1);
-			json_object_object_add(row, "fraction_of_copy", json_object_new_double(gbs[v] / gbs[0]));
-		}
+		row = lab_table_row(&t, versions[v].name, r->ok[v], r->ms[v], gbs[v], nt);
+		if (gbs[v] > 0 && gbs[0] > 0)
+			lab_put(row, "fraction_of_copy", gbs[v] / gbs[0]);
 	}
+}
 
-	json_object_object_add(out, "rows_in", json_object_new_int(rows));
-	json_object_object_add(out, "cols_in", json_object_new_int(cols));
-	json_object_object_add(out, "bytes", json_object_new_int64((int64_t)bytes));
-	json_object_object_add(out, "check_rows", json_object_new_int(CHECK_ROWS));
-	json_object_object_add(out, "check_cols", json_object_new_int(CHECK_COLS));
+/* The shape, the copy, the final transpose against its target, and the talk's figures. */
+static void report_summary(const struct apod_lab_opts *o, json_object *out, const struct results *r,
+                           int rows, int cols, size_t bytes)
+{
+	const double *gbs = r->gbs;
+
+	lab_put(out, "rows_in", rows);
+	lab_put(out, "cols_in", cols);
+	lab_put(out, "bytes", bytes);
+	lab_put(out, "check_rows", CHECK_ROWS);
+	lab_put(out, "check_cols", CHECK_COLS);
 	if (!o->check) {
-		json_object_object_add(out, "copy4_ceiling_gbs", json_object_new_double(ceiling));
-		json_object_object_add(out, "copy_gbs", json_object_new_double(gbs[0]));
+		lab_put(out, "copy4_ceiling_gbs", r->ceiling);
+		lab_put(out, "copy_gbs", gbs[0]);
 	}
-	if (final_v >= 0 && gbs[0] > 0) {
-		double f_copy = gbs[final_v] / gbs[0], f_c4 = ceiling > 0 ? gbs[final_v] / ceiling : 0;
+	if (r->final_v >= 0 && gbs[0] > 0) {
+		int fv = r->final_v;
+		double f_copy = gbs[fv] / gbs[0], f_c4 = r->ceiling > 0 ? gbs[fv] / r->ceiling : 0;
 		printf("  final transpose (version %d): %.1f GB/s = %.1f%% of the copy with the same tiling "
-		       "(version 0), %.1f%% of the copy4 ceiling; target >= 90%% of the copy: %s\n", final_v,
-		       gbs[final_v], 100 * f_copy, 100 * f_c4, f_copy >= 0.9 ? "met" : "NOT met");
-		json_object_object_add(out, "final_version", json_object_new_int(final_v));
-		json_object_object_add(out, "final_gbs", json_object_new_double(gbs[final_v]));
-		json_object_object_add(out, "final_fraction_of_copy", json_object_new_double(f_copy));
-		json_object_object_add(out, "final_fraction_of_copy4_ceiling", json_object_new_double(f_c4));
-		json_object_object_add(out, "target_fraction_of_copy", json_object_new_double(0.9));
-		json_object_object_add(out, "target_met", json_object_new_boolean(f_copy >= 0.9));
+		       "(version 0), %.1f%% of the copy4 ceiling; target >= 90%% of the copy: %s\n", fv,
+		       gbs[fv], 100 * f_copy, 100 * f_c4, f_copy >= 0.9 ? "met" : "NOT met");
+		lab_put(out, "final_version", fv);
+		lab_put(out, "final_gbs", gbs[fv]);
+		lab_put(out, "final_fraction_of_copy", f_copy);
+		lab_put(out, "final_fraction_of_copy4_ceiling", f_c4);
+		lab_put(out, "target_fraction_of_copy", 0.9);
+		lab_put(out, "target_met", f_copy >= 0.9);
 	}
 	{
 		/* The talk's ladder (seed 004, N = 1024, GPU not named): profiler DRAM GB/s. */
 		static const double talk_dram[] = { 12, 99, 93, 124, 170 };
-		json_object *a = json_object_new_array();
+		json_object *a = lab_array(out, "talk_dram_gbs_versions_1_to_5");
 		for (int k = 0; k < 5; k++)
 			json_object_array_add(a, json_object_new_double(talk_dram[k]));
-		json_object_object_add(out, "talk_dram_gbs_versions_1_to_5", a);
 	}
+}
 
-	free(b.in);
-	free(b.ref);
-	free(b.back);
-	CUDA_TRY(cudaFree(b.d_in));
-	CUDA_TRY(cudaFree(b.d_out));
-	if (failed) {
-		for (int v = 0; v < NVERSIONS; v++)
-			if (!ok[v])
-				return apod_fail("transpose: version %s differs from the CPU transpose (%s)",
-				                 versions[v].name, note[v]);
-	}
+extern "C" int apod_lab_transpose(const struct apod_lab_opts *o, json_object *out)
+{
+	/* A side of 1 is 4 bytes, less than the 16 that copy4 needs to measure a ceiling. */
+	if (o->size > MAX_SIDE || (!o->check && o->size == 1))
+		return apod_usage_fail("transpose: --size %zu (the side of the square matrix) is not "
+		                       "2 to %d", o->size, MAX_SIDE);
+
+	/* --check alone checks the odd shape only (side 0 here); a side given is checked too. */
+	int side = (int)lab_size(o, 8192, 0);
+	int rows = side ? side : CHECK_ROWS, cols = side ? side : CHECK_COLS;
+	size_t cells = (size_t)rows * cols, check_cells = (size_t)CHECK_ROWS * CHECK_COLS;
+	size_t most = cells > check_cells ? cells : check_cells;
+	size_t bytes = 2 * cells * sizeof(float);   /* every element read once and written once */
+	struct bufs b;
+	struct results r = {};
+
+	for (int v = 0; v < NVERSIONS; v++)
+		r.ok[v] = 1;
+	r.final_v = -1;
+	if (alloc_bufs(&b, most))
+		return -1;
+
+	/* Verified first: the odd shape for every bounds check, then the timed (or given) size. */
+	if (verify_all(&b, CHECK_ROWS, CHECK_COLS, &r))
+		return -1;
+	if (side && verify_all(&b, rows, cols, &r))
+		return -1;
+	/* Then timed. */
+	if (!o->check && time_all(o, &b, rows, cols, &r))
+		return -1;
+
+	printf("transpose of a %d x %d float matrix into %d x %d; bytes counted: 2 x %d x %d x 4 = %zu "
+	       "(each element read once, written once)\n", rows, cols, cols, rows, rows, cols, bytes);
+	printf("checked bit for bit against the CPU transpose on %d x %d%s\n", CHECK_ROWS, CHECK_COLS,
+	       !o->check ? " and on the timed size" : side ? " and on the size given" : "");
+	print_table(o, out, &r, cells);
+	report_summary(o, out, &r, rows, cols, bytes);
+
+	for (int v = 0; v < NVERSIONS; v++)
+		if (!r.ok[v])
+			return apod_fail("transpose: version %s differs from the CPU transpose (%s)",
+			                 versions[v].name, r.note[v]);
 	return 0;
 }

@@ -198,7 +198,7 @@ static int gpu_fetch(void *ctx, int a, void *dst)
 extern "C" const struct apod_stage particles_stage_gpu = {
 	.name = "gpu",
 	.about = PARTICLES_GPU_ABOUT,
-	.ports = PARTICLES_PORTS,
+	.ports = PARTICLES_GPU_PORTS,
 	.available = apod_gpu_available,
 	.width = gpu_width,
 	.create = gpu_create,

@@ -1,0 +1,333 @@
+/*
+ * kit.cuh: what every lab is built from.  Include this one header (it
+ * brings lab.h, cuda_check.h, timing.cuh and report.cuh with it).
+ *
+ *   owners     dev_array<T>, host_array<T>, cuda_stream, cuda_event: each
+ *              frees what it holds when it goes out of scope, so a lab can
+ *              `return -1` (or CUDA_TRY) from anywhere without a leak.
+ *   sizes      lab_size(): the one reading of --size and --check.
+ *   JSON       lab_table (report.cuh) is a lab's main table, "rows"; any
+ *              other table is an array made with lab_array() whose rows
+ *              come from lab_row() and are filled with lab_put().
+ *
+ * Errors follow cuda_check.h: a member that can fail returns 0, or -1
+ * after recording why (apod_fail / apod_cuda_fail), and the failure names
+ * the lab's own file and line (the caller's, through std::source_location),
+ * so `if (d.alloc(n)) return -1;` is the whole error path.
+ *
+ * Converting a lab (see transpose.cu and devices.cu):
+ *   1. #include "kit.cuh" (drop report.cuh, timing.cuh, cuda_check.h, lab.h);
+ *   2. size with lab_size(o, DEFAULT, CHECK_SIZE);
+ *   3. every malloc / cudaMalloc / cudaMallocHost / cudaStreamCreate /
+ *      cudaEventCreate becomes an owner's alloc()/create(), and every
+ *      matching free/cudaFree/...Destroy goes away;
+ *   4. every extra JSON table: lab_array + lab_row + lab_put; extra fields
+ *      on a main-table row: lab_put on what lab_table_row() returns;
+ *   5. split the entry function into helpers (set-up, verify, time,
+ *      report) until it is well under 200 lines.
+ * Kernels, launch configurations, timing and printed text do not change.
+ */
+#ifndef APOD_LAB_KIT_CUH
+#define APOD_LAB_KIT_CUH
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <concepts>
+#include <source_location>
+
+#include <json-c/json.h>
+
+#include "cuda_check.h"
+#include "lab.h"
+#include "report.cuh"
+#include "timing.cuh"
+
+/* The caller's file and line, for the failure messages below. */
+#define APOD_HERE std::source_location at = std::source_location::current()
+
+/* Record a failed CUDA call as the caller's: "cudaMalloc of 96 bytes failed at transpose.cu:270". */
+static inline int lab_cuda_fail(cudaError_t err, const char *what, size_t bytes,
+                                const std::source_location &at)
+{
+	char call[96];
+	snprintf(call, sizeof call, "%s of %zu bytes", what, bytes);
+	return apod_cuda_fail(err, call, at.file_name(), (int)at.line());
+}
+
+/*
+ * dev_array<T>: n elements of T in device memory, owned.
+ *   dev_array<float> d;
+ *   if (d.alloc(n)) return -1;           // cudaMalloc; 0, or -1 recorded
+ *   kernel<<<g, b>>>(d.p, d.n);          // .p the pointer, .n the count
+ *   cudaMemset(d.p, 0, d.bytes());       // .bytes() = n * sizeof(T)
+ * cudaFree runs in the destructor (its error, if any, is ignored: check
+ * kernels with a synchronising call before the lab returns, as time_it
+ * and cudaMemcpy do).  alloc() on an array that holds memory frees it
+ * first.  Not copyable; movable (a moved-from array holds nothing).
+ */
+template <class T> struct dev_array {
+	T *p = nullptr;
+	size_t n = 0;
+
+	dev_array() = default;
+	dev_array(const dev_array &) = delete;
+	dev_array &operator=(const dev_array &) = delete;
+	dev_array(dev_array &&o) noexcept : p(o.p), n(o.n) { o.p = nullptr; o.n = 0; }
+	dev_array &operator=(dev_array &&o) noexcept
+	{
+		if (this != &o) {
+			reset();
+			p = o.p, n = o.n;
+			o.p = nullptr, o.n = 0;
+		}
+		return *this;
+	}
+	~dev_array() { reset(); }
+
+	size_t bytes() const { return n * sizeof(T); }
+
+	int alloc(size_t count, APOD_HERE)
+	{
+		reset();
+		if (count > SIZE_MAX / sizeof(T))
+			return lab_cuda_fail(cudaErrorMemoryAllocation, "cudaMalloc", SIZE_MAX, at);
+		cudaError_t err = cudaMalloc(&p, count * sizeof(T));
+		if (err != cudaSuccess) {
+			p = nullptr;
+			return lab_cuda_fail(err, "cudaMalloc", count * sizeof(T), at);
+		}
+		n = count;
+		return 0;
+	}
+
+	/* Free now (the destructor does it anyway). */
+	void reset()
+	{
+		if (p)
+			cudaFree(p);
+		p = nullptr, n = 0;
+	}
+};
+
+/*
+ * host_array<T>: n elements of T in host memory, owned: alloc() takes
+ * them from malloc, alloc_pinned() from cudaMallocHost (page-locked, for
+ * asynchronous copies); the destructor gives them back the same way.
+ * Same members and rules as dev_array (.p, .n, .bytes(), reset(), move
+ * only), and .pinned says which kind it holds.  Contents start undefined.
+ */
+template <class T> struct host_array {
+	T *p = nullptr;
+	size_t n = 0;
+	bool pinned = false;
+
+	host_array() = default;
+	host_array(const host_array &) = delete;
+	host_array &operator=(const host_array &) = delete;
+	host_array(host_array &&o) noexcept : p(o.p), n(o.n), pinned(o.pinned) { o.p = nullptr; o.n = 0; }
+	host_array &operator=(host_array &&o) noexcept
+	{
+		if (this != &o) {
+			reset();
+			p = o.p, n = o.n, pinned = o.pinned;
+			o.p = nullptr, o.n = 0;
+		}
+		return *this;
+	}
+	~host_array() { reset(); }
+
+	size_t bytes() const { return n * sizeof(T); }
+
+	int alloc(size_t count, APOD_HERE)
+	{
+		reset();
+		if (count > SIZE_MAX / sizeof(T) ||
+		    (count && !(p = (T *)malloc(count * sizeof(T)))))
+			return apod_fail("cannot allocate %zu x %zu bytes of host memory (at %s:%d)", count,
+			                 sizeof(T), at.file_name(), (int)at.line());
+		n = count;
+		return 0;
+	}
+
+	int alloc_pinned(size_t count, APOD_HERE)
+	{
+		reset();
+		if (count > SIZE_MAX / sizeof(T))
+			return lab_cuda_fail(cudaErrorMemoryAllocation, "cudaMallocHost", SIZE_MAX, at);
+		cudaError_t err = cudaMallocHost(&p, count * sizeof(T));
+		if (err != cudaSuccess) {
+			p = nullptr;
+			return lab_cuda_fail(err, "cudaMallocHost", count * sizeof(T), at);
+		}
+		n = count;
+		pinned = true;
+		return 0;
+	}
+
+	void reset()
+	{
+		if (p && pinned)
+			cudaFreeHost(p);
+		else
+			free(p);
+		p = nullptr, n = 0, pinned = false;
+	}
+};
+
+/*
+ * cuda_stream / cuda_event: one stream or event, owned; .s / .e is the
+ * handle (null until create() succeeds), destroyed with the owner.
+ *   cuda_stream st;  if (st.create(cudaStreamNonBlocking)) return -1;
+ *   cuda_event ev;   if (ev.create()) return -1;
+ * An array of them (cuda_stream st[16]) works: create each one.
+ */
+struct cuda_stream {
+	cudaStream_t s = nullptr;
+
+	cuda_stream() = default;
+	cuda_stream(const cuda_stream &) = delete;
+	cuda_stream &operator=(const cuda_stream &) = delete;
+	cuda_stream(cuda_stream &&o) noexcept : s(o.s) { o.s = nullptr; }
+	cuda_stream &operator=(cuda_stream &&o) noexcept
+	{
+		if (this != &o) {
+			reset();
+			s = o.s;
+			o.s = nullptr;
+		}
+		return *this;
+	}
+	~cuda_stream() { reset(); }
+
+	int create(unsigned flags = cudaStreamDefault, APOD_HERE)
+	{
+		reset();
+		cudaError_t err = cudaStreamCreateWithFlags(&s, flags);
+		if (err != cudaSuccess) {
+			s = nullptr;
+			return apod_cuda_fail(err, "cudaStreamCreateWithFlags", at.file_name(), (int)at.line());
+		}
+		return 0;
+	}
+
+	void reset()
+	{
+		if (s)
+			cudaStreamDestroy(s);
+		s = nullptr;
+	}
+};
+
+struct cuda_event {
+	cudaEvent_t e = nullptr;
+
+	cuda_event() = default;
+	cuda_event(const cuda_event &) = delete;
+	cuda_event &operator=(const cuda_event &) = delete;
+	cuda_event(cuda_event &&o) noexcept : e(o.e) { o.e = nullptr; }
+	cuda_event &operator=(cuda_event &&o) noexcept
+	{
+		if (this != &o) {
+			reset();
+			e = o.e;
+			o.e = nullptr;
+		}
+		return *this;
+	}
+	~cuda_event() { reset(); }
+
+	int create(unsigned flags = cudaEventDefault, APOD_HERE)
+	{
+		reset();
+		cudaError_t err = cudaEventCreateWithFlags(&e, flags);
+		if (err != cudaSuccess) {
+			e = nullptr;
+			return apod_cuda_fail(err, "cudaEventCreateWithFlags", at.file_name(), (int)at.line());
+		}
+		return 0;
+	}
+
+	void reset()
+	{
+		if (e)
+			cudaEventDestroy(e);
+		e = nullptr;
+	}
+};
+
+#undef APOD_HERE
+
+/*
+ * The lab's problem size, in its own unit: the user's --size if given;
+ * otherwise check_size under --check (small, odd where the lab wants its
+ * bounds checks exercised) and dflt for a timed run.  A lab still
+ * validates a user's --size itself (apod_usage_fail).
+ */
+static inline size_t lab_size(const struct apod_lab_opts *o, size_t dflt, size_t check_size)
+{
+	return o->size ? o->size : o->check ? check_size : dflt;
+}
+
+/*
+ * JSON beyond the main table.  A second table is an array under its own
+ * key, one object per row:
+ *   json_object *sweep = lab_array(out, "strides");
+ *   for (...) {
+ *       json_object *r = lab_row(sweep);
+ *       lab_put(r, "stride", s);  lab_put(r, "verified", ok != 0);
+ *       if (timed) lab_put(r, "ms", ms);
+ *   }
+ * lab_put also sets a lab's top-level figures (lab_put(out, "final_gbs", g))
+ * and adds fields to a main-table row (lab_put(lab_table_row(...), ...)).
+ * The objects belong to `out`: nothing here needs freeing.
+ */
+
+/* A new empty array added to obj under key (replacing any value there). */
+static inline json_object *lab_array(json_object *obj, const char *key)
+{
+	json_object *a = json_object_new_array();
+	json_object_object_add(obj, key, a);
+	return a;
+}
+
+/* A new empty object appended to the array `rows`. */
+static inline json_object *lab_row(json_object *rows)
+{
+	json_object *r = json_object_new_object();
+	json_object_array_add(rows, r);
+	return r;
+}
+
+/* obj[key] = v, as a JSON number, integer, boolean, string (NULL: null) or value. */
+static inline void lab_put(json_object *obj, const char *key, double v)
+{
+	json_object_object_add(obj, key, json_object_new_double(v));
+}
+
+static inline void lab_put(json_object *obj, const char *key, bool v)
+{
+	json_object_object_add(obj, key, json_object_new_boolean(v));
+}
+
+/* Every integer type (int, unsigned, size_t, int64_t...), as a 64-bit integer. */
+template <std::integral I>
+        requires(!std::same_as<I, bool>)
+static inline void lab_put(json_object *obj, const char *key, I v)
+{
+	json_object_object_add(obj, key, json_object_new_int64((int64_t)v));
+}
+
+static inline void lab_put(json_object *obj, const char *key, const char *v)
+{
+	json_object_object_add(obj, key, v ? json_object_new_string(v) : NULL);
+}
+
+/* A value built elsewhere (an array, an object): obj takes it over. */
+static inline void lab_put(json_object *obj, const char *key, json_object *v)
+{
+	json_object_object_add(obj, key, v);
+}
+
+#endif
