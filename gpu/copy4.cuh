@@ -34,6 +34,25 @@ static inline int copy4_blocks(void)
 	return 4 * sms;
 }
 
+/* copy4_ceiling_gbs's buffers, given back on every way out of it. */
+struct copy4_buffers {
+	float4 *d_in = nullptr, *d_out = nullptr;
+	unsigned char *h = nullptr, *back = nullptr;
+
+	copy4_buffers() = default;
+	copy4_buffers(const copy4_buffers &) = delete;
+	copy4_buffers &operator=(const copy4_buffers &) = delete;
+	~copy4_buffers()
+	{
+		free(h);
+		free(back);
+		if (d_in)
+			cudaFree(d_in);
+		if (d_out)
+			cudaFree(d_out);
+	}
+};
+
 /*
  * The memory system's copy ceiling on `bytes` (read + write counted), in
  * GB/s: the faster of copy4 and cudaMemcpy device to device on the same
@@ -47,17 +66,16 @@ static inline int copy4_blocks(void)
 static inline int copy4_ceiling_gbs(size_t bytes, int reps, double *gbs)
 {
 	size_t n4 = bytes / 16, nbytes = n4 * 16;
-	float4 *d_in = NULL, *d_out = NULL;
-	unsigned char *h = NULL, *back = NULL;
+	copy4_buffers bufs;
+	float4 *&d_in = bufs.d_in, *&d_out = bufs.d_out;
+	unsigned char *&h = bufs.h, *&back = bufs.back;
 	int blocks = 8 * copy4_blocks(), same;
 	double ms = 0, ms_memcpy = 0;
 
 	if (n4 == 0)
 		return apod_fail("copy ceiling: %zu bytes is too small to measure", bytes);
-	if (!(h = (unsigned char *)malloc(nbytes)) || !(back = (unsigned char *)malloc(nbytes))) {
-		free(h);
+	if (!(h = (unsigned char *)malloc(nbytes)) || !(back = (unsigned char *)malloc(nbytes)))
 		return apod_fail("copy ceiling: cannot allocate %zu bytes of host memory", 2 * nbytes);
-	}
 	for (size_t i = 0; i < nbytes; i++)
 		h[i] = (unsigned char)((i * 2654435761u) >> 11);
 	CUDA_TRY(cudaMalloc(&d_in, nbytes));
@@ -69,11 +87,9 @@ static inline int copy4_ceiling_gbs(size_t bytes, int reps, double *gbs)
 	same = memcmp(h, back, nbytes) == 0;
 	free(h);
 	free(back);
-	if (!same) {
-		cudaFree(d_in);
-		cudaFree(d_out);
+	h = back = NULL;
+	if (!same)
 		return apod_fail("copy ceiling: the copy kernel did not reproduce its input");
-	}
 	if (time_it(reps, [&] { copy4_kernel<<<blocks, 256>>>(d_in, d_out, n4);
 	                        return cudaGetLastError() != cudaSuccess; }, &ms) ||
 	    time_it(reps, [&] { return cudaMemcpyAsync(d_out, d_in, nbytes, cudaMemcpyDeviceToDevice)
@@ -81,8 +97,19 @@ static inline int copy4_ceiling_gbs(size_t bytes, int reps, double *gbs)
 		return -1;
 	if (ms_memcpy < ms)
 		ms = ms_memcpy;
-	CUDA_TRY(cudaFree(d_in));
-	CUDA_TRY(cudaFree(d_out));
+	/* Freed here so that a failure is reported; the owner lets go of each
+	 * buffer first, so that nothing is freed twice. */
+	{
+		float4 *in = d_in, *out = d_out;
+		cudaError_t err_in, err_out;
+		d_in = d_out = NULL;
+		err_in = cudaFree(in);
+		err_out = cudaFree(out);
+		if (err_in != cudaSuccess)
+			return apod_cuda_fail(err_in, "cudaFree(d_in)", __FILE__, __LINE__);
+		if (err_out != cudaSuccess)
+			return apod_cuda_fail(err_out, "cudaFree(d_out)", __FILE__, __LINE__);
+	}
 	*gbs = 2.0 * nbytes / (ms * 1e-3) / 1e9;
 	return 0;
 }

@@ -21,6 +21,28 @@
 #include "outfile.h"
 #include "results.h"
 
+/* The headline: per stage, the compute of one step apart from setup and
+ * I/O (device time where the stage timed it there), beside the whole run. */
+static void headline(json_object *rows)
+{
+	printf("\n%-7s %16s %16s %14s\n", "stage", "compute/step", "vs serial", "whole run (s)");
+	double base = 0;
+	for (size_t i = 0; i < json_object_array_length(rows); i++) {
+		json_object *row = json_object_array_get_idx(rows, i), *x, *t, *d;
+		double c;
+		if (!json_object_object_get_ex(row, "compute_seconds_per_step", &x) ||
+		    !json_object_object_get_ex(row, "total_seconds", &t))
+			continue;
+		c = json_object_get_double(x);
+		if (base == 0)
+			base = c;
+		json_object_object_get_ex(row, "stage", &x);
+		printf("%-7s %13.3f ms %15.1fx %14.4f%s\n", json_object_get_string(x), 1e3 * c,
+		       c > 0 ? base / c : 0.0, json_object_get_double(t),
+		       json_object_object_get_ex(row, "device_seconds", &d) ? "  (device time)" : "");
+	}
+}
+
 /* A stage that streams snapshots: the same run without them is its compute
  * time, and the overlap is how much of the streaming that hid. */
 static int overlap(const struct apod_workload *w, const struct apod_stage *e, const void *params,
@@ -135,8 +157,10 @@ int apod_cmd_bench(int argc, char **argv)
 	json_object_object_add(o, "host_cores", json_object_new_int64(sysconf(_SC_NPROCESSORS_ONLN)));
 	if (!kernels_only)
 		failed |= apod_ladder(dopt.w, params, problem, scratch, &rows, &serial_total) != 0;
-	if (rows)
+	if (rows) {
 		json_object_object_add(o, "stages", rows);
+		headline(rows);
+	}
 	ov = json_object_new_object();
 	for (int i = 0; !kernels_only && dopt.w->stages[i]; i++) {
 		const struct apod_stage *e = dopt.w->stages[i];

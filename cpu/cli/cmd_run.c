@@ -12,11 +12,32 @@
 
 void apod_print_phases(FILE *f, const struct apod_run *r)
 {
-	fprintf(f, "  %-16s %12s %8s\n", "phase", "seconds", "share");
-	for (int i = 0; i < r->nphases; i++)
-		fprintf(f, "  %-16s %12.6f %7.1f%%\n", apod_phase_name(r->w, i), r->phase[i],
-		        r->total > 0 ? 100 * r->phase[i] / r->total : 0.0);
+	if (!r->has_device) {
+		fprintf(f, "  %-16s %12s %8s\n", "phase", "seconds", "share");
+		for (int i = 0; i < r->nphases; i++)
+			fprintf(f, "  %-16s %12.6f %7.1f%%\n", apod_phase_name(r->w, i), r->phase[i],
+			        r->total > 0 ? 100 * r->phase[i] / r->total : 0.0);
+		fprintf(f, "  %-16s %12.6f\n", "total", r->total);
+		return;
+	}
+	/* Host clocks time the calls; the device column what the device did for
+	 * each phase (CUDA events on the stage's stream).  setup and writeReport
+	 * are the host's alone. */
+	fprintf(f, "  %-16s %12s %12s %8s\n", "phase", "host s", "device s", "share");
+	for (int i = 0; i < r->nphases; i++) {
+		double a = apod_attributed(r, i);
+		if (apod_device_timed(r, i))
+			fprintf(f, "  %-16s %12.6f %12.6f %7.1f%%\n", apod_phase_name(r->w, i), r->phase[i],
+			        r->device[i], r->total > 0 ? 100 * a / r->total : 0.0);
+		else
+			fprintf(f, "  %-16s %12.6f %12s %7.1f%%\n", apod_phase_name(r->w, i), r->phase[i], "-",
+			        r->total > 0 ? 100 * a / r->total : 0.0);
+	}
+	fprintf(f, "  %-16s %12s %12.6f %7.1f%%\n", "(launch, wait)", "", apod_unattributed(r),
+	        r->total > 0 ? 100 * apod_unattributed(r) / r->total : 0.0);
 	fprintf(f, "  %-16s %12.6f\n", "total", r->total);
+	fprintf(f, "  share: device time for the phases timed on the device, host time for the rest;\n"
+	        "  (launch, wait) is what is left of the total: the host launching and waiting\n");
 }
 
 static void print_final(const struct apod_run *r)

@@ -27,6 +27,10 @@ struct row {
 	struct apod_verdict v;
 	int nphases;
 	double phase[APOD_MAX_PHASES];
+	int has_device;
+	double device[APOD_MAX_PHASES];
+	double unattributed;      /* the host launching and waiting (with device times) */
+	double compute_per_step;  /* the step and the probes, per step (device time where timed) */
 	double background;
 	long snapshots;
 };
@@ -75,6 +79,19 @@ static json_object *row_json(const struct apod_workload *wl, const struct row *w
 		for (int i = 0; i < w->nphases; i++)
 			json_object_object_add(ph, apod_phase_name(wl, i), json_object_new_double(w->phase[i]));
 		json_object_object_add(o, "phase_seconds", ph);
+		if (w->has_device) {
+			json_object *dev = json_object_new_object();
+			for (int i = 0; i < w->nphases; i++)
+				json_object_object_add(dev, apod_phase_name(wl, i),
+				                       json_object_new_double(w->device[i]));
+			json_object_object_add(o, "device_seconds", dev);
+			json_object_object_add(o, "host_launch_and_wait_seconds",
+			                       json_object_new_double(w->unattributed));
+		}
+		/* The compute per step, apart from setup and I/O: device time where
+		 * the stage timed it there, host time otherwise. */
+		json_object_object_add(o, "compute_seconds_per_step",
+		                       json_object_new_double(w->compute_per_step));
 		json_object_object_add(o, "total_seconds", json_object_new_double(w->total));
 		json_object_object_add(o, "snapshots", json_object_new_int64(w->snapshots));
 		json_object_object_add(o, "snapshot_background_seconds", json_object_new_double(w->background));
@@ -152,6 +169,13 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 		w->snapshots = r.snapshots;
 		w->nphases = r.nphases;
 		memcpy(w->phase, r.phase, sizeof w->phase);
+		w->has_device = r.has_device;
+		memcpy(w->device, r.device, sizeof w->device);
+		w->unattributed = apod_unattributed(&r);
+		w->compute_per_step = 0;
+		for (int k = 1; k < 2 + apod_probe_count(wl); k++)
+			w->compute_per_step += apod_attributed(&r, k);
+		w->compute_per_step /= (double)r.steps;
 		if (i == 0) {
 			serial = r;
 			w->v.ok = 1;

@@ -127,6 +127,9 @@ static int check_stages(const struct apod_workload *w)
 		if (e->create && apod_probe_count(w) > 0 && !e->probe)
 			return apod_fail("workload %s: stage %s has no probe() for the workload's probes",
 			                 w->name, e->name);
+		if (!e->mark != !e->device_seconds)
+			return apod_fail("workload %s: stage %s has one of mark and device_seconds "
+			                 "without the other", w->name, e->name);
 		if (!e->snapshot_begin != !e->snapshot_stream)
 			return apod_fail("workload %s: stage %s has one of snapshot_begin and "
 			                 "snapshot_stream without the other", w->name, e->name);

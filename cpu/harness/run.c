@@ -129,6 +129,9 @@ static size_t snapshot_bytes(const struct apod_run *r)
 	return most;
 }
 
+/* Device marks around a phase's calls, for a stage that keeps them. */
+#define MARK(phase, end) (e->mark ? e->mark(ctx, (phase), (end)) : 0)
+
 int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, const void *params,
                   const void *problem, const char *outdir, unsigned flags, struct apod_run *r)
 {
@@ -168,7 +171,7 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 	apod_progress_begin(&prog, label, r->steps);
 	for (s = 1; s <= r->steps; s++) {
 		t = apod_now();
-		if (e->step(ctx))
+		if (MARK(1, 0) || e->step(ctx) || MARK(1, 1))
 			goto fail_ctx;
 		r->phase[1] += apod_now() - t;
 
@@ -185,14 +188,14 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 				rows[i] = d->v + (size_t)row * (size_t)d->cols;
 			}
 			t = apod_now();
-			if (e->probe(ctx, k, rows))
+			if (MARK(2 + k, 0) || e->probe(ctx, k, rows) || MARK(2 + k, 1))
 				goto fail_ctx;
 			r->phase[2 + k] += apod_now() - t;
 		}
 
 		if (M && s % M == 0) {
 			t = apod_now();
-			if (snapshot(&wr, r, outdir, s, snap))
+			if (MARK(snap_phase, 0) || snapshot(&wr, r, outdir, s, snap) || MARK(snap_phase, 1))
 				goto fail_ctx;
 			r->snapshots++;
 			r->phase[snap_phase] += apod_now() - t;
@@ -203,9 +206,13 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 
 	/* The last snapshot may still be streaming: it overlaps the report. */
 	t = apod_now();
+	if (MARK(fetch_phase, 0))
+		goto fail_ctx;
 	for (int a = 0; a < r->narrays; a++)
 		if (e->fetch(ctx, a, r->arrays[a].data))
 			goto fail_ctx;
+	if (MARK(fetch_phase, 1))
+		goto fail_ctx;
 	r->phase[fetch_phase] = apod_now() - t;
 	t = apod_now();
 	if (outdir) {
@@ -223,6 +230,11 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 		goto fail_ctx;
 	r->phase[snap_phase] += apod_now() - t;
 	r->background = wr.total;
+	if (e->device_seconds) {
+		if (e->device_seconds(ctx, r->device, r->nphases))
+			goto fail_ctx;
+		r->has_device = 1;
+	}
 	e->destroy(ctx);
 	r->total = 0;
 	for (int i = 0; i < r->nphases; i++)

@@ -35,6 +35,8 @@ struct apod_run {
 	long steps;
 	int nphases;
 	double phase[APOD_MAX_PHASES];   /* wall-clock seconds per phase */
+	int has_device;               /* the stage timed its phases on the device too */
+	double device[APOD_MAX_PHASES];  /* device seconds per phase (has_device) */
 	double total;                 /* sum of the phases */
 	double background;            /* seconds the writer thread spent streaming
 	                                 snapshots, overlapped with the phases */
@@ -63,6 +65,16 @@ void apod_run_free(struct apod_run *r);
 #define APOD_SIM_NO_SNAPSHOTS 1u   /* write the results but take no snapshots */
 int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, const void *params,
                   const void *problem, const char *outdir, unsigned flags, struct apod_run *r);
+
+/* Where a run's time went, when its stage timed phases on the device:
+ * apod_device_timed says whether phase i was (the step, the probes, the
+ * snapshots and the fetch; not setup and not writeReport);
+ * apod_attributed is its device time if so, else its host time; and
+ * apod_unattributed what the total holds beyond them (the host launching
+ * and waiting).  Without device times: host time, and 0. */
+int apod_device_timed(const struct apod_run *r, int i);
+double apod_attributed(const struct apod_run *r, int i);
+double apod_unattributed(const struct apod_run *r);
 
 /* The stage of w called name, or NULL. */
 const struct apod_stage *apod_stage_find(const struct apod_workload *w, const char *name);

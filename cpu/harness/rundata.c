@@ -128,3 +128,21 @@ void apod_run_free(struct apod_run *r)
 	r->arrays = NULL;
 }
 
+
+int apod_device_timed(const struct apod_run *r, int i)
+{
+	return r->has_device && i > 0 && i < r->nphases - 1;
+}
+
+double apod_attributed(const struct apod_run *r, int i)
+{
+	return apod_device_timed(r, i) ? r->device[i] : r->phase[i];
+}
+
+double apod_unattributed(const struct apod_run *r)
+{
+	double t = r->total;
+	for (int i = 0; i < r->nphases; i++)
+		t -= apod_attributed(r, i);
+	return r->has_device ? t : 0;
+}

@@ -61,6 +61,10 @@ struct heat_engine {
 	int (*snapshot_begin)(void *ctx);
 	int (*snapshot_stream)(void *ctx, int (*sink)(const apod_real *chunk, size_t count, void *arg),
 	                       void *arg);
+
+	/* Optional, both or neither: device time per phase (apod/workload.h). */
+	int (*mark)(void *ctx, int phase, int end);
+	int (*device_seconds)(void *ctx, double *seconds, int nphases);
 };
 
 #ifdef __cplusplus

@@ -111,9 +111,22 @@ static int adapt_snapshot_stream(void *ctx, int (*sink)(const void *, size_t, vo
 	return a->e->snapshot_stream(a->inner, sink_cells, &s);
 }
 
+static int adapt_mark(void *ctx, int phase, int end)
+{
+	struct adapted *a = ctx;
+	return a->e->mark(a->inner, phase, end);
+}
+
+static int adapt_device_seconds(void *ctx, double *seconds, int nphases)
+{
+	struct adapted *a = ctx;
+	return a->e->device_seconds(a->inner, seconds, nphases);
+}
+
 /* A stage of the ladder: heat's table, adapted, with its name, its line for
- * `apod stages` and the phases it takes over. */
-#define HEAT_STAGE(id, about_, ports_, snapshots)                                          \
+ * `apod stages`, the phases it takes over, whether it streams snapshots and
+ * whether it times its phases on the device. */
+#define HEAT_STAGE(id, about_, ports_, snapshots, device)                                  \
 	extern const struct heat_engine heat_engine_##id;                                  \
 	static int id##_available(char *why, size_t len)                                   \
 	{                                                                                  \
@@ -133,6 +146,8 @@ static int adapt_snapshot_stream(void *ctx, int (*sink)(const void *, size_t, vo
 		.probe = adapt_probe, .fetch = adapt_fetch, .destroy = adapt_destroy,       \
 		.snapshot_begin = (snapshots) ? adapt_snapshot_begin : NULL,                \
 		.snapshot_stream = (snapshots) ? adapt_snapshot_stream : NULL,              \
+		.mark = (device) ? adapt_mark : NULL,                                       \
+		.device_seconds = (device) ? adapt_device_seconds : NULL,                   \
 	}
 
 /* A GPU stage in a build without CUDA: listed, never available. */
@@ -141,9 +156,9 @@ static int adapt_snapshot_stream(void *ctx, int (*sink)(const void *, size_t, vo
 		.name = #id, .about = about_, .ports = ports_, .available = no_cuda \
 	}
 
-HEAT_STAGE(serial, "the reference: one thread, optimised and vectorised C", 0, 0);
+HEAT_STAGE(serial, "the reference: one thread, optimised and vectorised C", 0, 0, 0);
 /* omp also sets up in parallel: each thread first touches its own rows. */
-HEAT_STAGE(omp, "the same phases on every core with OpenMP", APOD_PORTS_SETUP | HEAT_PORTS_COMPUTE, 0);
+HEAT_STAGE(omp, "the same phases on every core with OpenMP", APOD_PORTS_SETUP | HEAT_PORTS_COMPUTE, 0, 0);
 
 #define GPU1_ABOUT "GPU stage 1: genTimeStep on the device, field copied every step"
 #define GPU2_ABOUT "GPU stage 2: field resident on the device, statistics reduced there"
@@ -152,10 +167,10 @@ HEAT_STAGE(omp, "the same phases on every core with OpenMP", APOD_PORTS_SETUP | 
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
 /* gpu1 sets up on the device and ports the sweep; its statistics, snapshots
  * and final field are the host's, as in serial. */
-HEAT_STAGE(gpu1, GPU1_ABOUT, APOD_PORTS_SETUP | APOD_PORTS_STEP, 0);
-HEAT_STAGE(gpu2, GPU2_ABOUT, HEAT_PORTS_DEVICE, 0);
-HEAT_STAGE(gpu3, GPU3_ABOUT, HEAT_PORTS_DEVICE, 1);
-HEAT_STAGE(gpu4, GPU4_ABOUT, HEAT_PORTS_DEVICE, 1);
+HEAT_STAGE(gpu1, GPU1_ABOUT, APOD_PORTS_SETUP | APOD_PORTS_STEP, 0, 1);
+HEAT_STAGE(gpu2, GPU2_ABOUT, HEAT_PORTS_DEVICE, 0, 1);
+HEAT_STAGE(gpu3, GPU3_ABOUT, HEAT_PORTS_DEVICE, 1, 1);
+HEAT_STAGE(gpu4, GPU4_ABOUT, HEAT_PORTS_DEVICE, 1, 1);
 #else
 static int no_cuda(char *why, size_t len)
 {

@@ -141,6 +141,17 @@ static const char *title(const void *params)
 	return ((const struct heat_deck *)params)->name;
 }
 
+/* Weak scaling: factor times the rows, the columns as they are. */
+static int grow(void *params, int factor)
+{
+	struct heat_deck *d = params;
+	if (factor < 1 || d->size[1] > HEAT_MAX_DIM / factor)
+		return apod_usage_fail("heat: %ldx%ld grown %d times is beyond %d rows", d->size[0],
+		                       d->size[1], factor, HEAT_MAX_DIM);
+	d->size[1] *= factor;
+	return heat_deck_check(d);
+}
+
 static void *problem_create(const void *params)
 {
 	struct heat_problem *p = malloc(sizeof *p);
@@ -206,4 +217,5 @@ const struct apod_workload heat_workload = {
 	.arrays = arrays,
 	.series = series,
 	.stages = heat_stages,
+	.grow = grow,
 };

@@ -208,6 +208,17 @@ static const struct apod_series series[] = {
 	{ .name = NULL },
 };
 
+/* Weak scaling: factor times the particles. */
+static int grow(void *params, int factor)
+{
+	struct particles_params *q = params;
+	if (factor < 1 || q->n > PARTICLES_MAX_N / factor)
+		return apod_usage_fail("particles: %ld particles grown %d times is beyond %ld", q->n,
+		                       factor, PARTICLES_MAX_N);
+	q->n *= factor;
+	return particles_params_check(q);
+}
+
 const struct apod_workload particles_workload = {
 	.version = APOD_WORKLOAD_VERSION,
 	.name = "particles",
@@ -226,4 +237,5 @@ const struct apod_workload particles_workload = {
 	.arrays = arrays,
 	.series = series,
 	.stages = particles_stages,
+	.grow = grow,
 };

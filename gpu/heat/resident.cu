@@ -45,11 +45,26 @@ int resident_init(struct resident *r, const struct heat_problem *p, const char *
 	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	r->stats_threads = 256;
 	r->stats_blocks = 8 * sms < nparts ? 8 * sms : nparts;
+	/* Enough phases for heat's: setup .. writeReport. */
+	if (!(r->events = apod_phase_events_new(stream, 8)))
+		return -1;
 	return 0;
+}
+
+int resident_mark(struct resident *r, int phase, int end)
+{
+	return apod_phase_events_mark(r->events, phase, end);
+}
+
+int resident_device_seconds(struct resident *r, double *seconds, int nphases)
+{
+	return apod_phase_events_collect(r->events, seconds, nphases);
 }
 
 void resident_free(struct resident *r)
 {
+	apod_phase_events_free(r->events);
+	r->events = NULL;
 	/* Teardown: nothing useful to do with a failure but go on freeing. */
 	cudaFree(r->d_cur);
 	cudaFree(r->d_next);

@@ -10,6 +10,7 @@
 
 #include <cuda_runtime.h>
 
+#include "phase_events.h"
 #include "problem.h"
 #include "stats.h"
 
@@ -27,6 +28,7 @@ struct resident {
 	unsigned *h_hist;
 	double *h_zones;
 	int stats_blocks, stats_threads;
+	struct apod_phase_events *events;  /* device time per phase, on `stream` */
 };
 
 /* Allocate and upload; `extra_fields` more fields' worth of device memory
@@ -34,6 +36,11 @@ struct resident {
 int resident_init(struct resident *r, const struct heat_problem *p, const char *stage,
                   cudaStream_t stream, int nparts, int extra_fields);
 void resident_free(struct resident *r);
+
+/* Device time per phase, on the resident field's stream (the harness's
+ * mark and device_seconds, for every stage built on it). */
+int resident_mark(struct resident *r, int phase, int end);
+int resident_device_seconds(struct resident *r, double *seconds, int nphases);
 
 /* genTimeStep with the plain sweep and pin kernels; swaps cur and next. */
 int resident_sweep(struct resident *r);

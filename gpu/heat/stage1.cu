@@ -16,6 +16,7 @@
 #include "engine.h"
 #include "hostphases.h"
 #include "kernels.cuh"
+#include "phase_events.h"
 
 struct gpu1 {
 	const struct heat_problem *p;
@@ -23,6 +24,7 @@ struct gpu1 {
 	apod_real *d_cur, *d_next;
 	size_t *d_src_idx;
 	apod_real *d_src_temp;
+	struct apod_phase_events *events;   /* device time per phase, on the legacy stream */
 };
 
 static void gpu1_destroy(void *ctx)
@@ -34,6 +36,7 @@ static void gpu1_destroy(void *ctx)
 	cudaFree(g->d_next);
 	cudaFree(g->d_src_idx);
 	cudaFree(g->d_src_temp);
+	apod_phase_events_free(g->events);
 	free(g->host);
 	free(g);
 }
@@ -59,6 +62,8 @@ static int gpu1_setup(struct gpu1 *g, const struct heat_problem *p)
 		CUDA_TRY(cudaMemcpy(g->d_src_temp, p->src_temp, p->nsrc * sizeof(apod_real),
 		                    cudaMemcpyHostToDevice));
 	}
+	if (!(g->events = apod_phase_events_new(0, 8)))
+		return -1;
 	return 0;
 }
 
@@ -119,6 +124,16 @@ static int gpu_width(void)
 	return 0;   /* no thread count: Amdahl's N is the measured hotspot speedup */
 }
 
+static int gpu1_mark(void *ctx, int phase, int end)
+{
+	return apod_phase_events_mark(((struct gpu1 *)ctx)->events, phase, end);
+}
+
+static int gpu1_device_seconds(void *ctx, double *seconds, int nphases)
+{
+	return apod_phase_events_collect(((struct gpu1 *)ctx)->events, seconds, nphases);
+}
+
 /* Named and placed in the ladder in cpu/heat/stages.c. */
 extern "C" const struct heat_engine heat_engine_gpu1 = {
 	.available = apod_gpu_available,
@@ -129,4 +144,6 @@ extern "C" const struct heat_engine heat_engine_gpu1 = {
 	.summary = gpu1_summary,
 	.fetch = gpu1_fetch,
 	.destroy = gpu1_destroy,
+	.mark = gpu1_mark,
+	.device_seconds = gpu1_device_seconds,
 };

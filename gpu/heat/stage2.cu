@@ -71,6 +71,16 @@ static int gpu_width(void)
 	return 0;
 }
 
+static int gpu2_mark(void *ctx, int phase, int end)
+{
+	return resident_mark(&((struct gpu2 *)ctx)->r, phase, end);
+}
+
+static int gpu2_device_seconds(void *ctx, double *seconds, int nphases)
+{
+	return resident_device_seconds(&((struct gpu2 *)ctx)->r, seconds, nphases);
+}
+
 /* Named and placed in the ladder in cpu/heat/stages.c. */
 extern "C" const struct heat_engine heat_engine_gpu2 = {
 	.available = apod_gpu_available,
@@ -81,4 +91,6 @@ extern "C" const struct heat_engine heat_engine_gpu2 = {
 	.summary = gpu2_summary,
 	.fetch = gpu2_fetch,
 	.destroy = gpu2_destroy,
+	.mark = gpu2_mark,
+	.device_seconds = gpu2_device_seconds,
 };

@@ -94,6 +94,16 @@ static int gpu_width(void)
 	return 0;
 }
 
+static int gpu3_mark(void *ctx, int phase, int end)
+{
+	return resident_mark(&((struct gpu3 *)ctx)->r, phase, end);
+}
+
+static int gpu3_device_seconds(void *ctx, double *seconds, int nphases)
+{
+	return resident_device_seconds(&((struct gpu3 *)ctx)->r, seconds, nphases);
+}
+
 /* Named and placed in the ladder in cpu/heat/stages.c. */
 extern "C" const struct heat_engine heat_engine_gpu3 = {
 	.available = apod_gpu_available,
@@ -106,4 +116,6 @@ extern "C" const struct heat_engine heat_engine_gpu3 = {
 	.destroy = gpu3_destroy,
 	.snapshot_begin = gpu3_snapshot_begin,
 	.snapshot_stream = gpu3_snapshot_stream,
+	.mark = gpu3_mark,
+	.device_seconds = gpu3_device_seconds,
 };

@@ -168,6 +168,16 @@ static int gpu_width(void)
 	return 0;
 }
 
+static int gpu4_mark(void *ctx, int phase, int end)
+{
+	return resident_mark(&((struct gpu4 *)ctx)->r, phase, end);
+}
+
+static int gpu4_device_seconds(void *ctx, double *seconds, int nphases)
+{
+	return resident_device_seconds(&((struct gpu4 *)ctx)->r, seconds, nphases);
+}
+
 /* Named and placed in the ladder in cpu/heat/stages.c. */
 extern "C" const struct heat_engine heat_engine_gpu4 = {
 	.available = apod_gpu_available,
@@ -180,6 +190,8 @@ extern "C" const struct heat_engine heat_engine_gpu4 = {
 	.destroy = gpu4_destroy,
 	.snapshot_begin = gpu4_snapshot_begin,
 	.snapshot_stream = gpu4_snapshot_stream,
+	.mark = gpu4_mark,
+	.device_seconds = gpu4_device_seconds,
 };
 
 /* Hooks for `apod bench`, which times the fused kernel on its own. */

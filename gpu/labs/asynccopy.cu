@@ -32,9 +32,7 @@
 #include <cuda_pipeline.h>
 
 #include "copy4.cuh"
-#include "cuda_check.h"
-#include "lab.h"
-#include "timing.cuh"
+#include "kit.cuh"
 
 #define THREADS 128
 #define WARPS (THREADS / 32)
@@ -134,8 +132,8 @@ template <typename T> static void reference(const T *in, size_t n, int copy_coun
 }
 
 struct bufs {
-	unsigned char *h_in, *h_out, *h_ref;
-	unsigned char *d_in, *d_out;
+	host_array<unsigned char> h_in, h_out, h_ref;
+	dev_array<unsigned char> d_in, d_out;
 };
 
 struct cell {
@@ -151,21 +149,21 @@ static int run_pair(const struct apod_lab_opts *o, struct bufs *b, size_t bytes,
 	size_t n = bytes / sizeof(T), per_block = (size_t)THREADS * copy_count;
 	size_t blocks = (n + per_block - 1) / per_block, out_bytes = blocks * WARPS * sizeof(T);
 	size_t smem = per_block * sizeof(T);
-	const T *in = reinterpret_cast<const T *>(b->d_in);
-	T *out = reinterpret_cast<T *>(b->d_out);
+	const T *in = reinterpret_cast<const T *>(b->d_in.p);
+	T *out = reinterpret_cast<T *>(b->d_out.p);
 
-	reference<T>(reinterpret_cast<const T *>(b->h_in), n, copy_count, reinterpret_cast<T *>(b->h_ref), blocks);
+	reference<T>(reinterpret_cast<const T *>(b->h_in.p), n, copy_count, reinterpret_cast<T *>(b->h_ref.p), blocks);
 	for (int v = 0; v < 2; v++) {
 		c[v].ms = c[v].gbs = 0;
 		/* Zeros first, so that a version that writes nothing cannot pass
 		 * on what the previous one left. */
-		CUDA_TRY(cudaMemset(b->d_out, 0, out_bytes));
+		CUDA_TRY(cudaMemset(b->d_out.p, 0, out_bytes));
 		if (v == 0)
 			LAUNCH_TRY((copy_compute<T, false><<<(unsigned)blocks, THREADS, smem>>>(in, n, out, copy_count)));
 		else
 			LAUNCH_TRY((copy_compute<T, true><<<(unsigned)blocks, THREADS, smem>>>(in, n, out, copy_count)));
-		CUDA_TRY(cudaMemcpy(b->h_out, b->d_out, out_bytes, cudaMemcpyDeviceToHost));
-		c[v].verified = memcmp(b->h_out, b->h_ref, out_bytes) == 0;
+		CUDA_TRY(cudaMemcpy(b->h_out.p, b->d_out.p, out_bytes, cudaMemcpyDeviceToHost));
+		c[v].verified = memcmp(b->h_out.p, b->h_ref.p, out_bytes) == 0;
 		if (!c[v].verified || o->check)
 			continue;
 		if (time_it(o->reps, [&] {
@@ -192,62 +190,67 @@ static size_t most_out(size_t bytes)
 	return most;
 }
 
-extern "C" int apod_lab_asynccopy(const struct apod_lab_opts *o, json_object *out)
+static const int esize[3] = { 4, 8, 16 };
+
+/* Every cell: [element size][copy_count - 1][sync, async]. */
+typedef struct cell cells_t[3][MAX_COPY][2];
+
+/* The input (every word odd) on the host and the device, and room for the sums. */
+static int prepare(struct bufs *b, size_t bytes)
 {
-	static const int esize[3] = { 4, 8, 16 };
-	size_t mib = o->size ? o->size : 256;
-	/* The check: 3 MiB + 48 bytes, so that the last block of almost every
-	 * copy_count is partial. */
-	size_t bytes = o->check ? ((size_t)3 << 20) + 48 : mib << 20;
 	size_t max_out = most_out(bytes);
-	struct bufs b = { 0 };
-	struct cell cells[3][MAX_COPY][2];
-	int dev = 0, major = 0, minor = 0, failed = 0;
-	double ceiling = 0;
-	json_object *rows = json_object_new_array(), *summary;
-
-	CUDA_TRY(cudaGetDevice(&dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
-	json_object_object_add(out, "rows", rows);
-	json_object_object_add(out, "unit", json_object_new_string("GB/s"));
-	json_object_object_add(out, "compute_capability", json_object_new_double(major + minor / 10.0));
-	if (major < 8) {
-		char why[128];
-		snprintf(why, sizeof why, "compute capability %d.%d; cp.async needs 8.0 or newer", major, minor);
-		printf("asynccopy: asynchronous global-to-shared copies not supported on this device: %s\n", why);
-		json_object_object_add(out, "supported", json_object_new_boolean(0));
-		json_object_object_add(out, "note", json_object_new_string(why));
-		return 0;
-	}
-	json_object_object_add(out, "supported", json_object_new_boolean(1));
-	summary = json_object_new_array();
-	json_object_object_add(out, "summary", summary);
-	if (!o->check && (mib < 1 || mib > 4096))
-		return apod_usage_fail("asynccopy: --size %zu MiB: the input must be 1 to 4096 MiB", mib);
-
-	if (!(b.h_in = (unsigned char *)malloc(bytes)) || !(b.h_out = (unsigned char *)malloc(max_out)) ||
-	    !(b.h_ref = (unsigned char *)malloc(max_out))) {
-		free(b.h_in);
-		free(b.h_out);
-		return apod_fail("asynccopy: cannot allocate %zu bytes of host memory", bytes + 2 * max_out);
-	}
-	for (size_t k = 0; k < bytes / 4; k++)
-		reinterpret_cast<unsigned *>(b.h_in)[k] = (unsigned)(k * 2654435761u + 0x632be5abu) | 1u;
-	CUDA_TRY(cudaMalloc(&b.d_in, bytes));
-	CUDA_TRY(cudaMalloc(&b.d_out, max_out));
-	CUDA_TRY(cudaMemcpy(b.d_in, b.h_in, bytes, cudaMemcpyHostToDevice));
-	if (!o->check && copy4_ceiling_gbs(bytes, o->reps, &ceiling))
+	if (b->h_in.alloc(bytes) || b->h_out.alloc(max_out) || b->h_ref.alloc(max_out))
 		return -1;
+	for (size_t k = 0; k < bytes / 4; k++)
+		reinterpret_cast<unsigned *>(b->h_in.p)[k] = (unsigned)(k * 2654435761u + 0x632be5abu) | 1u;
+	if (b->d_in.alloc(bytes) || b->d_out.alloc(max_out))
+		return -1;
+	CUDA_TRY(cudaMemcpy(b->d_in.p, b->h_in.p, bytes, cudaMemcpyHostToDevice));
+	return 0;
+}
 
+/* Both versions for every element size and copy_count. */
+static int run_all(const struct apod_lab_opts *o, struct bufs *b, size_t bytes, cells_t cells)
+{
 	for (int e = 0; e < 3; e++)
 		for (int cc = 1; cc <= MAX_COPY; cc++) {
-			int r = esize[e] == 4 ? run_pair<unsigned>(o, &b, bytes, cc, cells[e][cc - 1])
-			      : esize[e] == 8 ? run_pair<uint2>(o, &b, bytes, cc, cells[e][cc - 1])
-			                      : run_pair<uint4>(o, &b, bytes, cc, cells[e][cc - 1]);
+			int r = esize[e] == 4 ? run_pair<unsigned>(o, b, bytes, cc, cells[e][cc - 1])
+			      : esize[e] == 8 ? run_pair<uint2>(o, b, bytes, cc, cells[e][cc - 1])
+			                      : run_pair<uint4>(o, b, bytes, cc, cells[e][cc - 1]);
 			if (r)
 				return -1;
 		}
+	return 0;
+}
+
+/* One cell's two JSON rows. */
+static void cell_rows(json_object *rows, const struct cell c[2], int e, int cc, double ceiling)
+{
+	for (int v = 0; v < 2; v++) {
+		json_object *r = lab_row(rows);
+		char name[64];
+		snprintf(name, sizeof name, "%s, %d-byte elements, copy_count %d", v ? "async" : "sync",
+		         esize[e], cc);
+		lab_put(r, "version", name);
+		lab_put(r, "copy", v ? "async" : "sync");
+		lab_put(r, "element_bytes", esize[e]);
+		lab_put(r, "copy_count", cc);
+		lab_put(r, "bytes_per_block", THREADS * cc * esize[e]);
+		lab_put(r, "verified", c[v].verified != 0);
+		if (c[v].verified && c[v].ms > 0) {
+			lab_put(r, "ms", c[v].ms);
+			lab_put(r, "GB/s", c[v].gbs);
+			if (ceiling > 0)
+				lab_put(r, "fraction_of_ceiling", c[v].gbs / ceiling);
+		}
+	}
+}
+
+/* The table, one line per copy_count, and its rows in the JSON; returns 1 if a cell failed. */
+static int print_table(const struct apod_lab_opts *o, json_object *rows, cells_t cells, int major, int minor,
+                       size_t bytes, double ceiling)
+{
+	int failed = 0;
 
 	printf("async copy, compute capability %d.%d: each block of %d threads copies copy_count x %d elements "
 	       "into shared memory, then sums them; %zu bytes read per run (+ 1/(32 copy_count) of that written)\n",
@@ -280,82 +283,101 @@ extern "C" int apod_lab_asynccopy(const struct apod_lab_opts *o, json_object *ou
 			if (!o->check && c[0].gbs > 0 && c[1].gbs > 0)
 				snprintf(ratio, sizeof ratio, "%.2f", c[1].gbs / c[0].gbs);
 			printf(" %8s %8s %6s |", s[0], s[1], ratio);
-			for (int v = 0; v < 2; v++) {
-				json_object *r = json_object_new_object();
-				char name[64];
-				snprintf(name, sizeof name, "%s, %d-byte elements, copy_count %d", v ? "async" : "sync",
-				         esize[e], cc);
-				json_object_object_add(r, "version", json_object_new_string(name));
-				json_object_object_add(r, "copy", json_object_new_string(v ? "async" : "sync"));
-				json_object_object_add(r, "element_bytes", json_object_new_int(esize[e]));
-				json_object_object_add(r, "copy_count", json_object_new_int(cc));
-				json_object_object_add(r, "bytes_per_block", json_object_new_int(THREADS * cc * esize[e]));
-				json_object_object_add(r, "verified", json_object_new_boolean(c[v].verified));
-				if (c[v].verified && c[v].ms > 0) {
-					json_object_object_add(r, "ms", json_object_new_double(c[v].ms));
-					json_object_object_add(r, "GB/s", json_object_new_double(c[v].gbs));
-					if (ceiling > 0)
-						json_object_object_add(r, "fraction_of_ceiling",
-						                       json_object_new_double(c[v].gbs / ceiling));
-				}
-				json_object_array_add(rows, r);
-			}
+			cell_rows(rows, c, e, cc, ceiling);
 		}
 		printf("\n");
 	}
 	printf("  (bytes per block: with 4-byte elements; x2 and x4 for 8- and 16-byte ones)\n");
+	return failed;
+}
 
-	/* The guide's claims, counted: async faster in nearly every case and
-	 * best with 8 or 16 bytes; sync at its best where copy_count is a
-	 * multiple of 4 (a peak at 4, 8 and 12 above both neighbours). */
-	if (!o->check) {
-		double best[2] = { 0, 0 };
-		int best_e[2] = { 0, 0 };
-		for (int e = 0; e < 3; e++) {
-			int faster = 0, timed = 0, peaks[2] = { 0, 0 };
-			double top[2] = { 0, 0 };
-			json_object *s = json_object_new_object();
-			for (int cc = 1; cc <= MAX_COPY; cc++) {
-				struct cell *c = cells[e][cc - 1];
-				for (int v = 0; v < 2; v++) {
-					top[v] = c[v].gbs > top[v] ? c[v].gbs : top[v];
-					if (cc % 4 == 0 && cc < MAX_COPY && c[v].gbs > 0 &&
-					    c[v].gbs > cells[e][cc - 2][v].gbs && c[v].gbs > cells[e][cc][v].gbs)
-						peaks[v]++;
-				}
-				if (c[0].gbs > 0 && c[1].gbs > 0) {
-					timed++;
-					faster += c[1].gbs > c[0].gbs;
-				}
+/* The guide's claims, counted: async faster in nearly every case and
+ * best with 8 or 16 bytes; sync at its best where copy_count is a
+ * multiple of 4 (a peak at 4, 8 and 12 above both neighbours). */
+static void summarize(json_object *summary, cells_t cells)
+{
+	double best[2] = { 0, 0 };
+	int best_e[2] = { 0, 0 };
+	for (int e = 0; e < 3; e++) {
+		int faster = 0, timed = 0, peaks[2] = { 0, 0 };
+		double top[2] = { 0, 0 };
+		json_object *s = lab_row(summary);
+		for (int cc = 1; cc <= MAX_COPY; cc++) {
+			struct cell *c = cells[e][cc - 1];
+			for (int v = 0; v < 2; v++) {
+				top[v] = c[v].gbs > top[v] ? c[v].gbs : top[v];
+				if (cc % 4 == 0 && cc < MAX_COPY && c[v].gbs > 0 &&
+				    c[v].gbs > cells[e][cc - 2][v].gbs && c[v].gbs > cells[e][cc][v].gbs)
+					peaks[v]++;
 			}
-			for (int v = 0; v < 2; v++)
-				if (top[v] > best[v])
-					best[v] = top[v], best_e[v] = esize[e];
-			printf("  %2d-byte elements: async faster at %d of %d copy counts; best sync %.1f GB/s, best async "
-			       "%.1f GB/s; copy_count 4, 8, 12 peaks of sync %d of 3, of async %d of 3\n", esize[e],
-			       faster, timed, top[0], top[1], peaks[0], peaks[1]);
-			json_object_object_add(s, "element_bytes", json_object_new_int(esize[e]));
-			json_object_object_add(s, "async_faster", json_object_new_int(faster));
-			json_object_object_add(s, "compared", json_object_new_int(timed));
-			json_object_object_add(s, "best_sync_GB/s", json_object_new_double(top[0]));
-			json_object_object_add(s, "best_async_GB/s", json_object_new_double(top[1]));
-			json_object_object_add(s, "sync_peaks_at_multiples_of_4", json_object_new_int(peaks[0]));
-			json_object_object_add(s, "async_peaks_at_multiples_of_4", json_object_new_int(peaks[1]));
-			json_object_array_add(summary, s);
+			if (c[0].gbs > 0 && c[1].gbs > 0) {
+				timed++;
+				faster += c[1].gbs > c[0].gbs;
+			}
 		}
-		printf("  fastest sync with %d-byte elements, fastest async with %d-byte elements\n", best_e[0],
-		       best_e[1]);
+		for (int v = 0; v < 2; v++)
+			if (top[v] > best[v])
+				best[v] = top[v], best_e[v] = esize[e];
+		printf("  %2d-byte elements: async faster at %d of %d copy counts; best sync %.1f GB/s, best async "
+		       "%.1f GB/s; copy_count 4, 8, 12 peaks of sync %d of 3, of async %d of 3\n", esize[e],
+		       faster, timed, top[0], top[1], peaks[0], peaks[1]);
+		lab_put(s, "element_bytes", esize[e]);
+		lab_put(s, "async_faster", faster);
+		lab_put(s, "compared", timed);
+		lab_put(s, "best_sync_GB/s", top[0]);
+		lab_put(s, "best_async_GB/s", top[1]);
+		lab_put(s, "sync_peaks_at_multiples_of_4", peaks[0]);
+		lab_put(s, "async_peaks_at_multiples_of_4", peaks[1]);
 	}
-	json_object_object_add(out, "input_bytes", json_object_new_int64((int64_t)bytes));
-	json_object_object_add(out, "threads_per_block", json_object_new_int(THREADS));
+	printf("  fastest sync with %d-byte elements, fastest async with %d-byte elements\n", best_e[0],
+	       best_e[1]);
+}
+
+extern "C" int apod_lab_asynccopy(const struct apod_lab_opts *o, json_object *out)
+{
+	/* --check copies its own 3 MiB + 48 bytes, so that the last block of
+	 * almost every copy_count is partial, whatever --size says. */
+	size_t mib = lab_size(o, 256, 0);
+	size_t bytes = o->check ? ((size_t)3 << 20) + 48 : mib << 20;
+	struct bufs b;
+	cells_t cells;
+	int dev = 0, major = 0, minor = 0, failed;
+	double ceiling = 0;
+	json_object *rows, *summary;
+
+	CUDA_TRY(cudaGetDevice(&dev));
+	CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+	CUDA_TRY(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+	rows = lab_array(out, "rows");
+	lab_put(out, "unit", "GB/s");
+	lab_put(out, "compute_capability", major + minor / 10.0);
+	if (major < 8) {
+		char why[128];
+		snprintf(why, sizeof why, "compute capability %d.%d; cp.async needs 8.0 or newer", major, minor);
+		printf("asynccopy: asynchronous global-to-shared copies not supported on this device: %s\n", why);
+		lab_put(out, "supported", false);
+		lab_put(out, "note", why);
+		return 0;
+	}
+	lab_put(out, "supported", true);
+	summary = lab_array(out, "summary");
+	if (!o->check && (mib < 1 || mib > 4096))
+		return apod_usage_fail("asynccopy: --size %zu MiB: the input must be 1 to 4096 MiB", mib);
+
+	if (prepare(&b, bytes))
+		return -1;
+	if (!o->check && copy4_ceiling_gbs(bytes, o->reps, &ceiling))
+		return -1;
+	if (run_all(o, &b, bytes, cells))
+		return -1;
+	failed = print_table(o, rows, cells, major, minor, bytes, ceiling);
+	if (!o->check)
+		summarize(summary, cells);
+	lab_put(out, "input_bytes", bytes);
+	lab_put(out, "threads_per_block", THREADS);
 	if (ceiling > 0) {
-		json_object_object_add(out, "ceiling", json_object_new_double(ceiling));
-		json_object_object_add(out, "ceiling_is", json_object_new_string("copy4 read + write, same run"));
+		lab_put(out, "ceiling", ceiling);
+		lab_put(out, "ceiling_is", "copy4 read + write, same run");
 	}
-	free(b.h_in);
-	free(b.h_out);
-	free(b.h_ref);
-	CUDA_TRY(cudaFree(b.d_in));
-	CUDA_TRY(cudaFree(b.d_out));
 	return failed ? apod_fail("asynccopy: a version's sums differ from the host's") : 0;
 }

@@ -36,10 +36,8 @@
 #include <string.h>
 
 #include "copy4.cuh"
-#include "cuda_check.h"
-#include "lab.h"
+#include "kit.cuh"
 #include "lab_models.h"   /* the sector model: apod_model_sectors_*, apod_model_layout_* */
-#include "timing.cuh"
 
 #define THREADS 256      /* a multiple of 32: every warp starts on a 32-element boundary */
 #define MAX_OFFSET 32
@@ -138,17 +136,16 @@ static double gb_per_s(double bytes, double ms)
 static json_object *row_json(json_object *rows, const char *experiment, const char *version,
                              const struct result *r, double ceiling, int timed)
 {
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "experiment", json_object_new_string(experiment));
-	json_object_object_add(o, "version", json_object_new_string(version));
-	json_object_object_add(o, "verified", json_object_new_boolean(r->verified));
+	json_object *o = lab_row(rows);
+	lab_put(o, "experiment", experiment);
+	lab_put(o, "version", version);
+	lab_put(o, "verified", r->verified != 0);
 	if (r->verified && timed) {
-		json_object_object_add(o, "ms", json_object_new_double(r->ms));
-		json_object_object_add(o, "GB/s", json_object_new_double(r->gbs));
+		lab_put(o, "ms", r->ms);
+		lab_put(o, "GB/s", r->gbs);
 		if (ceiling > 0)
-			json_object_object_add(o, "fraction_of_ceiling", json_object_new_double(r->gbs / ceiling));
+			lab_put(o, "fraction_of_ceiling", r->gbs / ceiling);
 	}
-	json_object_array_add(rows, o);
 	return o;
 }
 
@@ -165,18 +162,20 @@ static void print_measure(const struct result *r, double ceiling, int timed)
 static int offsets(size_t n, const struct apod_lab_opts *o, double ceiling, json_object *rows, int *failed)
 {
 	size_t len = n + GUARD, bytes = len * sizeof(float);
-	float *h_in = (float *)malloc(bytes), *d_in = NULL, *d_out = NULL;
-	uint32_t *h_out = (uint32_t *)malloc(bytes);
+	host_array<float> h_in_mem;
+	host_array<uint32_t> h_out_mem;
+	dev_array<float> d_in_mem, d_out_mem;
 	double used = 2.0 * n * sizeof(float);
 
-	if (!h_in || !h_out) {
-		free(h_in);
-		return apod_fail("coalescing: cannot allocate %zu bytes of host memory", 2 * bytes);
-	}
+	if (h_in_mem.alloc(len) || h_out_mem.alloc(len))
+		return -1;
+	float *h_in = h_in_mem.p;
+	uint32_t *h_out = h_out_mem.p;
 	for (size_t j = 0; j < len; j++)
 		h_in[j] = input_value(j);
-	CUDA_TRY(cudaMalloc(&d_in, bytes));
-	CUDA_TRY(cudaMalloc(&d_out, bytes));
+	if (d_in_mem.alloc(len) || d_out_mem.alloc(len))
+		return -1;
+	float *d_in = d_in_mem.p, *d_out = d_out_mem.p;
 	CUDA_TRY(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
 
 	printf("\n1. misaligned copy (offsetCopy): out[i + offset] = in[i + offset] for i < n = %zu;\n"
@@ -216,20 +215,16 @@ static int offsets(size_t n, const struct apod_lab_opts *o, double ceiling, json
 		       100 * used / fetched_dist, ok ? "ok" : "FAILED");
 		snprintf(name, sizeof name, "offset %d", off);
 		j = row_json(rows, "offset", name, &r, ceiling, !o->check);
-		json_object_object_add(j, "offset", json_object_new_int(off));
-		json_object_object_add(j, "bytes_used", json_object_new_double(used));
-		json_object_object_add(j, "sectors_per_warp", json_object_new_double((double)req / ((n + 31) / 32)));
-		json_object_object_add(j, "bytes_requested_model", json_object_new_double(fetched));
-		json_object_object_add(j, "model_fraction", json_object_new_double(used / fetched));
-		json_object_object_add(j, "bytes_distinct_model", json_object_new_double(fetched_dist));
-		json_object_object_add(j, "distinct_model_fraction", json_object_new_double(used / fetched_dist));
+		lab_put(j, "offset", off);
+		lab_put(j, "bytes_used", used);
+		lab_put(j, "sectors_per_warp", (double)req / ((n + 31) / 32));
+		lab_put(j, "bytes_requested_model", fetched);
+		lab_put(j, "model_fraction", used / fetched);
+		lab_put(j, "bytes_distinct_model", fetched_dist);
+		lab_put(j, "distinct_model_fraction", used / fetched_dist);
 	}
 	printf("  model: req. = bytes used / bytes in the sectors the warps request (the guide's 4 of 5);\n"
 	       "         dist. = bytes used / bytes in distinct sectors (neighbouring warps share one)\n");
-	free(h_in);
-	free(h_out);
-	CUDA_TRY(cudaFree(d_in));
-	CUDA_TRY(cudaFree(d_out));
 	return 0;
 }
 
@@ -257,8 +252,9 @@ static int strides(size_t n, const struct apod_lab_opts *o, double ceiling, json
                    json_object *out, int *failed)
 {
 	size_t n_s = n, free_b = 0, total_b = 0, n_v, alloc, len, gran = 0;
-	float *d_in = NULL, *d_out = NULL, *h_in = NULL;
-	uint32_t *h_out = NULL;
+	host_array<float> h_in_mem;
+	host_array<uint32_t> h_out_mem;
+	dev_array<float> d_in_mem, d_out_mem;
 
 	/* Both arrays hold 32 n floats; halve n until they fit in 60% of free memory. */
 	CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
@@ -267,18 +263,19 @@ static int strides(size_t n, const struct apod_lab_opts *o, double ceiling, json
 	n_v = n_s < VERIFY_STRIDED + 77 ? n_s : VERIFY_STRIDED + 77;
 	alloc = MAX_STRIDE * n_s;
 	len = MAX_STRIDE * n_v;  /* the part verified: every stride's writes stay below 32 n_v */
-	if (!(h_in = (float *)malloc(len * sizeof(float))) || !(h_out = (uint32_t *)malloc(len * sizeof(float)))) {
-		free(h_in);
-		return apod_fail("coalescing: cannot allocate %zu bytes of host memory", 2 * len * sizeof(float));
-	}
+	if (h_in_mem.alloc(len) || h_out_mem.alloc(len))
+		return -1;
+	float *h_in = h_in_mem.p;
+	uint32_t *h_out = h_out_mem.p;
 	for (size_t j = 0; j < len; j++)
 		h_in[j] = input_value(j);
-	CUDA_TRY(cudaMalloc(&d_in, alloc * sizeof(float)));
-	CUDA_TRY(cudaMalloc(&d_out, alloc * sizeof(float)));
+	if (d_in_mem.alloc(alloc) || d_out_mem.alloc(alloc))
+		return -1;
+	float *d_in = d_in_mem.p, *d_out = d_out_mem.p;
 	CUDA_TRY(cudaMemset(d_in, 0, alloc * sizeof(float)));
 	CUDA_TRY(cudaMemcpy(d_in, h_in, len * sizeof(float), cudaMemcpyHostToDevice));
-	json_object_object_add(out, "n_strided", json_object_new_int64((int64_t)n_s));
-	json_object_object_add(out, "n_strided_verified", json_object_new_int64((int64_t)n_v));
+	lab_put(out, "n_strided", n_s);
+	lab_put(out, "n_strided_verified", n_v);
 
 	/* The L2's fetch granularity from DRAM (a hint the driver keeps): above 32
 	 * bytes, a lone sector may cost a larger fetch than the model's. */
@@ -286,7 +283,7 @@ static int strides(size_t n, const struct apod_lab_opts *o, double ceiling, json
 		(void)cudaGetLastError();
 		gran = 0;
 	}
-	json_object_object_add(out, "l2_fetch_granularity_bytes", json_object_new_int64((int64_t)gran));
+	lab_put(out, "l2_fetch_granularity_bytes", gran);
 
 	printf("\n2. strided copy (strideCopy): out[i * stride] = in[i * stride] for i < n = %zu%s;\n"
 	       "   arrays of %d n floats; bytes used per copy: n reads + n writes of 4 bytes = %.0f;\n"
@@ -324,18 +321,14 @@ static int strides(size_t n, const struct apod_lab_opts *o, double ceiling, json
 		       ok ? "ok" : "FAILED");
 		snprintf(name, sizeof name, "stride %d", s);
 		j = row_json(rows, "stride", name, &r, ceiling, !o->check);
-		json_object_object_add(j, "stride", json_object_new_int(s));
-		json_object_object_add(j, "bytes_used", json_object_new_double(used));
-		json_object_object_add(j, "sectors_per_warp", json_object_new_double((double)req / ((n_s + 31) / 32)));
-		json_object_object_add(j, "bytes_fetched_model", json_object_new_double(fetched));
-		json_object_object_add(j, "model_fraction", json_object_new_double(used / fetched));
+		lab_put(j, "stride", s);
+		lab_put(j, "bytes_used", used);
+		lab_put(j, "sectors_per_warp", (double)req / ((n_s + 31) / 32));
+		lab_put(j, "bytes_fetched_model", fetched);
+		lab_put(j, "model_fraction", used / fetched);
 	}
 	printf("  model = bytes used / bytes fetched = 1 / min(stride, 8): the fraction of the ceiling a copy\n"
 	       "         moving whole sectors at the ceiling's rate would show\n");
-	free(h_in);
-	free(h_out);
-	CUDA_TRY(cudaFree(d_in));
-	CUDA_TRY(cudaFree(d_out));
 	return 0;
 }
 
@@ -353,43 +346,119 @@ static void particle_init(struct particle *p, size_t i)
 	p->charge = (float)((int)(h & 3) - 1);
 }
 
+static const struct {
+	const char *name;
+	int soa, fields;   /* fields updated: 1 (x) or 3 (x, y, z) */
+} layout_versions[] = {
+	{ "AoS: x += vx*dt (2 of 8 fields)", 0, 1 },
+	{ "SoA: x += vx*dt (2 of 8 fields)", 1, 1 },
+	{ "AoS: x,y,z += v*dt (6 of 8 fields)", 0, 3 },
+	{ "SoA: x,y,z += v*dt (6 of 8 fields)", 1, 3 },
+};
+
+/* Part 3's particles: the starting state, a host buffer in either layout, the device copy. */
+struct layout_bufs {
+	size_t n, ld, bytes, soa_bytes;   /* ld: n rounded up to SOA_ALIGN; soa_bytes >= bytes */
+	host_array<struct particle> h_init;
+	host_array<float> h_buf;
+	dev_array<float> d;
+	struct particles_soa soa;         /* the eight fields of d */
+};
+
+/* Fresh data on the device in version v's layout. */
+static int upload_layout(struct layout_bufs *L, int v)
+{
+	size_t n = L->n, ld = L->ld;
+	float *h_buf = L->h_buf.p;
+	if (layout_versions[v].soa) {
+		memset(h_buf, 0, L->soa_bytes);   /* the padding, never read */
+		for (size_t i = 0; i < n; i++) {
+			const struct particle *p = &L->h_init.p[i];
+			h_buf[i] = p->x;
+			h_buf[ld + i] = p->y;
+			h_buf[2 * ld + i] = p->z;
+			h_buf[3 * ld + i] = p->vx;
+			h_buf[4 * ld + i] = p->vy;
+			h_buf[5 * ld + i] = p->vz;
+			h_buf[6 * ld + i] = p->mass;
+			h_buf[7 * ld + i] = p->charge;
+		}
+		CUDA_TRY(cudaMemcpy(L->d.p, h_buf, L->soa_bytes, cudaMemcpyHostToDevice));
+	} else
+		CUDA_TRY(cudaMemcpy(L->d.p, L->h_init.p, L->bytes, cudaMemcpyHostToDevice));
+	return 0;
+}
+
+/* Version v's result, read back: every field of every particle, the ones that must not change included. */
+static int check_layout(struct layout_bufs *L, int v, float dt, int *ok)
+{
+	size_t n = L->n, ld = L->ld;
+	const float *h_buf = L->h_buf.p;
+	int f3 = layout_versions[v].fields == 3;
+	CUDA_TRY(cudaMemcpy(L->h_buf.p, L->d.p, layout_versions[v].soa ? L->soa_bytes : L->bytes,
+	                    cudaMemcpyDeviceToHost));
+	*ok = 1;
+	for (size_t i = 0; *ok && i < n; i++) {
+		struct particle want = L->h_init.p[i], got;
+		/* Exact either way: the GPU's fused multiply-add and this product and sum agree. */
+		want.x = want.x + want.vx * dt;
+		if (f3) {
+			want.y = want.y + want.vy * dt;
+			want.z = want.z + want.vz * dt;
+		}
+		if (layout_versions[v].soa) {
+			got.x = h_buf[i];
+			got.y = h_buf[ld + i];
+			got.z = h_buf[2 * ld + i];
+			got.vx = h_buf[3 * ld + i];
+			got.vy = h_buf[4 * ld + i];
+			got.vz = h_buf[5 * ld + i];
+			got.mass = h_buf[6 * ld + i];
+			got.charge = h_buf[7 * ld + i];
+		} else
+			memcpy(&got, (const char *)h_buf + i * sizeof got, sizeof got);
+		*ok = memcmp(&want, &got, sizeof want) == 0;
+	}
+	return 0;
+}
+
+static int alloc_layouts(struct layout_bufs *L, size_t n)
+{
+	float *d;
+	L->n = n;
+	L->bytes = n * sizeof(struct particle);
+	L->ld = (n + SOA_ALIGN - 1) / SOA_ALIGN * SOA_ALIGN;
+	L->soa_bytes = 8 * L->ld * sizeof(float);   /* >= bytes: the SoA layout with its padding */
+	if (L->h_init.alloc(n) || L->h_buf.alloc(8 * L->ld))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		particle_init(&L->h_init.p[i], i);
+	if (L->d.alloc(8 * L->ld))
+		return -1;
+	d = L->d.p;
+	L->soa.x = d;
+	L->soa.y = d + L->ld;
+	L->soa.z = d + 2 * L->ld;
+	L->soa.vx = d + 3 * L->ld;
+	L->soa.vy = d + 4 * L->ld;
+	L->soa.vz = d + 5 * L->ld;
+	L->soa.mass = d + 6 * L->ld;
+	L->soa.charge = d + 7 * L->ld;
+	return 0;
+}
+
 /* 3. AoS against SoA on n particles (the lab passes its n / 4, so the particles
  * fill 8 n bytes, as much as the copies' two arrays): each version verified on
  * fresh data, then timed. */
 static int layouts(size_t n, const struct apod_lab_opts *o, double ceiling, json_object *rows, int *failed)
 {
 	const float dt = 0.25f;
-	size_t bytes = n * sizeof(struct particle), ld = (n + SOA_ALIGN - 1) / SOA_ALIGN * SOA_ALIGN;
-	size_t soa_bytes = 8 * ld * sizeof(float);   /* >= bytes: the SoA layout with its padding */
-	struct particle *h_init = (struct particle *)malloc(bytes);
-	float *h_buf = (float *)malloc(soa_bytes), *d = NULL;
-	struct particles_soa soa;
-	static const struct {
-		const char *name;
-		int soa, fields;   /* fields updated: 1 (x) or 3 (x, y, z) */
-	} versions[] = {
-		{ "AoS: x += vx*dt (2 of 8 fields)", 0, 1 },
-		{ "SoA: x += vx*dt (2 of 8 fields)", 1, 1 },
-		{ "AoS: x,y,z += v*dt (6 of 8 fields)", 0, 3 },
-		{ "SoA: x,y,z += v*dt (6 of 8 fields)", 1, 3 },
-	};
+	struct layout_bufs L;
 
-	if (!h_init || !h_buf) {
-		free(h_init);
-		free(h_buf);
-		return apod_fail("coalescing: cannot allocate %zu bytes of host memory", bytes + soa_bytes);
-	}
-	for (size_t i = 0; i < n; i++)
-		particle_init(&h_init[i], i);
-	CUDA_TRY(cudaMalloc(&d, soa_bytes));
-	soa.x = d;
-	soa.y = d + ld;
-	soa.z = d + 2 * ld;
-	soa.vx = d + 3 * ld;
-	soa.vy = d + 4 * ld;
-	soa.vz = d + 5 * ld;
-	soa.mass = d + 6 * ld;
-	soa.charge = d + 7 * ld;
+	if (alloc_layouts(&L, n))
+		return -1;
+	float *d = L.d.p;
+	struct particles_soa soa = L.soa;
 
 	printf("\n3. array of structures against structure of arrays: %zu particles (n / 4) of 8 floats\n"
 	       "   (x y z vx vy vz mass charge, 32 bytes each), updated in place with dt = 0.25;\n"
@@ -398,58 +467,24 @@ static int layouts(size_t n, const struct apod_lab_opts *o, double ceiling, json
 	       "bytes fetched", "model", "check");
 	for (int v = 0; v < 4; v++) {
 		struct result r = { 0, 0, 0 };
-		int f3 = versions[v].fields == 3, ok = 1;
-		double used = apod_model_layout_bytes_used(n, versions[v].fields);
+		int ok = 1;
+		double used = apod_model_layout_bytes_used(n, layout_versions[v].fields);
 		/* AoS: every particle's sector is read and written back whole; SoA: only what is used. */
-		double fetched = apod_model_layout_bytes_fetched(n, versions[v].fields, versions[v].soa,
+		double fetched = apod_model_layout_bytes_fetched(n, layout_versions[v].fields, layout_versions[v].soa,
 		                                                 sizeof(struct particle));
 		json_object *j;
 
 		/* Fresh data in this version's layout. */
-		if (versions[v].soa) {
-			memset(h_buf, 0, soa_bytes);   /* the padding, never read */
-			for (size_t i = 0; i < n; i++) {
-				const struct particle *p = &h_init[i];
-				h_buf[i] = p->x;
-				h_buf[ld + i] = p->y;
-				h_buf[2 * ld + i] = p->z;
-				h_buf[3 * ld + i] = p->vx;
-				h_buf[4 * ld + i] = p->vy;
-				h_buf[5 * ld + i] = p->vz;
-				h_buf[6 * ld + i] = p->mass;
-				h_buf[7 * ld + i] = p->charge;
-			}
-			CUDA_TRY(cudaMemcpy(d, h_buf, soa_bytes, cudaMemcpyHostToDevice));
-		} else
-			CUDA_TRY(cudaMemcpy(d, h_init, bytes, cudaMemcpyHostToDevice));
+		if (upload_layout(&L, v))
+			return -1;
 		switch (v) {
 		case 0: LAUNCH_TRY((aos_push_x<<<blocks_for(n), THREADS>>>((struct particle *)d, n, dt))); break;
 		case 1: LAUNCH_TRY((soa_push_x<<<blocks_for(n), THREADS>>>(soa, n, dt))); break;
 		case 2: LAUNCH_TRY((aos_push_xyz<<<blocks_for(n), THREADS>>>((struct particle *)d, n, dt))); break;
 		default: LAUNCH_TRY((soa_push_xyz<<<blocks_for(n), THREADS>>>(soa, n, dt))); break;
 		}
-		CUDA_TRY(cudaMemcpy(h_buf, d, versions[v].soa ? soa_bytes : bytes, cudaMemcpyDeviceToHost));
-		for (size_t i = 0; ok && i < n; i++) {
-			struct particle want = h_init[i], got;
-			/* Exact either way: the GPU's fused multiply-add and this product and sum agree. */
-			want.x = want.x + want.vx * dt;
-			if (f3) {
-				want.y = want.y + want.vy * dt;
-				want.z = want.z + want.vz * dt;
-			}
-			if (versions[v].soa) {
-				got.x = h_buf[i];
-				got.y = h_buf[ld + i];
-				got.z = h_buf[2 * ld + i];
-				got.vx = h_buf[3 * ld + i];
-				got.vy = h_buf[4 * ld + i];
-				got.vz = h_buf[5 * ld + i];
-				got.mass = h_buf[6 * ld + i];
-				got.charge = h_buf[7 * ld + i];
-			} else
-				memcpy(&got, (const char *)h_buf + i * sizeof got, sizeof got);
-			ok = memcmp(&want, &got, sizeof want) == 0;
-		}
+		if (check_layout(&L, v, dt, &ok))
+			return -1;
 		r.verified = ok;
 		*failed |= !ok;
 		/* Timed on the data the check left: positions keep moving, nothing overflows. */
@@ -465,47 +500,42 @@ static int layouts(size_t n, const struct apod_lab_opts *o, double ceiling, json
 				return -1;
 			r.gbs = gb_per_s(used, r.ms);
 		}
-		printf("  %-36s", versions[v].name);
+		printf("  %-36s", layout_versions[v].name);
 		print_measure(&r, ceiling, !o->check);
 		printf(" %12.0f %14.0f %7.1f%%  %s\n", used, fetched, 100 * used / fetched, ok ? "ok" : "FAILED");
-		j = row_json(rows, "layout", versions[v].name, &r, ceiling, !o->check);
-		json_object_object_add(j, "layout", json_object_new_string(versions[v].soa ? "SoA" : "AoS"));
-		json_object_object_add(j, "fields_updated", json_object_new_int(versions[v].fields));
-		json_object_object_add(j, "bytes_used", json_object_new_double(used));
-		json_object_object_add(j, "bytes_fetched_model", json_object_new_double(fetched));
-		json_object_object_add(j, "model_fraction", json_object_new_double(used / fetched));
+		j = row_json(rows, "layout", layout_versions[v].name, &r, ceiling, !o->check);
+		lab_put(j, "layout", layout_versions[v].soa ? "SoA" : "AoS");
+		lab_put(j, "fields_updated", layout_versions[v].fields);
+		lab_put(j, "bytes_used", used);
+		lab_put(j, "bytes_fetched_model", fetched);
+		lab_put(j, "model_fraction", used / fetched);
 	}
 	printf("  model = bytes used / bytes fetched: an AoS particle's whole 32-byte sector is read and written\n"
 	       "         back (64 bytes per particle); SoA moves only the fields used\n");
-	free(h_init);
-	free(h_buf);
-	CUDA_TRY(cudaFree(d));
 	return 0;
 }
 
 extern "C" int apod_lab_coalescing(const struct apod_lab_opts *o, json_object *out)
 {
-	size_t n = o->check ? 100003 : (o->size ? o->size : (size_t)1 << 25);
+	size_t n = lab_size(o, (size_t)1 << 25, 100003);
 	double ceiling = 0;
 	int failed = 0;
 	json_object *rows;
 
 	if (n < 1024 || n > ((size_t)1 << 27))
 		return apod_usage_fail("coalescing: --size %zu must be 1024 to 2^27 elements", n);
-	rows = json_object_new_array();   /* created once the size is accepted: owned by out from here */
-	json_object_object_add(out, "rows", rows);
-	json_object_object_add(out, "unit", json_object_new_string("GB/s"));
-	json_object_object_add(out, "n", json_object_new_int64((int64_t)n));
-	json_object_object_add(out, "particles", json_object_new_int64((int64_t)(n / 4)));
-	json_object_object_add(out, "threads_per_block", json_object_new_int(THREADS));
+	rows = lab_array(out, "rows");
+	lab_put(out, "unit", "GB/s");
+	lab_put(out, "n", n);
+	lab_put(out, "particles", n / 4);
+	lab_put(out, "threads_per_block", THREADS);
 
 	/* The yardstick: copy4 over the same n floats in, n out. */
 	if (!o->check) {
 		if (copy4_ceiling_gbs(n * sizeof(float), o->reps, &ceiling))
 			return -1;
-		json_object_object_add(out, "ceiling", json_object_new_double(ceiling));
-		json_object_object_add(out, "ceiling_is",
-		                       json_object_new_string("copy4 (16-byte loads and stores) on the same n floats"));
+		lab_put(out, "ceiling", ceiling);
+		lab_put(out, "ceiling_is", "copy4 (16-byte loads and stores) on the same n floats");
 	}
 	printf("coalescing: n = %zu floats per copy, blocks of %d threads; GB/s = bytes used / time / 1e9\n",
 	       n, THREADS);

@@ -31,11 +31,9 @@
 #include <string.h>
 
 #include "copy4.cuh"
-#include "cuda_check.h"
-#include "lab.h"
+#include "kit.cuh"
 #include "labs/splitmix.h"
 #include "lab_models.h"   /* Little's law: apod_model_little_* */
-#include "timing.cuh"
 
 #define BLOCK 128        /* four warps: one for each scheduler of a Volta-to-Hopper SM */
 #define PASS_FMAS 64     /* FMAs per thread in one pass of the loop, whatever ILP is */
@@ -180,58 +178,60 @@ static void cell_print(const struct cell *c, double of, int timed)
 		printf(" %8.1f (%3.0f%%)", c->value, of > 0 ? 100 * c->value / of : 0);
 }
 
-/* One cell printed in the table and returned as its JSON row: `of` is what
- * its fraction is taken of (the best cell, or the copy ceiling). */
-static json_object *cell_row(const struct cell *c, int ilp, int warps, int max_threads_sm, double of,
-                             const char *unit, const char *fraction_key, int timed)
+/* One cell printed in the table and added to `rows` as its JSON row, which
+ * is returned: `of` is what its fraction is taken of (the best cell, or the
+ * copy ceiling). */
+static json_object *cell_row(json_object *rows, const struct cell *c, int ilp, int warps, int max_threads_sm,
+                             double of, const char *unit, const char *fraction_key, int timed)
 {
-	json_object *r = json_object_new_object();
+	json_object *r = lab_row(rows);
 	char name[64];
 	cell_print(c, of, timed);
 	snprintf(name, sizeof name, "ILP %d, %d warps/SM", ilp, warps);
-	json_object_object_add(r, "version", json_object_new_string(name));
-	json_object_object_add(r, "ilp", json_object_new_int(ilp));
-	json_object_object_add(r, "warps_per_sm", json_object_new_int(warps));
-	json_object_object_add(r, "occupancy", json_object_new_double((double)warps * 32 / max_threads_sm));
-	json_object_object_add(r, "available", json_object_new_boolean(c->have));
-	json_object_object_add(r, "verified", json_object_new_boolean(c->have && c->ok));
+	lab_put(r, "version", name);
+	lab_put(r, "ilp", ilp);
+	lab_put(r, "warps_per_sm", warps);
+	lab_put(r, "occupancy", (double)warps * 32 / max_threads_sm);
+	lab_put(r, "available", c->have != 0);
+	lab_put(r, "verified", c->have && c->ok);
 	if (c->have)
-		json_object_object_add(r, "dynamic_smem_bytes", json_object_new_int64((int64_t)c->smem));
+		lab_put(r, "dynamic_smem_bytes", c->smem);
 	if (c->have && c->ok && timed) {
-		json_object_object_add(r, "ms", json_object_new_double(c->ms));
-		json_object_object_add(r, unit, json_object_new_double(c->value));
-		json_object_object_add(r, fraction_key, json_object_new_double(c->value / of));
+		lab_put(r, "ms", c->ms);
+		lab_put(r, unit, c->value);
+		lab_put(r, fraction_key, c->value / of);
 	}
 	return r;
 }
 
-extern "C" int apod_lab_ilp(const struct apod_lab_opts *o, json_object *out)
-{
-	size_t n = o->check ? ((size_t)1 << 20) + 333 : (o->size ? o->size : (size_t)1 << 26);
-	int fmas = o->check ? 1024 : 1 << 18, passes = fmas / PASS_FMAS;
-	int dev, sms, max_threads_sm, max_blocks_sm, clock_khz, optin_i, nb = 0, bps[MAXB], failed = 0;
-	size_t optin, max_threads, nbytes = n * sizeof(float);
-	struct cell ar[MAXB][NILP], mem[MAXB][NILP];
-	float *h_x0 = NULL, *h_got = NULL, *h_in = NULL, *h_back = NULL;
-	float *d_x0 = NULL, *d_x = NULL, *d_in = NULL, *d_out = NULL;
-	double ceiling = 0, best = 0;
-	int best_b = 0, best_v = 0;
+/* The device, and the blocks per SM the sweeps visit. */
+struct gpu {
+	int sms, max_threads_sm, max_blocks_sm, clock_khz, optin_i;
+	size_t optin;
+	int nb, bps[MAXB];    /* blocks per SM: 1, 2, 4, ... (nb of them) */
+};
 
-	if (n < 4096 || n > (size_t)1 << 29)
-		return apod_usage_fail("ilp: --size %zu floats is outside 4096 .. 2^29", n);
-	memset(ar, 0, sizeof ar);
-	memset(mem, 0, sizeof mem);
+/* What the two sweeps found. */
+struct results {
+	struct cell ar[MAXB][NILP], mem[MAXB][NILP];
+	double ceiling, best;
+	int best_b, best_v, failed;
+};
+
+static int setup(struct gpu *g)
+{
+	int dev;
 	CUDA_TRY(cudaGetDevice(&dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&max_threads_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&max_blocks_sm, cudaDevAttrMaxBlocksPerMultiprocessor, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&optin_i, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-	optin = (size_t)optin_i;
+	CUDA_TRY(cudaDeviceGetAttribute(&g->sms, cudaDevAttrMultiProcessorCount, dev));
+	CUDA_TRY(cudaDeviceGetAttribute(&g->max_threads_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+	CUDA_TRY(cudaDeviceGetAttribute(&g->max_blocks_sm, cudaDevAttrMaxBlocksPerMultiprocessor, dev));
+	CUDA_TRY(cudaDeviceGetAttribute(&g->clock_khz, cudaDevAttrClockRate, dev));
+	CUDA_TRY(cudaDeviceGetAttribute(&g->optin_i, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+	g->optin = (size_t)g->optin_i;
 	/* Blocks per SM: 1, 2, 4, ... up to what an SM can hold (4 to 64 warps on an H200). */
-	for (int b = 1; nb < MAXB && b * BLOCK <= max_threads_sm && b <= max_blocks_sm; b *= 2)
-		bps[nb++] = b;
-	if (nb == 0)
+	for (int b = 1; g->nb < MAXB && b * BLOCK <= g->max_threads_sm && b <= g->max_blocks_sm; b *= 2)
+		g->bps[g->nb++] = b;
+	if (g->nb == 0)
 		return apod_fail("ilp: an SM of this device cannot hold one block of %d threads", BLOCK);
 	/* Prefer the largest shared-memory carveout, so that the occupancy
 	 * calculator (which honours the preference) and the driver (which takes
@@ -239,148 +239,162 @@ extern "C" int apod_lab_ilp(const struct apod_lab_opts *o, json_object *out)
 	for (int v = 0; v < NILP; v++) {
 		const void *fns[2] = { (const void *)fma_kernels[v], (const void *)copy_kernels[v] };
 		for (int f = 0; f < 2; f++) {
-			CUDA_TRY(cudaFuncSetAttribute(fns[f], cudaFuncAttributeMaxDynamicSharedMemorySize, optin_i));
+			CUDA_TRY(cudaFuncSetAttribute(fns[f], cudaFuncAttributeMaxDynamicSharedMemorySize, g->optin_i));
 			CUDA_TRY(cudaFuncSetAttribute(fns[f], cudaFuncAttributePreferredSharedMemoryCarveout,
 			                              (int)cudaSharedmemCarveoutMaxShared));
 		}
 	}
-	max_threads = (size_t)sms * bps[nb - 1] * BLOCK;
+	return 0;
+}
 
-	/* 1. Arithmetic. */
-	if (!(h_x0 = (float *)malloc(max_threads * 8 * sizeof(float))) ||
-	    !(h_got = (float *)malloc(max_threads * 8 * sizeof(float)))) {
-		free(h_x0);
-		return apod_fail("ilp: cannot allocate %zu floats of host memory", 2 * max_threads * 8);
-	}
+/* 1. Arithmetic: every cell checked, then timed; the best cell remembered. */
+static int arithmetic(const struct apod_lab_opts *o, const struct gpu *g, int fmas, struct results *x)
+{
+	int passes = fmas / PASS_FMAS;
+	size_t max_threads = (size_t)g->sms * g->bps[g->nb - 1] * BLOCK;
+	host_array<float> h_x0, h_got;
+	dev_array<float> d_x0, d_x;
+
+	if (h_x0.alloc(max_threads * 8) || h_got.alloc(max_threads * 8))
+		return -1;
 	for (size_t e = 0; e < max_threads * 8; e++)
-		h_x0[e] = start_value(e);
+		h_x0.p[e] = start_value(e);
 	/* The closed form x0 + L/8 against the host's own fmaf chain, longest chain first. */
 	for (int v = 0; v < NILP; v++) {
 		long L = (long)fmas / ilps[v];
 		float extremes[2] = { -65536.0f, 65535.75f };
 		for (int k = 0; k < 34; k++) {
-			float x = k < 32 ? h_x0[k] : extremes[k - 32];
-			if (host_chain(x, L) != x + (float)(L / 8.0))
-				return apod_fail("ilp: the host's fmaf chain from %g is not x0 + %ld/8", x, L);
+			float x0 = k < 32 ? h_x0.p[k] : extremes[k - 32];
+			if (host_chain(x0, L) != x0 + (float)(L / 8.0))
+				return apod_fail("ilp: the host's fmaf chain from %g is not x0 + %ld/8", x0, L);
 		}
 	}
-	CUDA_TRY(cudaMalloc(&d_x0, max_threads * 8 * sizeof(float)));
-	CUDA_TRY(cudaMalloc(&d_x, max_threads * 8 * sizeof(float)));
-	CUDA_TRY(cudaMemcpy(d_x0, h_x0, max_threads * 8 * sizeof(float), cudaMemcpyHostToDevice));
-	for (int b = 0; b < nb; b++)
+	if (d_x0.alloc(max_threads * 8) || d_x.alloc(max_threads * 8))
+		return -1;
+	CUDA_TRY(cudaMemcpy(d_x0.p, h_x0.p, max_threads * 8 * sizeof(float), cudaMemcpyHostToDevice));
+	for (int b = 0; b < g->nb; b++)
 		for (int v = 0; v < NILP; v++) {
-			struct cell *c = &ar[b][v];
-			int got, blocks = sms * bps[b], threads = blocks * BLOCK;
+			struct cell *c = &x->ar[b][v];
+			int got, blocks = g->sms * g->bps[b], threads = blocks * BLOCK;
 			size_t elems = (size_t)threads * ilps[v];
-			if (smem_for((const void *)fma_kernels[v], bps[b], optin, &c->smem, &got))
+			if (smem_for((const void *)fma_kernels[v], g->bps[b], g->optin, &c->smem, &got))
 				return -1;
-			if (!(c->have = got == bps[b]))
+			if (!(c->have = got == g->bps[b]))
 				continue;
-			CUDA_TRY(cudaMemset(d_x, 0, elems * sizeof(float)));
-			LAUNCH_TRY((fma_kernels[v]<<<blocks, BLOCK, c->smem>>>(d_x0, d_x, passes)));
-			CUDA_TRY(cudaMemcpy(h_got, d_x, elems * sizeof(float), cudaMemcpyDeviceToHost));
+			CUDA_TRY(cudaMemset(d_x.p, 0, elems * sizeof(float)));
+			LAUNCH_TRY((fma_kernels[v]<<<blocks, BLOCK, c->smem>>>(d_x0.p, d_x.p, passes)));
+			CUDA_TRY(cudaMemcpy(h_got.p, d_x.p, elems * sizeof(float), cudaMemcpyDeviceToHost));
 			c->ok = 1;
 			/* Element j * threads + t is chain j of thread t: x0 + (fmas / ILP) / 8. */
 			for (size_t e = 0; e < elems && c->ok; e++)
-				c->ok = h_got[e] == h_x0[e] + (float)(fmas / ilps[v] / 8.0);
-			failed |= !c->ok;
+				c->ok = h_got.p[e] == h_x0.p[e] + (float)(fmas / ilps[v] / 8.0);
+			x->failed |= !c->ok;
 			if (!c->ok || o->check)
 				continue;
 			if (time_it(o->reps, [&] {
-				    fma_kernels[v]<<<blocks, BLOCK, c->smem>>>(d_x0, d_x, passes);
+				    fma_kernels[v]<<<blocks, BLOCK, c->smem>>>(d_x0.p, d_x.p, passes);
 				    return cudaGetLastError() != cudaSuccess; }, &c->ms))
 				return -1;
 			c->value = 2.0 * threads * (double)fmas / (c->ms * 1e-3) / 1e9;
-			if (c->value > best)
-				best = c->value, best_b = b, best_v = v;
+			if (c->value > x->best)
+				x->best = c->value, x->best_b = b, x->best_v = v;
 		}
-	cudaFree(d_x0);
-	cudaFree(d_x);
-	free(h_x0);
-	free(h_got);
+	return 0;
+}
+
+/* Part 1's table, its JSON (the main "rows"), the best cell and the FMA latency it implies. */
+static void report_arithmetic(const struct apod_lab_opts *o, json_object *out, const struct gpu *g, int fmas,
+                              const struct results *x)
+{
+	json_object *rows;
 
 	printf("ilp, part 1: each thread runs %d FMAs (__fmaf_rn) as ILP independent chains; blocks of %d "
 	       "threads, %d SMs x blocks/SM of them, dynamic shared memory holds each SM to that many; "
-	       "GFLOP/s = 2 x FMAs / time (%% of the best cell); checked bit for bit\n", fmas, BLOCK, sms);
+	       "GFLOP/s = 2 x FMAs / time (%% of the best cell); checked bit for bit\n", fmas, BLOCK, g->sms);
 	printf("  %8s %9s", "warps/SM", "occupancy");
 	for (int v = 0; v < NILP; v++)
 		printf(" %9s ILP %d", "", ilps[v]);
 	printf("\n");
-	{
-		json_object *rows = json_object_new_array();
-		for (int b = 0; b < nb; b++) {
-			int warps = bps[b] * BLOCK / 32;
-			printf("  %8d %8.1f%%", warps, 100.0 * warps * 32 / max_threads_sm);
-			for (int v = 0; v < NILP; v++) {
-				struct cell *c = &ar[b][v];
-				json_object *r = cell_row(c, ilps[v], warps, max_threads_sm, best, "GFLOP/s",
-				                          "fraction_of_best", !o->check);
-				json_object_object_add(r, "independent_fmas_per_scheduler",
-				                       json_object_new_double(warps / 4.0 * ilps[v]));
-				json_object_array_add(rows, r);
-			}
-			printf("\n");
+	rows = lab_array(out, "rows");
+	for (int b = 0; b < g->nb; b++) {
+		int warps = g->bps[b] * BLOCK / 32;
+		printf("  %8d %8.1f%%", warps, 100.0 * warps * 32 / g->max_threads_sm);
+		for (int v = 0; v < NILP; v++) {
+			json_object *r = cell_row(rows, &x->ar[b][v], ilps[v], warps, g->max_threads_sm, x->best,
+			                          "GFLOP/s", "fraction_of_best", !o->check);
+			lab_put(r, "independent_fmas_per_scheduler", warps / 4.0 * ilps[v]);
 		}
-		json_object_object_add(out, "rows", rows);
-		json_object_object_add(out, "unit", json_object_new_string("GFLOP/s"));
-		json_object_object_add(out, "fmas_per_thread", json_object_new_int(fmas));
-		json_object_object_add(out, "sms", json_object_new_int(sms));
-		json_object_object_add(out, "clock_khz", json_object_new_int(clock_khz));
+		printf("\n");
 	}
-	if (!o->check && best > 0) {
-		const struct cell *low = &ar[0][0];
+	lab_put(out, "unit", "GFLOP/s");
+	lab_put(out, "fmas_per_thread", fmas);
+	lab_put(out, "sms", g->sms);
+	lab_put(out, "clock_khz", g->clock_khz);
+	if (!o->check && x->best > 0) {
+		const struct cell *low = &x->ar[0][0];
 		printf("  best: %.1f GFLOP/s (ILP %d, %d warps/SM) = %.1f FMAs per clock per SM at the peak "
-		       "clock of %.0f MHz\n", best, ilps[best_v], bps[best_b] * BLOCK / 32,
-		       best / 2 / sms / (clock_khz * 1e-6), clock_khz * 1e-3);
-		json_object_object_add(out, "best_gflops", json_object_new_double(best));
+		       "clock of %.0f MHz\n", x->best, ilps[x->best_v], g->bps[x->best_b] * BLOCK / 32,
+		       x->best / 2 / g->sms / (g->clock_khz * 1e-6), g->clock_khz * 1e-3);
+		lab_put(out, "best_gflops", x->best);
 		/* One warp per scheduler, one chain: each FMA waits for the one before. */
-		if (low->have && low->ok && bps[0] == 1) {
-			double cycles = low->ms * 1e-3 * clock_khz * 1e3 / fmas;
+		if (low->have && low->ok && g->bps[0] == 1) {
+			double cycles = low->ms * 1e-3 * g->clock_khz * 1e3 / fmas;
 			printf("  %d warps/SM, ILP 1: one warp per scheduler, one chain: %.2f cycles per dependent "
 			       "FMA at the peak clock (the FMA latency)\n", BLOCK / 32, cycles);
-			json_object_object_add(out, "implied_fma_latency_cycles", json_object_new_double(cycles));
+			lab_put(out, "implied_fma_latency_cycles", cycles);
 		}
 	}
+}
 
-	/* 2. Memory. */
-	if (!o->check && copy4_ceiling_gbs(nbytes, o->reps, &ceiling))
+/* 2. Memory: the copy ceiling, then every cell checked and timed. */
+static int memory(const struct apod_lab_opts *o, const struct gpu *g, size_t n, struct results *x)
+{
+	size_t nbytes = n * sizeof(float);
+	host_array<float> h_in, h_back;
+	dev_array<float> d_in, d_out;
+
+	if (!o->check && copy4_ceiling_gbs(nbytes, o->reps, &x->ceiling))
 		return -1;
-	if (!(h_in = (float *)malloc(nbytes)) || !(h_back = (float *)malloc(nbytes))) {
-		free(h_in);
-		return apod_fail("ilp: cannot allocate %zu bytes of host memory", 2 * nbytes);
-	}
+	if (h_in.alloc(n) || h_back.alloc(n))
+		return -1;
 	for (size_t e = 0; e < n; e++) {
 		uint32_t w = mix(e + 77);
-		memcpy(&h_in[e], &w, sizeof w);   /* any bit pattern: a copy must keep it */
+		memcpy(&h_in.p[e], &w, sizeof w);   /* any bit pattern: a copy must keep it */
 	}
-	CUDA_TRY(cudaMalloc(&d_in, nbytes));
-	CUDA_TRY(cudaMalloc(&d_out, nbytes));
-	CUDA_TRY(cudaMemcpy(d_in, h_in, nbytes, cudaMemcpyHostToDevice));
-	for (int b = 0; b < nb; b++)
+	if (d_in.alloc(n) || d_out.alloc(n))
+		return -1;
+	CUDA_TRY(cudaMemcpy(d_in.p, h_in.p, nbytes, cudaMemcpyHostToDevice));
+	for (int b = 0; b < g->nb; b++)
 		for (int v = 0; v < NILP; v++) {
-			struct cell *c = &mem[b][v];
-			int got, blocks = sms * bps[b];
-			if (smem_for((const void *)copy_kernels[v], bps[b], optin, &c->smem, &got))
+			struct cell *c = &x->mem[b][v];
+			int got, blocks = g->sms * g->bps[b];
+			if (smem_for((const void *)copy_kernels[v], g->bps[b], g->optin, &c->smem, &got))
 				return -1;
-			if (!(c->have = got == bps[b]))
+			if (!(c->have = got == g->bps[b]))
 				continue;
-			CUDA_TRY(cudaMemset(d_out, 0, nbytes));
-			LAUNCH_TRY((copy_kernels[v]<<<blocks, BLOCK, c->smem>>>(d_in, d_out, (unsigned)n)));
-			CUDA_TRY(cudaMemcpy(h_back, d_out, nbytes, cudaMemcpyDeviceToHost));
-			c->ok = memcmp(h_back, h_in, nbytes) == 0;
-			failed |= !c->ok;
+			CUDA_TRY(cudaMemset(d_out.p, 0, nbytes));
+			LAUNCH_TRY((copy_kernels[v]<<<blocks, BLOCK, c->smem>>>(d_in.p, d_out.p, (unsigned)n)));
+			CUDA_TRY(cudaMemcpy(h_back.p, d_out.p, nbytes, cudaMemcpyDeviceToHost));
+			c->ok = memcmp(h_back.p, h_in.p, nbytes) == 0;
+			x->failed |= !c->ok;
 			if (!c->ok || o->check)
 				continue;
 			if (time_it(o->reps, [&] {
-				    copy_kernels[v]<<<blocks, BLOCK, c->smem>>>(d_in, d_out, (unsigned)n);
+				    copy_kernels[v]<<<blocks, BLOCK, c->smem>>>(d_in.p, d_out.p, (unsigned)n);
 				    return cudaGetLastError() != cudaSuccess; }, &c->ms))
 				return -1;
 			c->value = 2.0 * nbytes / (c->ms * 1e-3) / 1e9;
 		}
-	cudaFree(d_in);
-	cudaFree(d_out);
-	free(h_in);
-	free(h_back);
+	return 0;
+}
+
+/* Part 2's table, its JSON ("memory") and Little's law on the most starved cell. */
+static void report_memory(const struct apod_lab_opts *o, json_object *out, const struct gpu *g, size_t n,
+                          const struct results *x)
+{
+	size_t nbytes = n * sizeof(float);
+	double ceiling = x->ceiling;
+	json_object *m, *rows;
 
 	printf("\nilp, part 2: a copy of %zu floats (%zu bytes read + %zu written) in which each thread "
 	       "loads ILP floats before it stores them; GB/s", n, nbytes, nbytes);
@@ -391,43 +405,55 @@ extern "C" int apod_lab_ilp(const struct apod_lab_opts *o, json_object *out)
 	for (int v = 0; v < NILP; v++)
 		printf(" %9s ILP %d", "", ilps[v]);
 	printf("\n");
-	{
-		json_object *m = json_object_new_object(), *rows = json_object_new_array();
-		for (int b = 0; b < nb; b++) {
-			int warps = bps[b] * BLOCK / 32;
-			printf("  %8d %8.1f%%", warps, 100.0 * warps * 32 / max_threads_sm);
-			for (int v = 0; v < NILP; v++) {
-				struct cell *c = &mem[b][v];
-				json_object *r = cell_row(c, ilps[v], warps, max_threads_sm, ceiling, "GB/s",
-				                          "fraction_of_ceiling", !o->check);
-				json_object_object_add(r, "load_bytes_in_flight_per_sm",
-				                       json_object_new_int(warps * ilps[v] * 32 * (int)sizeof(float)));
-				json_object_array_add(rows, r);
-			}
-			printf("\n");
+	m = json_object_new_object();
+	lab_put(out, "memory", m);
+	rows = lab_array(m, "rows");
+	for (int b = 0; b < g->nb; b++) {
+		int warps = g->bps[b] * BLOCK / 32;
+		printf("  %8d %8.1f%%", warps, 100.0 * warps * 32 / g->max_threads_sm);
+		for (int v = 0; v < NILP; v++) {
+			json_object *r = cell_row(rows, &x->mem[b][v], ilps[v], warps, g->max_threads_sm, ceiling, "GB/s",
+			                          "fraction_of_ceiling", !o->check);
+			lab_put(r, "load_bytes_in_flight_per_sm", warps * ilps[v] * 32 * (int)sizeof(float));
 		}
-		json_object_object_add(m, "rows", rows);
-		json_object_object_add(m, "unit", json_object_new_string("GB/s"));
-		json_object_object_add(m, "bytes", json_object_new_int64((int64_t)(2 * nbytes)));
-		if (ceiling > 0) {
-			json_object_object_add(m, "ceiling", json_object_new_double(ceiling));
-			json_object_object_add(m, "ceiling_is", json_object_new_string("copy4 (16-byte copy) on the same bytes"));
-		}
-		/* Little's law on the most starved point: bytes in flight / read rate = latency. */
-		if (!o->check && mem[0][0].have && mem[0][0].ok) {
-			double flight = (double)sms * bps[0] * BLOCK * sizeof(float);
-			double read_rate = nbytes / (mem[0][0].ms * 1e-3);
-			double ns = apod_model_little_latency_ns(flight, read_rate);
-			/* Reads are half the ceiling's bytes. */
-			double need = apod_model_little_bytes_in_flight(ceiling / 2, ns) / sms;
-			printf("  Little's law: %d warps/SM with one 4-byte load each keep %.0f bytes of loads in "
-			       "flight on the GPU; read at %.1f GB/s, that implies a latency of %.0f ns; reading at "
-			       "the ceiling's rate would need about %.0f bytes in flight per SM\n", bps[0] * BLOCK / 32,
-			       flight, read_rate / 1e9, ns, need);
-			json_object_object_add(m, "implied_latency_ns", json_object_new_double(ns));
-			json_object_object_add(m, "bytes_in_flight_per_sm_needed", json_object_new_double(need));
-		}
-		json_object_object_add(out, "memory", m);
+		printf("\n");
 	}
-	return failed ? apod_fail("ilp: a version's output differs from the host's") : 0;
+	lab_put(m, "unit", "GB/s");
+	lab_put(m, "bytes", 2 * nbytes);
+	if (ceiling > 0) {
+		lab_put(m, "ceiling", ceiling);
+		lab_put(m, "ceiling_is", "copy4 (16-byte copy) on the same bytes");
+	}
+	/* Little's law on the most starved point: bytes in flight / read rate = latency. */
+	if (!o->check && x->mem[0][0].have && x->mem[0][0].ok) {
+		double flight = (double)g->sms * g->bps[0] * BLOCK * sizeof(float);
+		double read_rate = nbytes / (x->mem[0][0].ms * 1e-3);
+		double ns = apod_model_little_latency_ns(flight, read_rate);
+		/* Reads are half the ceiling's bytes. */
+		double need = apod_model_little_bytes_in_flight(ceiling / 2, ns) / g->sms;
+		printf("  Little's law: %d warps/SM with one 4-byte load each keep %.0f bytes of loads in "
+		       "flight on the GPU; read at %.1f GB/s, that implies a latency of %.0f ns; reading at "
+		       "the ceiling's rate would need about %.0f bytes in flight per SM\n", g->bps[0] * BLOCK / 32,
+		       flight, read_rate / 1e9, ns, need);
+		lab_put(m, "implied_latency_ns", ns);
+		lab_put(m, "bytes_in_flight_per_sm_needed", need);
+	}
+}
+
+extern "C" int apod_lab_ilp(const struct apod_lab_opts *o, json_object *out)
+{
+	size_t n = lab_size(o, (size_t)1 << 26, ((size_t)1 << 20) + 333);
+	int fmas = o->check ? 1024 : 1 << 18;
+	struct gpu g = {};
+	struct results x = {};
+
+	if (n < 4096 || n > (size_t)1 << 29)
+		return apod_usage_fail("ilp: --size %zu floats is outside 4096 .. 2^29", n);
+	if (setup(&g) || arithmetic(o, &g, fmas, &x))
+		return -1;
+	report_arithmetic(o, out, &g, fmas, &x);
+	if (memory(o, &g, n, &x))
+		return -1;
+	report_memory(o, out, &g, n, &x);
+	return x.failed ? apod_fail("ilp: a version's output differs from the host's") : 0;
 }

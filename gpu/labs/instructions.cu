@@ -39,11 +39,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_check.h"
-#include "lab.h"
+#include "kit.cuh"
 #include "labs/splitmix.h"
 #include "lab_models.h"   /* apod_model_ulp_dist and the bounds of __expf and __powf */
-#include "timing.cuh"
 
 #define THREADS 256
 #define CHAINS 4               /* independent dependency chains per thread */
@@ -314,14 +312,15 @@ enum {
 	FN_EXPF, FN_EXPF_FAST, FN_LOGF, FN_LOGF_FAST, FN_POWF, FN_POWF_FAST, FN_DIV, FN_DIV_FAST, FN_SINF_LARGE
 };
 
+/* The math sections' device arrays: inputs, the checked results, and the timing chains' sink. */
 struct mbufs {
-	float *x, *y, *r0, *r1, *sink;
+	dev_array<float> x, y, r0, r1, sink;
 };
 
 template <class F> static int launch_f(const struct mbufs *b, size_t n, int iters)
 {
 	unsigned blocks = (unsigned)((n + THREADS - 1) / THREADS);
-	LAUNCH_TRY((math_kernel<F><<<blocks, THREADS>>>(b->x, b->y, b->r0, b->r1, b->sink, n, iters)));
+	LAUNCH_TRY((math_kernel<F><<<blocks, THREADS>>>(b->x.p, b->y.p, b->r0.p, b->r1.p, b->sink.p, n, iters)));
 	return 0;
 }
 
@@ -522,15 +521,14 @@ static void note_fail(struct work *w, const char *what)
 static json_object *add_row(struct work *w, const char *section, const char *name, int ok, double ms,
                             double gops)
 {
-	json_object *r = json_object_new_object();
-	json_object_object_add(r, "section", json_object_new_string(section));
-	json_object_object_add(r, "version", json_object_new_string(name));
-	json_object_object_add(r, "verified", json_object_new_boolean(ok));
+	json_object *r = lab_row(w->rows);
+	lab_put(r, "section", section);
+	lab_put(r, "version", name);
+	lab_put(r, "verified", ok != 0);
 	if (ok && !w->o->check) {
-		json_object_object_add(r, "ms", json_object_new_double(ms));
-		json_object_object_add(r, "Gop/s", json_object_new_double(gops));
+		lab_put(r, "ms", ms);
+		lab_put(r, "Gop/s", gops);
 	}
-	json_object_array_add(w->rows, r);
 	return r;
 }
 
@@ -561,12 +559,13 @@ static int lab_divmod(struct work *w, json_object *out)
 	const unsigned threads = o->check ? 4096 + 33 : DIV_THREADS, n = LITERAL_N, shift = 4;
 	const unsigned step = o->check ? 1 : SAMPLE;
 	const int iters = DIV_ITERS;
-	unsigned *d = NULL, *h = (unsigned *)malloc(threads * sizeof *h), *ref = (unsigned *)malloc(threads * sizeof *ref);
+	dev_array<unsigned> d;
+	host_array<unsigned> h, ref;
 	double ms[DIV_MODES] = { 0 };
-	json_object *meta = json_object_new_object();
+	json_object *meta;
 
-	if (!h || !ref)
-		return apod_fail("instructions: cannot allocate %u integers", threads);
+	if (h.alloc(threads) || ref.alloc(threads))
+		return -1;
 	/* The CPU's own division, on the threads it replays. */
 	for (unsigned t = 0; t < threads; t++) {
 		unsigned acc = 0;
@@ -576,41 +575,40 @@ static int lab_divmod(struct work *w, json_object *out)
 			unsigned i = t + (unsigned)k * threads;
 			acc += (i / n) ^ (i % n);
 		}
-		ref[t] = acc;
+		ref.p[t] = acc;
 	}
-	CUDA_TRY(cudaMalloc(&d, threads * sizeof(unsigned)));
+	if (d.alloc(threads))
+		return -1;
 	printf("1. division and modulo by n = %u (guide 11.1.1): %u threads x %d quotient-remainder pairs, "
 	       "summed per thread;\n   checked exactly against the CPU on %s\n", n, threads, iters,
 	       step == 1 ? "every thread" : "every 64th thread and the last");
 	simple_header();
 	for (int m = 0; m < DIV_MODES; m++) {
 		int ok = 1;
-		CUDA_TRY(cudaMemset(d, 0, threads * sizeof(unsigned)));
-		if (launch_divmod(m, d, threads, n, shift, iters))
+		CUDA_TRY(cudaMemset(d.p, 0, threads * sizeof(unsigned)));
+		if (launch_divmod(m, d.p, threads, n, shift, iters))
 			return -1;
-		CUDA_TRY(cudaMemcpy(h, d, threads * sizeof(unsigned), cudaMemcpyDeviceToHost));
+		CUDA_TRY(cudaMemcpy(h.p, d.p, threads * sizeof(unsigned), cudaMemcpyDeviceToHost));
 		for (unsigned t = 0; t < threads; t++)
-			if (sampled(t, threads, step) && h[t] != ref[t])
+			if (sampled(t, threads, step) && h.p[t] != ref.p[t])
 				ok = 0;
 		if (!ok)
 			note_fail(w, div_name[m]);
 		else if (!o->check &&
-		         time_it(o->reps, [&] { return launch_divmod(m, d, threads, n, shift, iters) != 0; }, &ms[m]))
+		         time_it(o->reps, [&] { return launch_divmod(m, d.p, threads, n, shift, iters) != 0; }, &ms[m]))
 			return -1;
 		double gops = ms[m] > 0 ? (double)threads * iters / (ms[m] * 1e-3) / 1e9 : 0;
 		simple_row(w, div_name[m], ok, ms[m], gops, m > 0 && ms[0] > 0 ? ms[0] : 0);
 		json_object *r = add_row(w, "divmod", div_name[m], ok, ms[m], gops);
 		if (ok && !o->check && m > 0 && ms[0] > 0)
-			json_object_object_add(r, "speedup", json_object_new_double(ms[0] / ms[m]));
+			lab_put(r, "speedup", ms[0] / ms[m]);
 	}
-	json_object_object_add(meta, "threads", json_object_new_int64(threads));
-	json_object_object_add(meta, "pairs_per_thread", json_object_new_int(iters));
-	json_object_object_add(meta, "divisor", json_object_new_int((int)n));
-	json_object_object_add(meta, "op", json_object_new_string("one quotient and one remainder"));
-	json_object_object_add(out, "divmod", meta);
-	cudaFree(d);
-	free(h);
-	free(ref);
+	meta = json_object_new_object();
+	lab_put(meta, "threads", threads);
+	lab_put(meta, "pairs_per_thread", iters);
+	lab_put(meta, "divisor", (int)n);
+	lab_put(meta, "op", "one quotient and one remainder");
+	lab_put(out, "divmod", meta);
 	return 0;
 }
 
@@ -621,98 +619,95 @@ static int lab_constants(struct work *w, json_object *out)
 	const unsigned n = o->check ? 4096 + 33 : CONST_ELEMS, step = o->check ? 1 : SAMPLE;
 	const int iters = CONST_ITERS;
 	const size_t outs = (size_t)n * CHAINS;
-	float *x = (float *)malloc(n * sizeof *x), *h[CONST_MODES] = { NULL }, *dx = NULL, *dout = NULL;
+	host_array<float> x, h[CONST_MODES];
+	dev_array<float> dx, dout;
 	double ms[CONST_MODES] = { 0 }, mults = (double)outs * iters * 2;
 	int ok[CONST_MODES], dev = 0, ratio = 0;
 	size_t differ = 0;
 	uint64_t z = 0xc0257ull;
-	json_object *meta = json_object_new_object();
+	json_object *meta;
 
-	if (!x)
-		return apod_fail("instructions: cannot allocate %u floats", n);
+	if (x.alloc(n))
+		return -1;
 	for (int m = 0; m < CONST_MODES; m++)
-		if (!(h[m] = (float *)malloc(outs * sizeof(float))))
-			return apod_fail("instructions: cannot allocate %zu floats", outs);
+		if (h[m].alloc(outs))
+			return -1;
 	for (unsigned i = 0; i < n; i++)
-		x[i] = (float)(1.0 + unit(&z));
+		x.p[i] = (float)(1.0 + unit(&z));
 	CUDA_TRY(cudaGetDevice(&dev));
 	CUDA_TRY(cudaDeviceGetAttribute(&ratio, cudaDevAttrSingleToDoublePrecisionPerfRatio, dev));
-	CUDA_TRY(cudaMalloc(&dx, n * sizeof(float)));
-	CUDA_TRY(cudaMalloc(&dout, outs * sizeof(float)));
-	CUDA_TRY(cudaMemcpy(dx, x, n * sizeof(float), cudaMemcpyHostToDevice));
+	if (dx.alloc(n) || dout.alloc(outs))
+		return -1;
+	CUDA_TRY(cudaMemcpy(dx.p, x.p, n * sizeof(float), cudaMemcpyHostToDevice));
 	printf("\n3. double constants in float code (guide 11.1.4): %u elements x %d chains x %d steps of two "
 	       "multiplies;\n   this device's FP32:FP64 throughput ratio is %d:1; checked bit for bit against "
 	       "the CPU on %s\n", n, CHAINS, iters, ratio, step == 1 ? "every element" : "every 64th element and the last");
 	simple_header();
 	for (int m = 0; m < CONST_MODES; m++) {
 		ok[m] = 1;
-		CUDA_TRY(cudaMemset(dout, 0, outs * sizeof(float)));
-		if (launch_const(m, dx, dout, n, iters))
+		CUDA_TRY(cudaMemset(dout.p, 0, outs * sizeof(float)));
+		if (launch_const(m, dx.p, dout.p, n, iters))
 			return -1;
-		CUDA_TRY(cudaMemcpy(h[m], dout, outs * sizeof(float), cudaMemcpyDeviceToHost));
+		CUDA_TRY(cudaMemcpy(h[m].p, dout.p, outs * sizeof(float), cudaMemcpyDeviceToHost));
 		for (unsigned i = 0; i < n && ok[m]; i++) {
 			if (!sampled(i, n, step))
 				continue;
 			for (int c = 0; c < CHAINS; c++) {
-				float want = const_chain_cpu(m, x[i] + 0.25f * c, iters);
-				if (memcmp(&want, &h[m][(size_t)i * CHAINS + c], sizeof want) != 0)
+				float want = const_chain_cpu(m, x.p[i] + 0.25f * c, iters);
+				if (memcmp(&want, &h[m].p[(size_t)i * CHAINS + c], sizeof want) != 0)
 					ok[m] = 0;
 			}
 		}
 		if (!ok[m])
 			note_fail(w, const_name[m]);
-		else if (!o->check && time_it(o->reps, [&] { return launch_const(m, dx, dout, n, iters) != 0; }, &ms[m]))
+		else if (!o->check && time_it(o->reps, [&] { return launch_const(m, dx.p, dout.p, n, iters) != 0; }, &ms[m]))
 			return -1;
 		double gops = ms[m] > 0 ? mults / (ms[m] * 1e-3) / 1e9 : 0;
 		simple_row(w, const_name[m], ok[m], ms[m], gops, m > 0 && ms[0] > 0 ? ms[0] : 0);
 		json_object *r = add_row(w, "double_constants", const_name[m], ok[m], ms[m], gops);
 		if (ok[m] && !o->check && m > 0 && ms[0] > 0)
-			json_object_object_add(r, "speedup", json_object_new_double(ms[0] / ms[m]));
+			lab_put(r, "speedup", ms[0] / ms[m]);
 	}
+	meta = json_object_new_object();
 	if (ok[CONST_DOUBLE] && ok[CONST_FLOAT]) {
 		for (size_t k = 0; k < outs; k++)
-			differ += memcmp(&h[CONST_DOUBLE][k], &h[CONST_FLOAT][k], sizeof(float)) != 0;
+			differ += memcmp(&h[CONST_DOUBLE].p[k], &h[CONST_FLOAT].p[k], sizeof(float)) != 0;
 		printf("  the double-constant and float-constant chains end on different floats in %zu of %zu chains\n",
 		       differ, outs);
-		json_object_object_add(meta, "chains_that_differ", json_object_new_int64((int64_t)differ));
+		lab_put(meta, "chains_that_differ", differ);
 	}
-	json_object_object_add(meta, "elements", json_object_new_int64(n));
-	json_object_object_add(meta, "chains", json_object_new_int64((int64_t)outs));
-	json_object_object_add(meta, "steps_per_chain", json_object_new_int(iters));
-	json_object_object_add(meta, "op", json_object_new_string("one multiply"));
-	json_object_object_add(meta, "fp32_to_fp64_ratio", json_object_new_int(ratio));
-	json_object_object_add(out, "double_constants", meta);
-	cudaFree(dx);
-	cudaFree(dout);
-	free(x);
-	for (int m = 0; m < CONST_MODES; m++)
-		free(h[m]);
+	lab_put(meta, "elements", n);
+	lab_put(meta, "chains", outs);
+	lab_put(meta, "steps_per_chain", iters);
+	lab_put(meta, "op", "one multiply");
+	lab_put(meta, "fp32_to_fp64_ratio", ratio);
+	lab_put(out, "double_constants", meta);
 	return 0;
 }
 
 /* Host and device arrays of the math sections, and which inputs and
  * references they hold now. */
 struct mwork {
-	size_t n;
-	float *x, *y, *r0, *r1;
-	double *ref0, *ref1;
+	size_t n = 0;
+	host_array<float> x, y, r0, r1;
+	host_array<double> ref0, ref1;
 	struct mbufs d;
-	int dom, ref;
-	double ms[N_MVERSIONS];
+	int dom = -1, ref = -1;
+	double ms[N_MVERSIONS] = {};
 };
 
 static int math_prepare(struct mwork *m, int dom, int ref)
 {
 	size_t bytes = m->n * sizeof(float);
 	if (m->dom != dom) {
-		fill_domain(dom, m->x, m->y, m->n);
-		CUDA_TRY(cudaMemcpy(m->d.x, m->x, bytes, cudaMemcpyHostToDevice));
-		CUDA_TRY(cudaMemcpy(m->d.y, m->y, bytes, cudaMemcpyHostToDevice));
+		fill_domain(dom, m->x.p, m->y.p, m->n);
+		CUDA_TRY(cudaMemcpy(m->d.x.p, m->x.p, bytes, cudaMemcpyHostToDevice));
+		CUDA_TRY(cudaMemcpy(m->d.y.p, m->y.p, bytes, cudaMemcpyHostToDevice));
 		m->dom = dom;
 		m->ref = -1;
 	}
 	if (m->ref != ref) {
-		compute_refs(ref, m->x, m->y, m->ref0, m->ref1, m->n);
+		compute_refs(ref, m->x.p, m->y.p, m->ref0.p, m->ref1.p, m->n);
 		m->ref = ref;
 	}
 	return 0;
@@ -723,15 +718,15 @@ static int math_run_check(struct mwork *m, const struct mversion *v, int fn, int
 {
 	size_t bytes = m->n * sizeof(float);
 	memset(c, 0, sizeof *c);
-	CUDA_TRY(cudaMemset(m->d.r0, 0xff, bytes));   /* NaN: a result never written fails */
-	CUDA_TRY(cudaMemset(m->d.r1, 0xff, bytes));
+	CUDA_TRY(cudaMemset(m->d.r0.p, 0xff, bytes));   /* NaN: a result never written fails */
+	CUDA_TRY(cudaMemset(m->d.r1.p, 0xff, bytes));
 	if (launch_math(fn, &m->d, m->n, iters))
 		return -1;
-	CUDA_TRY(cudaMemcpy(m->r0, m->d.r0, bytes, cudaMemcpyDeviceToHost));
-	check_one(v, 0, m->x, m->y, m->r0, m->ref0, m->n, c);
+	CUDA_TRY(cudaMemcpy(m->r0.p, m->d.r0.p, bytes, cudaMemcpyDeviceToHost));
+	check_one(v, 0, m->x.p, m->y.p, m->r0.p, m->ref0.p, m->n, c);
 	if (v->ref == REF_SINCOS) {
-		CUDA_TRY(cudaMemcpy(m->r1, m->d.r1, bytes, cudaMemcpyDeviceToHost));
-		check_one(v, 1, m->x, m->y, m->r1, m->ref1, m->n, c);
+		CUDA_TRY(cudaMemcpy(m->r1.p, m->d.r1.p, bytes, cudaMemcpyDeviceToHost));
+		check_one(v, 1, m->x.p, m->y.p, m->r1.p, m->ref1.p, m->n, c);
 	}
 	return 0;
 }
@@ -776,16 +771,16 @@ static int lab_math(struct work *w, struct mwork *m, int first, int last)
 			       "reference %.17g\n", c.bad, m->n, c.bad_x, c.bad_y, c.bad_got, c.bad_ref);
 
 		json_object *r = add_row(w, first == 0 ? "rsqrt" : "math", v->name, ok, ms, gops);
-		json_object_object_add(r, "inputs", json_object_new_string(dom_text[v->dom]));
-		json_object_object_add(r, "bound", json_object_new_string(bound));
-		json_object_object_add(r, "max_ulp", json_object_new_int64(c.max_ulp));
+		lab_put(r, "inputs", dom_text[v->dom]);
+		lab_put(r, "bound", bound);
+		lab_put(r, "max_ulp", c.max_ulp);
 		/* JSON has no NaN or infinity: a non-finite error (a failed row) is null. */
-		json_object_object_add(r, "max_abs_error", isfinite(c.max_abs) ? json_object_new_double(c.max_abs) : NULL);
-		json_object_object_add(r, "x_at_max_ulp", json_object_new_double(c.x_max));
-		json_object_object_add(r, "inputs_outside_bound", json_object_new_int64((int64_t)c.bad));
+		lab_put(r, "max_abs_error", isfinite(c.max_abs) ? json_object_new_double(c.max_abs) : NULL);
+		lab_put(r, "x_at_max_ulp", (double)c.x_max);
+		lab_put(r, "inputs_outside_bound", c.bad);
 		if (ok && !o->check && v->base >= 0 && m->ms[v->base] > 0) {
-			json_object_object_add(r, "speedup", json_object_new_double(m->ms[v->base] / ms));
-			json_object_object_add(r, "speedup_against", json_object_new_string(mversions[v->base].name));
+			lab_put(r, "speedup", m->ms[v->base] / ms);
+			lab_put(r, "speedup_against", mversions[v->base].name);
 		}
 	}
 	return 0;
@@ -802,48 +797,41 @@ static int sinf_fast_large(struct mwork *m, json_object *out)
 	j = json_object_new_object();
 	printf("  for comparison, __sinf(x) on the same large x: max |err| %.3g, max %lld ulp (the guide gives no "
 	       "bound outside [-pi, pi]; not checked)\n", c.max_abs, (long long)c.max_ulp);
-	json_object_object_add(j, "max_abs_error", isfinite(c.max_abs) ? json_object_new_double(c.max_abs) : NULL);
-	json_object_object_add(j, "max_ulp", json_object_new_int64(c.max_ulp));
-	json_object_object_add(out, "sinf_fast_large_x", j);
+	lab_put(j, "max_abs_error", isfinite(c.max_abs) ? json_object_new_double(c.max_abs) : NULL);
+	lab_put(j, "max_ulp", c.max_ulp);
+	lab_put(out, "sinf_fast_large_x", j);
 	return 0;
+}
+
+/* The math sections' inputs, results and references for n inputs, host and device. */
+static int math_alloc(struct mwork *m, size_t n)
+{
+	m->n = n;
+	if (m->x.alloc(n) || m->y.alloc(n) || m->r0.alloc(n) || m->r1.alloc(n) || m->ref0.alloc(n) ||
+	    m->ref1.alloc(n))
+		return -1;
+	return m->d.x.alloc(n) || m->d.y.alloc(n) || m->d.r0.alloc(n) || m->d.r1.alloc(n) || m->d.sink.alloc(n)
+	       ? -1 : 0;
 }
 
 extern "C" int apod_lab_instructions(const struct apod_lab_opts *o, json_object *out)
 {
-	size_t n = o->check ? ((size_t)1 << 16) + 77 : (o->size ? o->size : (size_t)1 << 24), bytes;
-	struct work w;
+	size_t n = lab_size(o, (size_t)1 << 24, ((size_t)1 << 16) + 77);
+	struct work w = {};
 	struct mwork m;
 	json_object *meta;
 
 	if (n < 1024 || n > ((size_t)1 << 28))
 		return apod_usage_fail("instructions: --size %zu is outside 1024..2^28 inputs per function", n);
-	memset(&w, 0, sizeof w);
-	memset(&m, 0, sizeof m);
 	w.o = o;
-	w.rows = json_object_new_array();
-	json_object_object_add(out, "rows", w.rows);
-	json_object_object_add(out, "unit", json_object_new_string("Gop/s"));
+	w.rows = lab_array(out, "rows");
+	lab_put(out, "unit", "Gop/s");
 
 	if (lab_divmod(&w, out))
 		return -1;
 
-	bytes = n * sizeof(float);
-	m.n = n;
-	m.dom = m.ref = -1;
-	m.x = (float *)malloc(bytes);
-	m.y = (float *)malloc(bytes);
-	m.r0 = (float *)malloc(bytes);
-	m.r1 = (float *)malloc(bytes);
-	m.ref0 = (double *)malloc(n * sizeof(double));
-	m.ref1 = (double *)malloc(n * sizeof(double));
-	if (!m.x || !m.y || !m.r0 || !m.r1 || !m.ref0 || !m.ref1)
-		return apod_fail("instructions: cannot allocate the host arrays for %zu inputs", n);
-	CUDA_TRY(cudaMalloc(&m.d.x, bytes));
-	CUDA_TRY(cudaMalloc(&m.d.y, bytes));
-	CUDA_TRY(cudaMalloc(&m.d.r0, bytes));
-	CUDA_TRY(cudaMalloc(&m.d.r1, bytes));
-	CUDA_TRY(cudaMalloc(&m.d.sink, bytes));
-
+	if (math_alloc(&m, n))
+		return -1;
 	printf("\n2. reciprocal square root (guide 11.1.3): %zu inputs, each result checked against the C library's "
 	       "double result;\n   timed: %d calls per input (the checked one, then %d independent chains of %d); "
 	       "Gop/s = calls per second\n", n, 1 + CHAINS * MATH_ITERS, CHAINS, MATH_ITERS);
@@ -859,22 +847,10 @@ extern "C" int apod_lab_instructions(const struct apod_lab_opts *o, json_object 
 		return -1;
 
 	meta = json_object_new_object();
-	json_object_object_add(meta, "inputs", json_object_new_int64((int64_t)n));
-	json_object_object_add(meta, "calls_per_input", json_object_new_int(1 + CHAINS * MATH_ITERS));
-	json_object_object_add(meta, "chains", json_object_new_int(CHAINS));
-	json_object_object_add(out, "math", meta);
-
-	free(m.x);
-	free(m.y);
-	free(m.r0);
-	free(m.r1);
-	free(m.ref0);
-	free(m.ref1);
-	cudaFree(m.d.x);
-	cudaFree(m.d.y);
-	cudaFree(m.d.r0);
-	cudaFree(m.d.r1);
-	cudaFree(m.d.sink);
+	lab_put(meta, "inputs", n);
+	lab_put(meta, "calls_per_input", 1 + CHAINS * MATH_ITERS);
+	lab_put(meta, "chains", CHAINS);
+	lab_put(out, "math", meta);
 	return w.failed ? apod_fail("instructions: %s was outside its bound or wrong; the table shows which",
 	                            w.first_fail) : 0;
 }

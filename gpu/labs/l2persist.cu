@@ -33,9 +33,7 @@
 #include <string.h>
 
 #include "copy4.cuh"
-#include "cuda_check.h"
-#include "lab.h"
-#include "timing.cuh"
+#include "kit.cuh"
 
 #define THREADS 256
 #define MIB (1024.0 * 1024.0)
@@ -105,23 +103,32 @@ struct device_l2 {
 
 /* Everything the sweep allocates, freed whether it succeeds or not. */
 struct buffers {
-	uint4 *h_s0, *h_back, *h_p;
-	uint4 *d_s0, *d_s, *d_p;
-	cudaStream_t st;
+	host_array<uint4> h_s0, h_back, h_p;   /* h_back pinned */
+	dev_array<uint4> d_s0, d_s, d_p;
+	cuda_stream st;
 };
 
-static void release(struct buffers *b)
-{
-	free(b->h_s0);
-	free(b->h_p);
-	if (b->h_back)
-		cudaFreeHost(b->h_back);
-	cudaFree(b->d_s0);
-	cudaFree(b->d_s);
-	cudaFree(b->d_p);
-	if (b->st)
-		cudaStreamDestroy(b->st);
-}
+/*
+ * The persisting L2 as the lab found it.  Once the set-aside limit has been
+ * changed (armed), put_back() removes the stream's window, resets the
+ * persisting lines and restores the limit, even after a failure (whose
+ * message, recorded first, is then the one reported); a return that never
+ * reaches put_back() (an error already recorded) still puts L2 back,
+ * silently, when the guard goes, so no later lab runs with part of L2
+ * reserved.
+ */
+struct l2_guard {
+	size_t old_limit = 0;
+	bool armed = false;
+	const struct buffers *b = nullptr;   /* the stream whose window to remove */
+
+	int put_back(int rc);
+	~l2_guard()
+	{
+		if (armed)
+			(void)put_back(-1);
+	}
+};
 
 enum { NO_WINDOW, HIT_ONE, HIT_TUNED, POLICIES };
 static const char *const policy_name[POLICIES] = {
@@ -132,18 +139,30 @@ static const double fractions[] = { 0.10, 0.25, 0.50, 0.75, 0.90, 1.00, 1.25, 1.
 #define NFRAC (sizeof fractions / sizeof fractions[0])
 #define MAXSIZES 10
 
-static int sweep(const struct apod_lab_opts *o, json_object *out, const struct device_l2 *d, size_t ns,
-                 struct buffers *b, int *failed)
+int l2_guard::put_back(int rc)
 {
-	size_t np[MAXSIZES], nsizes = 0, max_np = 0;
-	int per_sm = 0, blocks;
-	const double ceiling = d->ceiling;
-	double ceiling_sa = 0;  /* the same copy with the set-aside in force */
-	json_object *rows = json_object_new_array();
+	cudaError_t back[4];
+	const char *what[4] = { "cudaStreamSetAttribute (window removed)", "cudaDeviceSynchronize",
+	                        "cudaCtxResetPersistingL2Cache", "cudaDeviceSetLimit (set-aside restored)" };
+	armed = false;
+	back[0] = b && b->st.s ? window_attr(b->st.s, b->d_p.p, 0, 1.0f) : cudaSuccess;
+	back[1] = cudaDeviceSynchronize();
+	back[2] = cudaCtxResetPersistingL2Cache();
+	back[3] = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, old_limit);
+	if (rc)
+		return rc;
+	for (int k = 0; k < 4; k++)
+		if (back[k] != cudaSuccess)
+			return apod_cuda_fail(back[k], what[k], __FILE__, __LINE__);
+	return 0;
+}
 
-	json_object_object_add(out, "rows", rows);
-	/* Persistent sizes in 16-byte words.  The check adds lengths that are
-	 * not multiples of anything (and one longer than the stream). */
+/* Persistent sizes in 16-byte words; returns how many.  The check adds
+ * lengths that are not multiples of anything (and one longer than the stream). */
+static size_t persistent_sizes(const struct apod_lab_opts *o, const struct device_l2 *d, size_t ns,
+                               size_t np[MAXSIZES])
+{
+	size_t nsizes = 0;
 	if (o->check) {
 		size_t odd[] = { 1, 999, 65537, ns - 5, ns + 1000, (size_t)(1.5 * d->setaside) / 16 };
 		for (size_t k = 0; k < sizeof odd / sizeof odd[0]; k++)
@@ -153,29 +172,32 @@ static int sweep(const struct apod_lab_opts *o, json_object *out, const struct d
 			size_t w = (size_t)(fractions[k] * d->setaside) / 16;
 			np[nsizes++] = w ? w : 1;
 		}
-	for (size_t k = 0; k < nsizes; k++)
-		max_np = np[k] > max_np ? np[k] : max_np;
+	return nsizes;
+}
 
-	if (!(b->h_s0 = (uint4 *)malloc(ns * 16)) || !(b->h_p = (uint4 *)malloc(max_np * 16)))
-		return apod_fail("l2persist: cannot allocate %zu bytes of host memory", (ns + max_np) * 16);
-	CUDA_TRY(cudaMallocHost(&b->h_back, ns * 16));
-	for (size_t i = 0; i < ns; i++)
-		b->h_s0[i] = make_uint4(stream_word(4 * i), stream_word(4 * i + 1), stream_word(4 * i + 2),
-		                        stream_word(4 * i + 3));
-	for (size_t i = 0; i < max_np; i++)
-		b->h_p[i] = make_uint4(persist_word(4 * i), persist_word(4 * i + 1), persist_word(4 * i + 2),
-		                       persist_word(4 * i + 3));
-	CUDA_TRY(cudaMalloc(&b->d_s0, ns * 16));
-	CUDA_TRY(cudaMalloc(&b->d_s, ns * 16));
-	CUDA_TRY(cudaMalloc(&b->d_p, max_np * 16));
-	CUDA_TRY(cudaMemcpy(b->d_s0, b->h_s0, ns * 16, cudaMemcpyHostToDevice));
-	CUDA_TRY(cudaMemcpy(b->d_p, b->h_p, max_np * 16, cudaMemcpyHostToDevice));
-	/* A blocking stream: the legacy-stream copies below also wait for it. */
-	CUDA_TRY(cudaStreamCreate(&b->st));
-	CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persist_kernel, THREADS, 0));
-	blocks = d->sms * (per_sm > 0 ? per_sm : 1);
-	if (!o->check && copy4_ceiling_gbs(ns * 16, o->reps, &ceiling_sa))
+/* Both regions on the host and the device, and the stream the kernel runs on. */
+static int fill_buffers(struct buffers *b, size_t ns, size_t max_np)
+{
+	if (b->h_s0.alloc(ns) || b->h_p.alloc(max_np) || b->h_back.alloc_pinned(ns))
 		return -1;
+	for (size_t i = 0; i < ns; i++)
+		b->h_s0.p[i] = make_uint4(stream_word(4 * i), stream_word(4 * i + 1), stream_word(4 * i + 2),
+		                          stream_word(4 * i + 3));
+	for (size_t i = 0; i < max_np; i++)
+		b->h_p.p[i] = make_uint4(persist_word(4 * i), persist_word(4 * i + 1), persist_word(4 * i + 2),
+		                         persist_word(4 * i + 3));
+	if (b->d_s0.alloc(ns) || b->d_s.alloc(ns) || b->d_p.alloc(max_np))
+		return -1;
+	CUDA_TRY(cudaMemcpy(b->d_s0.p, b->h_s0.p, ns * 16, cudaMemcpyHostToDevice));
+	CUDA_TRY(cudaMemcpy(b->d_p.p, b->h_p.p, max_np * 16, cudaMemcpyHostToDevice));
+	/* A blocking stream: the legacy-stream copies below also wait for it. */
+	return b->st.create();
+}
+
+/* The sweep's heading, and the set-up's figures in the JSON. */
+static void report_setup(json_object *out, const struct device_l2 *d, size_t ns, double ceiling_sa)
+{
+	const double ceiling = d->ceiling;
 
 	printf("L2 persisting-access window, compute capability %d.%d: L2 %.1f MiB; set aside %.2f MiB for "
 	       "persisting accesses (the device's maximum %.2f MiB); window at most %.1f MiB\n",
@@ -191,94 +213,136 @@ static int sweep(const struct apod_lab_opts *o, json_object *out, const struct d
 	printf("  %12s %7s  %-24s %8s %10s %10s %10s %8s %8s  %s\n", "persistent", "of s-a", "policy", "hitRatio",
 	       "ms", "pers. GB/s", "all GB/s", "of copy", "vs none", "check");
 
-	json_object_object_add(out, "unit", json_object_new_string("GB/s"));
-	json_object_object_add(out, "unit_is", json_object_new_string(
-		"bytes of the persistent region read per second (16 per streaming word)"));
-	json_object_object_add(out, "supported", json_object_new_boolean(1));
-	json_object_object_add(out, "compute_capability", json_object_new_double(d->major + d->minor / 10.0));
-	json_object_object_add(out, "l2_bytes", json_object_new_int64((int64_t)d->l2));
-	json_object_object_add(out, "max_persisting_l2_bytes", json_object_new_int64((int64_t)d->max_persist));
-	json_object_object_add(out, "setaside_bytes", json_object_new_int64((int64_t)d->setaside));
-	json_object_object_add(out, "max_window_bytes", json_object_new_int64((int64_t)d->max_window));
-	json_object_object_add(out, "streaming_bytes", json_object_new_int64((int64_t)(ns * 16)));
-	json_object_object_add(out, "persistent_bytes_read_per_pass", json_object_new_int64((int64_t)(ns * 16)));
-	json_object_object_add(out, "all_bytes_per_pass", json_object_new_int64((int64_t)(ns * 48)));
+	lab_put(out, "unit", "GB/s");
+	lab_put(out, "unit_is", "bytes of the persistent region read per second (16 per streaming word)");
+	lab_put(out, "supported", true);
+	lab_put(out, "compute_capability", d->major + d->minor / 10.0);
+	lab_put(out, "l2_bytes", d->l2);
+	lab_put(out, "max_persisting_l2_bytes", d->max_persist);
+	lab_put(out, "setaside_bytes", d->setaside);
+	lab_put(out, "max_window_bytes", d->max_window);
+	lab_put(out, "streaming_bytes", ns * 16);
+	lab_put(out, "persistent_bytes_read_per_pass", ns * 16);
+	lab_put(out, "all_bytes_per_pass", ns * 48);
 	/* Every persistent read served by L2 and the streaming traffic unchanged:
 	 * 48 bytes per word from DRAM become 32. */
-	json_object_object_add(out, "model_max_speedup", json_object_new_double(48.0 / 32.0));
+	lab_put(out, "model_max_speedup", 48.0 / 32.0);
 	if (ceiling > 0) {
-		json_object_object_add(out, "ceiling", json_object_new_double(ceiling));
-		json_object_object_add(out, "ceiling_is",
-		                       json_object_new_string("copy4 read + write, same run, before the set-aside"));
-		json_object_object_add(out, "ceiling_with_setaside", json_object_new_double(ceiling_sa));
+		lab_put(out, "ceiling", ceiling);
+		lab_put(out, "ceiling_is", "copy4 read + write, same run, before the set-aside");
+		lab_put(out, "ceiling_with_setaside", ceiling_sa);
 	}
+}
+
+/* One persistent size under one policy: what it ran and what it found. */
+struct point {
+	size_t np, bytes, window;   /* the persistent region in words and bytes; the window over it */
+	int pol;
+	float ratio;
+	size_t wrong;               /* words wrong after one pass */
+	double ms, ms_none;         /* this policy's median, and the no-window one at this size */
+};
+
+/* Run one point once and check it, then time it (no persisting lines left from before). */
+static int run_point(const struct apod_lab_opts *o, struct buffers *b, size_t ns, int blocks, struct point *p)
+{
+	size_t step = ((size_t)blocks * THREADS) % p->np, np = p->np;
+
+	/* Nothing left persisting from the previous policy or size. */
+	CUDA_TRY(cudaDeviceSynchronize());
+	CUDA_TRY(cudaCtxResetPersistingL2Cache());
+	CUDA_TRY(window_attr(b->st.s, b->d_p.p, p->pol == NO_WINDOW ? 0 : p->window, p->ratio));
+	CUDA_TRY(cudaMemcpyAsync(b->d_s.p, b->d_s0.p, ns * 16, cudaMemcpyDeviceToDevice, b->st.s));
+	LAUNCH_TRY((persist_kernel<<<blocks, THREADS, 0, b->st.s>>>(b->d_p.p, np, b->d_s.p, ns, step)));
+	CUDA_TRY(cudaStreamSynchronize(b->st.s));
+	CUDA_TRY(cudaMemcpy(b->h_back.p, b->d_s.p, ns * 16, cudaMemcpyDeviceToHost));
+	p->wrong = count_wrong(b->h_back.p, b->h_s0.p, b->h_p.p, ns, np);
+	if (!p->wrong && !o->check &&
+	    time_it(o->reps, [&] {
+		    persist_kernel<<<blocks, THREADS, 0, b->st.s>>>(b->d_p.p, np, b->d_s.p, ns, step);
+		    return cudaGetLastError() != cudaSuccess; }, &p->ms, b->st.s))
+		return -1;
+	return 0;
+}
+
+/* One point's line of the table and its JSON row. */
+static void report_point(const struct apod_lab_opts *o, json_object *rows, const struct device_l2 *d, size_t ns,
+                         const struct point *p)
+{
+	const double ceiling = d->ceiling, ms = p->ms, ms_none = p->ms_none;
+	const size_t bytes = p->bytes, window = p->window, wrong = p->wrong;
+	const int pol = p->pol;
+	double pers = ms > 0 ? ns * 16 / (ms * 1e-3) / 1e9 : 0, all = 3 * pers;
+	char name[96];
+	json_object *r;
+
+	printf("  %8.2f MiB %6.0f%%  %-24s", bytes / MIB, 100.0 * bytes / d->setaside, policy_name[pol]);
+	if (pol == NO_WINDOW)
+		printf(" %8s", "-");
+	else
+		printf(" %8.3f", p->ratio);
+	if (wrong)
+		printf(" %10s %10s %10s %8s %8s  FAILED (%zu of %zu words wrong)\n", "-", "-", "-", "", "",
+		       wrong, ns);
+	else if (o->check)
+		printf(" %10s %10s %10s %8s %8s  ok\n", "-", "-", "-", "", "");
+	else
+		printf(" %10.4f %10.1f %10.1f %7.1f%% %7.2fx  ok%s\n", ms, pers, all, 100 * all / ceiling,
+		       ms_none > 0 ? ms_none / ms : 0, window < bytes && pol != NO_WINDOW ?
+		       " (window capped at the device's maximum)" : "");
+
+	r = lab_row(rows);
+	snprintf(name, sizeof name, "%s, persistent %.2f MiB", policy_name[pol], bytes / MIB);
+	lab_put(r, "version", name);
+	lab_put(r, "policy", policy_name[pol]);
+	lab_put(r, "persistent_bytes", bytes);
+	lab_put(r, "fraction_of_setaside", (double)bytes / d->setaside);
+	lab_put(r, "window_bytes", pol == NO_WINDOW ? (size_t)0 : window);
+	lab_put(r, "hit_ratio", pol == NO_WINDOW ? 0.0 : p->ratio);
+	lab_put(r, "verified", !wrong);
+	if (!wrong && ms > 0) {
+		lab_put(r, "ms", ms);
+		lab_put(r, "GB/s", pers);
+		lab_put(r, "all_accesses_GB/s", all);
+		if (ceiling > 0)
+			lab_put(r, "fraction_of_ceiling", all / ceiling);
+		if (ms_none > 0)
+			lab_put(r, "speedup_vs_no_window", ms_none / ms);
+	}
+}
+
+static int sweep(const struct apod_lab_opts *o, json_object *out, const struct device_l2 *d, size_t ns,
+                 struct buffers *b, int *failed)
+{
+	size_t np[MAXSIZES], nsizes, max_np = 0;
+	int per_sm = 0, blocks;
+	double ceiling_sa = 0;  /* the same copy with the set-aside in force */
+	json_object *rows = lab_array(out, "rows");
+
+	nsizes = persistent_sizes(o, d, ns, np);
+	for (size_t k = 0; k < nsizes; k++)
+		max_np = np[k] > max_np ? np[k] : max_np;
+	if (fill_buffers(b, ns, max_np))
+		return -1;
+	CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persist_kernel, THREADS, 0));
+	blocks = d->sms * (per_sm > 0 ? per_sm : 1);
+	if (!o->check && copy4_ceiling_gbs(ns * 16, o->reps, &ceiling_sa))
+		return -1;
+	report_setup(out, d, ns, ceiling_sa);
 
 	for (size_t k = 0; k < nsizes; k++) {
 		size_t bytes = np[k] * 16, window = bytes < d->max_window ? bytes : d->max_window;
-		size_t step = ((size_t)blocks * THREADS) % np[k];
 		double ms_none = 0;
 		for (int pol = 0; pol < POLICIES; pol++) {
-			float ratio = pol == HIT_TUNED && window > d->setaside ? (float)((double)d->setaside / window) : 1.0f;
-			double ms = 0, pers, all;
-			size_t wrong;
-			char name[96];
-			json_object *r;
-
-			/* Nothing left persisting from the previous policy or size. */
-			CUDA_TRY(cudaDeviceSynchronize());
-			CUDA_TRY(cudaCtxResetPersistingL2Cache());
-			CUDA_TRY(window_attr(b->st, b->d_p, pol == NO_WINDOW ? 0 : window, ratio));
-			CUDA_TRY(cudaMemcpyAsync(b->d_s, b->d_s0, ns * 16, cudaMemcpyDeviceToDevice, b->st));
-			LAUNCH_TRY((persist_kernel<<<blocks, THREADS, 0, b->st>>>(b->d_p, np[k], b->d_s, ns, step)));
-			CUDA_TRY(cudaStreamSynchronize(b->st));
-			CUDA_TRY(cudaMemcpy(b->h_back, b->d_s, ns * 16, cudaMemcpyDeviceToHost));
-			wrong = count_wrong(b->h_back, b->h_s0, b->h_p, ns, np[k]);
-			*failed |= wrong != 0;
-			if (!wrong && !o->check &&
-			    time_it(o->reps, [&] {
-				    persist_kernel<<<blocks, THREADS, 0, b->st>>>(b->d_p, np[k], b->d_s, ns, step);
-				    return cudaGetLastError() != cudaSuccess; }, &ms, b->st))
+			struct point p = { np[k], bytes, window, pol, 1.0f, 0, 0, ms_none };
+			if (pol == HIT_TUNED && window > d->setaside)
+				p.ratio = (float)((double)d->setaside / window);
+			if (run_point(o, b, ns, blocks, &p))
 				return -1;
+			*failed |= p.wrong != 0;
 			if (pol == NO_WINDOW)
-				ms_none = ms;
-			pers = ms > 0 ? ns * 16 / (ms * 1e-3) / 1e9 : 0;
-			all = 3 * pers;
-
-			printf("  %8.2f MiB %6.0f%%  %-24s", bytes / MIB, 100.0 * bytes / d->setaside, policy_name[pol]);
-			if (pol == NO_WINDOW)
-				printf(" %8s", "-");
-			else
-				printf(" %8.3f", ratio);
-			if (wrong)
-				printf(" %10s %10s %10s %8s %8s  FAILED (%zu of %zu words wrong)\n", "-", "-", "-", "", "",
-				       wrong, ns);
-			else if (o->check)
-				printf(" %10s %10s %10s %8s %8s  ok\n", "-", "-", "-", "", "");
-			else
-				printf(" %10.4f %10.1f %10.1f %7.1f%% %7.2fx  ok%s\n", ms, pers, all, 100 * all / ceiling,
-				       ms_none > 0 ? ms_none / ms : 0, window < bytes && pol != NO_WINDOW ?
-				       " (window capped at the device's maximum)" : "");
-
-			/* Made here, after the last early return, so that a failure leaks no row. */
-			r = json_object_new_object();
-			snprintf(name, sizeof name, "%s, persistent %.2f MiB", policy_name[pol], bytes / MIB);
-			json_object_object_add(r, "version", json_object_new_string(name));
-			json_object_object_add(r, "policy", json_object_new_string(policy_name[pol]));
-			json_object_object_add(r, "persistent_bytes", json_object_new_int64((int64_t)bytes));
-			json_object_object_add(r, "fraction_of_setaside", json_object_new_double((double)bytes / d->setaside));
-			json_object_object_add(r, "window_bytes", json_object_new_int64(pol == NO_WINDOW ? 0 : (int64_t)window));
-			json_object_object_add(r, "hit_ratio", json_object_new_double(pol == NO_WINDOW ? 0.0 : ratio));
-			json_object_object_add(r, "verified", json_object_new_boolean(!wrong));
-			if (!wrong && ms > 0) {
-				json_object_object_add(r, "ms", json_object_new_double(ms));
-				json_object_object_add(r, "GB/s", json_object_new_double(pers));
-				json_object_object_add(r, "all_accesses_GB/s", json_object_new_double(all));
-				if (ceiling > 0)
-					json_object_object_add(r, "fraction_of_ceiling", json_object_new_double(all / ceiling));
-				if (ms_none > 0)
-					json_object_object_add(r, "speedup_vs_no_window", json_object_new_double(ms_none / ms));
-			}
-			json_object_array_add(rows, r);
+				ms_none = p.ms_none = p.ms;
+			report_point(o, rows, d, ns, &p);
 		}
 	}
 	return 0;
@@ -287,43 +351,86 @@ static int sweep(const struct apod_lab_opts *o, json_object *out, const struct d
 static void note_unsupported(json_object *out, const char *why)
 {
 	printf("l2persist: not supported on this device: %s; nothing to measure\n", why);
-	json_object_object_add(out, "supported", json_object_new_boolean(0));
-	json_object_object_add(out, "note", json_object_new_string(why));
-	json_object_object_add(out, "rows", json_object_new_array());
-	json_object_object_add(out, "unit", json_object_new_string("GB/s"));
+	lab_put(out, "supported", false);
+	lab_put(out, "note", why);
+	lab_array(out, "rows");
+	lab_put(out, "unit", "GB/s");
 }
 
-extern "C" int apod_lab_l2persist(const struct apod_lab_opts *o, json_object *out)
+/* The device's L2 and its persisting limits: 0, 1 where it has none (why says so), or -1. */
+static int query_l2(struct device_l2 *d, char *why, size_t why_size)
 {
-	struct device_l2 d = { 0 };
-	struct buffers b = { 0 };
-	int dev = 0, l2 = 0, max_persist = 0, max_window = 0, failed = 0, rc;
-	size_t mib = o->check ? 0 : (o->size ? o->size : 1024), ns, old_limit = 0;
-	cudaError_t e;
-	char why[160];
+	int dev = 0, l2 = 0, max_persist = 0, max_window = 0;
 
 	CUDA_TRY(cudaGetDevice(&dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&d.major, cudaDevAttrComputeCapabilityMajor, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&d.minor, cudaDevAttrComputeCapabilityMinor, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&d.sms, cudaDevAttrMultiProcessorCount, dev));
+	CUDA_TRY(cudaDeviceGetAttribute(&d->major, cudaDevAttrComputeCapabilityMajor, dev));
+	CUDA_TRY(cudaDeviceGetAttribute(&d->minor, cudaDevAttrComputeCapabilityMinor, dev));
+	CUDA_TRY(cudaDeviceGetAttribute(&d->sms, cudaDevAttrMultiProcessorCount, dev));
 	CUDA_TRY(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-	if (d.major < 8) {
-		snprintf(why, sizeof why, "compute capability %d.%d; the persisting-access window needs 8.0 or newer",
-		         d.major, d.minor);
-		note_unsupported(out, why);
-		return 0;
+	if (d->major < 8) {
+		snprintf(why, why_size, "compute capability %d.%d; the persisting-access window needs 8.0 or newer",
+		         d->major, d->minor);
+		return 1;
 	}
 	CUDA_TRY(cudaDeviceGetAttribute(&max_persist, cudaDevAttrMaxPersistingL2CacheSize, dev));
 	CUDA_TRY(cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, dev));
 	if (max_persist <= 0 || max_window <= 0) {
-		snprintf(why, sizeof why, "the device allows %d bytes of persisting L2 and a window of %d bytes "
+		snprintf(why, why_size, "the device allows %d bytes of persisting L2 and a window of %d bytes "
 		         "(MIG mode disables the set-aside)", max_persist, max_window);
+		return 1;
+	}
+	d->l2 = (size_t)l2;
+	d->max_persist = (size_t)max_persist;
+	d->max_window = (size_t)max_window;
+	return 0;
+}
+
+/* Set aside the most the device allows, as the guide does, sweep, and put L2 back. */
+static int with_setaside(const struct apod_lab_opts *o, json_object *out, struct device_l2 *d, size_t ns,
+                         int *failed)
+{
+	struct buffers b;
+	struct l2_guard l2;   /* after b: put back while the stream still exists */
+	cudaError_t e;
+	char why[160];
+
+	/* Under MPS the limit cannot be changed from here: not a failure of the lab. */
+	CUDA_TRY(cudaDeviceGetLimit(&l2.old_limit, cudaLimitPersistingL2CacheSize));
+	e = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, d->max_persist);
+	if (e == cudaErrorUnsupportedLimit || e == cudaErrorNotSupported) {
+		cudaGetLastError();
+		snprintf(why, sizeof why, "cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize) returned %s",
+		         cudaGetErrorName(e));
 		note_unsupported(out, why);
 		return 0;
 	}
-	d.l2 = (size_t)l2;
-	d.max_persist = (size_t)max_persist;
-	d.max_window = (size_t)max_window;
+	CUDA_TRY(e);
+	l2.armed = true;
+	CUDA_TRY(cudaDeviceGetLimit(&d->setaside, cudaLimitPersistingL2CacheSize));
+	if (d->setaside == 0) {
+		l2.armed = false;
+		CUDA_TRY(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, l2.old_limit));
+		note_unsupported(out, "the driver left the persisting set-aside at 0 bytes");
+		return 0;
+	}
+	l2.b = &b;
+	return l2.put_back(sweep(o, out, d, ns, &b, failed));
+}
+
+extern "C" int apod_lab_l2persist(const struct apod_lab_opts *o, json_object *out)
+{
+	struct device_l2 d = {};
+	int failed = 0, rc;
+	/* --check streams a fixed length of its own (below), whatever --size says. */
+	size_t mib = lab_size(o, 1024, 0), ns;
+	char why[160];
+
+	if ((rc = query_l2(&d, why, sizeof why)) < 0)
+		return -1;
+	if (rc) {
+		note_unsupported(out, why);
+		return 0;
+	}
 
 	/* The streaming region: --size MiB, at least four times L2 so that it
 	 * cannot stay cached.  The check uses a small odd length instead, but
@@ -346,44 +453,7 @@ extern "C" int apod_lab_l2persist(const struct apod_lab_opts *o, json_object *ou
 	 * 3900 GB/s in the other labs; sweep() still measures that case.) */
 	if (!o->check && copy4_ceiling_gbs(ns * 16, o->reps, &d.ceiling))
 		return -1;
-
-	/* Set aside the most the device allows, as the guide does.  Under MPS
-	 * the limit cannot be changed from here: not a failure of the lab. */
-	CUDA_TRY(cudaDeviceGetLimit(&old_limit, cudaLimitPersistingL2CacheSize));
-	e = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, d.max_persist);
-	if (e == cudaErrorUnsupportedLimit || e == cudaErrorNotSupported) {
-		cudaGetLastError();
-		snprintf(why, sizeof why, "cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize) returned %s",
-		         cudaGetErrorName(e));
-		note_unsupported(out, why);
-		return 0;
-	}
-	CUDA_TRY(e);
-	CUDA_TRY(cudaDeviceGetLimit(&d.setaside, cudaLimitPersistingL2CacheSize));
-	if (d.setaside == 0) {
-		CUDA_TRY(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, old_limit));
-		note_unsupported(out, "the driver left the persisting set-aside at 0 bytes");
-		return 0;
-	}
-
-	rc = sweep(o, out, &d, ns, &b, &failed);
-
-	/* Put L2 back as the lab found it, even after a failure (whose message,
-	 * recorded first, is then the one reported). */
-	{
-		cudaError_t back[4];
-		const char *what[4] = { "cudaStreamSetAttribute (window removed)", "cudaDeviceSynchronize",
-		                        "cudaCtxResetPersistingL2Cache", "cudaDeviceSetLimit (set-aside restored)" };
-		back[0] = b.st ? window_attr(b.st, b.d_p, 0, 1.0f) : cudaSuccess;
-		back[1] = cudaDeviceSynchronize();
-		back[2] = cudaCtxResetPersistingL2Cache();
-		back[3] = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, old_limit);
-		release(&b);
-		if (rc)
-			return rc;
-		for (int k = 0; k < 4; k++)
-			if (back[k] != cudaSuccess)
-				return apod_cuda_fail(back[k], what[k], __FILE__, __LINE__);
-	}
+	if (with_setaside(o, out, &d, ns, &failed))
+		return -1;
 	return failed ? apod_fail("l2persist: a pass did not produce the host's result") : 0;
 }

@@ -23,10 +23,7 @@
 
 #include <cublas_v2.h>
 
-#include "cuda_check.h"
-#include "lab.h"
-#include "report.cuh"
-#include "timing.cuh"
+#include "kit.cuh"
 
 #define TILE 32
 
@@ -100,11 +97,23 @@ typedef cublasStatus_t (*destroy_fn)(cublasHandle_t);
 typedef cublasStatus_t (*sgemm_fn)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int,
                                    int, const float *, const float *, int, const float *, int,
                                    const float *, float *, int);
+/* cuBLAS's library and handle, owned: closed when it goes out of scope. */
 struct cublas {
-	void *lib;
-	cublasHandle_t h;
-	destroy_fn destroy;
-	sgemm_fn sgemm;
+	void *lib = nullptr;
+	cublasHandle_t h = nullptr;
+	destroy_fn destroy = nullptr;
+	sgemm_fn sgemm = nullptr;
+
+	cublas() = default;
+	cublas(const cublas &) = delete;
+	cublas &operator=(const cublas &) = delete;
+	~cublas()
+	{
+		if (lib) {
+			destroy(h);
+			dlclose(lib);
+		}
+	}
 };
 
 static int cublas_open(struct cublas *cb)
@@ -149,35 +158,43 @@ static int check_product(const float *got, const double *ref, size_t count)
 	return 1;
 }
 
-extern "C" int apod_lab_matmul(const struct apod_lab_opts *o, json_object *out)
-{
-	int m = o->check ? 256 : (o->size ? (int)o->size : 4096), n = m;
-	size_t na = (size_t)m * TILE, nb = (size_t)TILE * n, nc = (size_t)m * n;
-	float *a = (float *)malloc(na * sizeof(float)), *b = (float *)malloc(nb * sizeof(float));
-	float *c = (float *)malloc(nc * sizeof(float)), *da, *db, *dc;
-	double *ref_ab = (double *)malloc(nc * sizeof(double)), *ref_aat = (double *)malloc(nc * sizeof(double));
-	struct cublas cb;
-	struct lab_table t;
-	int failed = 0, have_cublas;
-	double cublas_gbs[2] = { 0, 0 };
-	json_object *rows_ab = json_object_new_object(), *rows_aat = json_object_new_object();
-	static const struct { const char *name; mm_kernel k; int aat; } ladder[] = {
-		{ "C=AB   1 global memory only", ab_global, 0 },
-		{ "C=AB   2 tile of A in shared memory", ab_tile_a, 0 },
-		{ "C=AB   3 tiles of A and B in shared", ab_tile_ab, 0 },
-		{ "C=AA^T 1 global memory only", aat_global, 1 },
-		{ "C=AA^T 2 transposed tile in shared", aat_tile<0>, 1 },
-		{ "C=AA^T 3 padded tile, no conflicts", aat_tile<1>, 1 },
-	};
+static const struct {
+	const char *name;
+	mm_kernel k;
+	int aat;
+} ladder[] = {
+	{ "C=AB   1 global memory only", ab_global, 0 },
+	{ "C=AB   2 tile of A in shared memory", ab_tile_a, 0 },
+	{ "C=AB   3 tiles of A and B in shared", ab_tile_ab, 0 },
+	{ "C=AA^T 1 global memory only", aat_global, 1 },
+	{ "C=AA^T 2 transposed tile in shared", aat_tile<0>, 1 },
+	{ "C=AA^T 3 padded tile, no conflicts", aat_tile<1>, 1 },
+};
 
-	if (m < TILE || m % TILE || m > 32768)
-		return apod_usage_fail("matmul: --size %d must be a multiple of %d, at most 32768", m, TILE);
-	if (!a || !b || !c || !ref_ab || !ref_aat)
-		return apod_fail("matmul: cannot allocate host matrices for M = N = %d", m);
+/* The matrices on both sides, and cuBLAS when it can be loaded. */
+struct mats {
+	int m, n;
+	size_t na, nb, nc;
+	host_array<float> a, b, c;            /* c: what came back */
+	host_array<double> ref_ab, ref_aat;   /* the CPU references, in double */
+	dev_array<float> da, db, dc;
+	struct cublas cb;
+	int have_cublas;
+};
+
+/* Random A and B, and both products on the CPU in double. */
+static int make_host(struct mats *M)
+{
+	int m = M->m, n = M->n;
+	float *a, *b;
+	if (M->a.alloc(M->na) || M->b.alloc(M->nb) || M->c.alloc(M->nc) || M->ref_ab.alloc(M->nc) ||
+	    M->ref_aat.alloc(M->nc))
+		return -1;
+	a = M->a.p, b = M->b.p;
 	srand(12345);
-	for (size_t k = 0; k < na; k++)
+	for (size_t k = 0; k < M->na; k++)
 		a[k] = (float)rand() / RAND_MAX;
-	for (size_t k = 0; k < nb; k++)
+	for (size_t k = 0; k < M->nb; k++)
 		b[k] = (float)rand() / RAND_MAX;
 	/* The CPU references, in double. */
 	for (int r = 0; r < m; r++)
@@ -187,72 +204,112 @@ extern "C" int apod_lab_matmul(const struct apod_lab_opts *o, json_object *out)
 				s += (double)a[(size_t)r * TILE + i] * b[(size_t)i * n + col];
 				s2 += (double)a[(size_t)r * TILE + i] * a[(size_t)col * TILE + i];
 			}
-			ref_ab[(size_t)r * n + col] = s;
-			ref_aat[(size_t)r * n + col] = s2;
+			M->ref_ab.p[(size_t)r * n + col] = s;
+			M->ref_aat.p[(size_t)r * n + col] = s2;
 		}
-	CUDA_TRY(cudaMalloc(&da, na * sizeof(float)));
-	CUDA_TRY(cudaMalloc(&db, nb * sizeof(float)));
-	CUDA_TRY(cudaMalloc(&dc, nc * sizeof(float)));
-	CUDA_TRY(cudaMemcpy(da, a, na * sizeof(float), cudaMemcpyHostToDevice));
-	CUDA_TRY(cudaMemcpy(db, b, nb * sizeof(float), cudaMemcpyHostToDevice));
-	have_cublas = cublas_open(&cb);
+	return 0;
+}
+
+static int make_device(struct mats *M)
+{
+	if (M->da.alloc(M->na) || M->db.alloc(M->nb) || M->dc.alloc(M->nc))
+		return -1;
+	CUDA_TRY(cudaMemcpy(M->da.p, M->a.p, M->na * sizeof(float), cudaMemcpyHostToDevice));
+	CUDA_TRY(cudaMemcpy(M->db.p, M->b.p, M->nb * sizeof(float), cudaMemcpyHostToDevice));
+	return 0;
+}
+
+/* cuBLAS on one product, checked then timed: the ceiling the ladder is measured against. */
+static int cublas_pass(const struct apod_lab_opts *o, struct mats *M, int pass, double bytes, int *ok,
+                       double *ms, double *gbs)
+{
+	float *da = M->da.p, *db = M->db.p, *dc = M->dc.p;
+	int m = M->m, n = M->n;
+	size_t nc = M->nc;
+	CUDA_TRY(cudaMemset(dc, 0, nc * sizeof(float)));
+	if (cublas_product(&M->cb, pass, da, db, dc, m, n))
+		return -1;
+	CUDA_TRY(cudaMemcpy(M->c.p, dc, nc * sizeof(float), cudaMemcpyDeviceToHost));
+	*ok = check_product(M->c.p, pass ? M->ref_aat.p : M->ref_ab.p, nc);
+	if (*ok && !o->check && time_it(o->reps, [&] {
+		    return cublas_product(&M->cb, pass, da, db, dc, m, n) != 0; }, ms))
+		return -1;
+	*gbs = *ms > 0 ? bytes / (*ms * 1e-3) / 1e9 : 0;
+	return 0;
+}
+
+/* One ladder version on one product: checked, then timed. */
+static int ladder_version(const struct apod_lab_opts *o, struct mats *M, int v, int *vok, double *kms)
+{
+	float *da = M->da.p, *db = M->db.p, *dc = M->dc.p;
+	int m = M->m, n = M->n;
+	size_t nc = M->nc;
+	dim3 grid(n / TILE, m / TILE), block(TILE, TILE);
+	CUDA_TRY(cudaMemset(dc, 0, nc * sizeof(float)));
+	LAUNCH_TRY((ladder[v].k<<<grid, block>>>(da, db, dc, n)));
+	CUDA_TRY(cudaMemcpy(M->c.p, dc, nc * sizeof(float), cudaMemcpyDeviceToHost));
+	*vok = check_product(M->c.p, ladder[v].aat ? M->ref_aat.p : M->ref_ab.p, nc);
+	if (*vok && !o->check && time_it(o->reps, [&] {
+		    ladder[v].k<<<grid, block>>>(da, db, dc, n);
+		    return cudaGetLastError() != cudaSuccess; }, kms))
+		return -1;
+	return 0;
+}
+
+/* One product (pass 0: C = AB, 1: C = AA^T): cuBLAS first, then its ladder, into `table`. */
+static int product_pass(const struct apod_lab_opts *o, struct mats *M, int pass, json_object *table,
+                        int *failed)
+{
+	double bytes = (pass ? (double)M->na : (double)(M->na + M->nb)) * 4 + (double)M->nc * 4, ms = 0;
+	double cublas_gbs = 0;
+	struct lab_table t;
+	int ok = 1;
+
+	if (M->have_cublas && cublas_pass(o, M, pass, bytes, &ok, &ms, &cublas_gbs))
+		return -1;
+	printf("\n%s\n", pass ? "C = AA^T" : "C = AB");
+	lab_table_begin(&t, table, "GB/s", cublas_gbs, "cuBLAS SGEMM on the same product", !o->check);
+	for (int v = 0; v < 6; v++) {
+		double kms = 0;
+		int vok;
+		if (ladder[v].aat != pass)
+			continue;
+		if (ladder_version(o, M, v, &vok, &kms))
+			return -1;
+		*failed |= !vok;
+		lab_table_row(&t, ladder[v].name, vok, kms, kms > 0 ? bytes / (kms * 1e-3) / 1e9 : 0, NULL);
+	}
+	if (M->have_cublas)
+		lab_table_row(&t, "cuBLAS SGEMM", ok, ms, cublas_gbs, "the yardstick");
+	else
+		printf("  (cuBLAS not found at run time: no yardstick)\n");
+	*failed |= !ok;
+	return 0;
+}
+
+extern "C" int apod_lab_matmul(const struct apod_lab_opts *o, json_object *out)
+{
+	int m = (int)lab_size(o, 4096, 256), n = m;
+	struct mats M;
+	int failed = 0;
+	json_object *tables[2];
+
+	if (m < TILE || m % TILE || m > 32768)
+		return apod_usage_fail("matmul: --size %d must be a multiple of %d, at most 32768", m, TILE);
+	M.m = m, M.n = n;
+	M.na = (size_t)m * TILE, M.nb = (size_t)TILE * n, M.nc = (size_t)m * n;
+	if (make_host(&M) || make_device(&M))
+		return -1;
+	M.have_cublas = cublas_open(&M.cb);
 
 	printf("matmul: A %dx%d, B %dx%d, C %dx%d floats; bytes counted: A (and B) read once, C "
 	       "written once\n", m, TILE, TILE, n, m, n);
-	json_object_object_add(out, "C=AB", rows_ab);
-	json_object_object_add(out, "C=AA^T", rows_aat);
-	for (int pass = 0; pass < 2; pass++) {
-		double bytes = (pass ? (double)na : (double)(na + nb)) * 4 + (double)nc * 4, ms = 0;
-		int ok = 1;
-		/* cuBLAS first: it is the ceiling the ladder is measured against. */
-		if (have_cublas) {
-			CUDA_TRY(cudaMemset(dc, 0, nc * sizeof(float)));
-			if (cublas_product(&cb, pass, da, db, dc, m, n))
-				return -1;
-			CUDA_TRY(cudaMemcpy(c, dc, nc * sizeof(float), cudaMemcpyDeviceToHost));
-			ok = check_product(c, pass ? ref_aat : ref_ab, nc);
-			if (ok && !o->check && time_it(o->reps, [&] {
-				    return cublas_product(&cb, pass, da, db, dc, m, n) != 0; }, &ms))
-				return -1;
-			cublas_gbs[pass] = ms > 0 ? bytes / (ms * 1e-3) / 1e9 : 0;
-		}
-		printf("\n%s\n", pass ? "C = AA^T" : "C = AB");
-		lab_table_begin(&t, pass ? rows_aat : rows_ab, "GB/s", cublas_gbs[pass],
-		                "cuBLAS SGEMM on the same product", !o->check);
-		for (int v = 0; v < 6; v++) {
-			dim3 grid(n / TILE, m / TILE), block(TILE, TILE);
-			double kms = 0;
-			int vok;
-			if (ladder[v].aat != pass)
-				continue;
-			CUDA_TRY(cudaMemset(dc, 0, nc * sizeof(float)));
-			LAUNCH_TRY((ladder[v].k<<<grid, block>>>(da, db, dc, n)));
-			CUDA_TRY(cudaMemcpy(c, dc, nc * sizeof(float), cudaMemcpyDeviceToHost));
-			vok = check_product(c, pass ? ref_aat : ref_ab, nc);
-			failed |= !vok;
-			if (vok && !o->check && time_it(o->reps, [&] {
-				    ladder[v].k<<<grid, block>>>(da, db, dc, n);
-				    return cudaGetLastError() != cudaSuccess; }, &kms))
-				return -1;
-			lab_table_row(&t, ladder[v].name, vok, kms, kms > 0 ? bytes / (kms * 1e-3) / 1e9 : 0, NULL);
-		}
-		if (have_cublas)
-			lab_table_row(&t, "cuBLAS SGEMM", ok, ms, cublas_gbs[pass], "the yardstick");
-		else
-			printf("  (cuBLAS not found at run time: no yardstick)\n");
-		failed |= !ok;
-	}
-	if (have_cublas) {
-		cb.destroy(cb.h);
-		dlclose(cb.lib);
-	}
-	cudaFree(da);
-	cudaFree(db);
-	cudaFree(dc);
-	free(a);
-	free(b);
-	free(c);
-	free(ref_ab);
-	free(ref_aat);
+	tables[0] = json_object_new_object();
+	tables[1] = json_object_new_object();
+	lab_put(out, "C=AB", tables[0]);
+	lab_put(out, "C=AA^T", tables[1]);
+	for (int pass = 0; pass < 2; pass++)
+		if (product_pass(o, &M, pass, tables[pass], &failed))
+			return -1;
 	return failed ? apod_fail("matmul: a version's product is outside the rounding bound") : 0;
 }

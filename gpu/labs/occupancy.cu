@@ -42,10 +42,8 @@
 #include <string.h>
 
 #include "copy4.cuh"
-#include "cuda_check.h"
-#include "lab.h"
+#include "kit.cuh"
 #include "occupancy.h"
-#include "timing.cuh"
 
 #define FMA_STEPS 2048      /* dependent FMAs per thread in the compute-bound kernel */
 #define LIVE 96             /* values each thread of the register kernels keeps live */
@@ -206,10 +204,10 @@ struct kern {
 /* Device buffers and host references. */
 struct bufs {
 	size_t n, nf, nr, ns;     /* axpy elements, fma threads, register and shared-memory kernels' elements */
-	float *x, *y, *z, *f;
-	unsigned *rin, *rout, *sin, *sout;
-	float *hx, *hy, *zref, *zback, *fref, *fback;
-	unsigned *hrin, *rref, *hsin, *uback;
+	dev_array<float> x, y, z, f;
+	dev_array<unsigned> rin, rout, sin, sout;
+	host_array<float> hx, hy, zref, zback, fref, fback;
+	host_array<unsigned> hrin, rref, hsin, uback;
 };
 
 static unsigned grid_for(size_t n, int threads)
@@ -224,24 +222,24 @@ static int launch(const struct kern *k, struct bufs *b, int threads, size_t dyn,
 	switch (k->kind) {
 	case K_AXPY:
 		n = n ? n : b->n;
-		LAUNCH_TRY((axpy_kernel<0><<<grid_for(n, threads), threads, dyn>>>(AXPY_A, b->x, b->y, b->z, n)));
+		LAUNCH_TRY((axpy_kernel<0><<<grid_for(n, threads), threads, dyn>>>(AXPY_A, b->x.p, b->y.p, b->z.p, n)));
 		return 0;
 	case K_AXPY4:
 		n = n ? n : b->n;
-		LAUNCH_TRY((axpy4_kernel<<<grid_for(n / 4, threads), threads, dyn>>>(AXPY_A, b->x, b->y, b->z, n)));
+		LAUNCH_TRY((axpy4_kernel<<<grid_for(n / 4, threads), threads, dyn>>>(AXPY_A, b->x.p, b->y.p, b->z.p, n)));
 		return 0;
 	case K_FMA:
 		n = n ? n : b->nf;
-		LAUNCH_TRY((fma_kernel<<<grid_for(n, threads), threads, dyn>>>(b->f, n)));
+		LAUNCH_TRY((fma_kernel<<<grid_for(n, threads), threads, dyn>>>(b->f.p, n)));
 		return 0;
 	case K_REGS:
-		LAUNCH_TRY((k->rf<<<grid_for(b->nr, threads), threads, dyn>>>(b->rin, b->rout, (int)b->nr)));
+		LAUNCH_TRY((k->rf<<<grid_for(b->nr, threads), threads, dyn>>>(b->rin.p, b->rout.p, (int)b->nr)));
 		return 0;
 	case K_SMEM:
-		LAUNCH_TRY((k->rf<<<grid_for(b->ns, threads), threads, dyn>>>(b->sin, b->sout, (int)b->ns)));
+		LAUNCH_TRY((k->rf<<<grid_for(b->ns, threads), threads, dyn>>>(b->sin.p, b->sout.p, (int)b->ns)));
 		return 0;
 	case K_DSMEM:
-		LAUNCH_TRY((dsmem_kernel<<<grid_for(b->ns, threads), threads, dyn>>>(b->sin, b->sout, (int)b->ns,
+		LAUNCH_TRY((dsmem_kernel<<<grid_for(b->ns, threads), threads, dyn>>>(b->sin.p, b->sout.p, (int)b->ns,
 		                                                                      (unsigned)(dyn / 4))));
 		return 0;
 	}
@@ -317,16 +315,16 @@ static int verify(const struct kern *k, struct bufs *b, int threads, size_t dyn,
 	switch (k->kind) {
 	case K_AXPY:
 	case K_AXPY4:
-		dev = b->z, back = b->zback, ref = b->zref, total = b->n;
+		dev = b->z.p, back = b->zback.p, ref = b->zref.p, total = b->n;
 		break;
 	case K_FMA:
-		dev = b->f, back = b->fback, ref = b->fref, total = b->nf;
+		dev = b->f.p, back = b->fback.p, ref = b->fref.p, total = b->nf;
 		break;
 	case K_REGS:
-		dev = b->rout, back = b->uback, ref = b->rref, total = b->nr;
+		dev = b->rout.p, back = b->uback.p, ref = b->rref.p, total = b->nr;
 		break;
 	default:
-		dev = b->sout, back = b->uback, ref = NULL, total = b->ns;
+		dev = b->sout.p, back = b->uback.p, ref = NULL, total = b->ns;
 		break;
 	}
 	words = n && n < total ? n : total;
@@ -345,7 +343,7 @@ static int verify(const struct kern *k, struct bufs *b, int threads, size_t dyn,
 		unsigned w = k->kind == K_DSMEM ? (unsigned)(dyn / 4) : (unsigned)(k->attr.sharedSizeBytes / 4);
 		bad = -1;
 		for (size_t i = 0; i < words && bad < 0; i++)
-			if (b->uback[i] != smem_ref(b->hsin, i, threads, w))
+			if (b->uback.p[i] != smem_ref(b->hsin.p, i, threads, w))
 				bad = (long)i;
 	}
 	if (bad >= 0) {
@@ -379,17 +377,16 @@ static int compare(const struct apod_occ_sm *sm, const struct kern *k, int threa
 	CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&api, k->fn, threads, dyn));
 	ag->configs++;
 	if (api != r->blocks) {
-		json_object *d = json_object_new_object();
+		json_object *d = lab_row(ag->list);
 		if (ag->disagree < 12)
 			printf("  DISAGREE %-28s %4d threads %6zu B dynamic: calculator %d blocks (%s), API %d\n",
 			       k->name, threads, dyn, r->blocks, apod_occ_limiter_name(r->limiters), api);
 		ag->disagree++;
-		json_object_object_add(d, "kernel", json_object_new_string(k->name));
-		json_object_object_add(d, "threads", json_object_new_int(threads));
-		json_object_object_add(d, "dynamic_smem", json_object_new_int64((int64_t)dyn));
-		json_object_object_add(d, "calculator", json_object_new_int(r->blocks));
-		json_object_object_add(d, "api", json_object_new_int(api));
-		json_object_array_add(ag->list, d);
+		lab_put(d, "kernel", k->name);
+		lab_put(d, "threads", threads);
+		lab_put(d, "dynamic_smem", dyn);
+		lab_put(d, "calculator", r->blocks);
+		lab_put(d, "api", api);
 		return 1;
 	}
 	return 0;
@@ -447,18 +444,17 @@ static int device_sm(const cudaDeviceProp *p, struct apod_occ_sm *sm, int *row_o
 	if (row)
 		printf("  the table's row for CC %d.%d (%s) %s this device's limits\n", p->major, p->minor, row->arch,
 		       *row_ok ? "matches" : "DOES NOT MATCH");
-	json_object_object_add(dj, "name", json_object_new_string(p->name));
-	json_object_object_add(dj, "compute_capability", json_object_new_double(p->major + p->minor / 10.0));
-	json_object_object_add(dj, "sms", json_object_new_int(p->multiProcessorCount));
-	json_object_object_add(dj, "max_threads_per_sm", json_object_new_int(sm->max_threads_per_sm));
-	json_object_object_add(dj, "max_blocks_per_sm", json_object_new_int(sm->max_blocks_per_sm));
-	json_object_object_add(dj, "regs_per_sm", json_object_new_int(sm->regs_per_sm));
-	json_object_object_add(dj, "smem_per_sm", json_object_new_int64((int64_t)sm->smem_per_sm));
-	json_object_object_add(dj, "smem_per_block_optin", json_object_new_int64((int64_t)sm->smem_per_block));
-	json_object_object_add(dj, "smem_reserved_per_block",
-	                       json_object_new_int64((int64_t)sm->smem_reserved_per_block));
-	json_object_object_add(dj, "table_row_known", json_object_new_boolean(row != NULL));
-	json_object_object_add(dj, "table_row_matches", json_object_new_boolean(*row_ok));
+	lab_put(dj, "name", p->name);
+	lab_put(dj, "compute_capability", p->major + p->minor / 10.0);
+	lab_put(dj, "sms", p->multiProcessorCount);
+	lab_put(dj, "max_threads_per_sm", sm->max_threads_per_sm);
+	lab_put(dj, "max_blocks_per_sm", sm->max_blocks_per_sm);
+	lab_put(dj, "regs_per_sm", sm->regs_per_sm);
+	lab_put(dj, "smem_per_sm", (int64_t)sm->smem_per_sm);
+	lab_put(dj, "smem_per_block_optin", (int64_t)sm->smem_per_block);
+	lab_put(dj, "smem_reserved_per_block", (int64_t)sm->smem_reserved_per_block);
+	lab_put(dj, "table_row_known", row != NULL);
+	lab_put(dj, "table_row_matches", *row_ok != 0);
 	return 0;
 }
 
@@ -482,22 +478,21 @@ static void add_row(json_object *rows, const char *part, const char *kernel, int
                     const struct apod_occ_result *r, int verified, double ms, double value, const char *unit,
                     double ceiling)
 {
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "part", json_object_new_string(part));
-	json_object_object_add(o, "version", json_object_new_string(kernel));
-	json_object_object_add(o, "threads", json_object_new_int(threads));
-	json_object_object_add(o, "dynamic_smem", json_object_new_int64((int64_t)dyn));
-	json_object_object_add(o, "blocks_per_sm", json_object_new_int(r->blocks));
-	json_object_object_add(o, "occupancy", json_object_new_double(r->occupancy));
-	json_object_object_add(o, "limiter", json_object_new_string(apod_occ_limiter_name(r->limiters)));
-	json_object_object_add(o, "verified", json_object_new_boolean(verified));
+	json_object *o = lab_row(rows);
+	lab_put(o, "part", part);
+	lab_put(o, "version", kernel);
+	lab_put(o, "threads", threads);
+	lab_put(o, "dynamic_smem", dyn);
+	lab_put(o, "blocks_per_sm", r->blocks);
+	lab_put(o, "occupancy", r->occupancy);
+	lab_put(o, "limiter", apod_occ_limiter_name(r->limiters));
+	lab_put(o, "verified", verified != 0);
 	if (verified && ms > 0) {
-		json_object_object_add(o, "ms", json_object_new_double(ms));
-		json_object_object_add(o, unit, json_object_new_double(value));
+		lab_put(o, "ms", ms);
+		lab_put(o, unit, value);
 		if (ceiling > 0)
-			json_object_object_add(o, "fraction_of_ceiling", json_object_new_double(value / ceiling));
+			lab_put(o, "fraction_of_ceiling", value / ceiling);
 	}
-	json_object_array_add(rows, o);
 }
 
 /* Check one configuration, then time it: metric in GB/s or GFLOP/s (0 if not timed). */
@@ -527,51 +522,22 @@ static int check_and_time(const struct apod_occ_sm *sm, struct kern *k, struct b
 	return 0;
 }
 
-static void free_bufs(struct bufs *b)
-{
-	cudaFree(b->x);
-	cudaFree(b->y);
-	cudaFree(b->z);
-	cudaFree(b->f);
-	cudaFree(b->rin);
-	cudaFree(b->rout);
-	cudaFree(b->sin);
-	cudaFree(b->sout);
-	free(b->hx);
-	free(b->hy);
-	free(b->zref);
-	free(b->zback);
-	free(b->fref);
-	free(b->fback);
-	free(b->hrin);
-	free(b->rref);
-	free(b->hsin);
-	free(b->uback);
-}
-
 /* Inputs, references and device copies. */
 static int make_bufs(struct bufs *b)
 {
 	size_t nu = b->nr > b->ns ? b->nr : b->ns;
 	float table[4096];
-	b->hx = (float *)malloc(b->n * sizeof(float));
-	b->hy = (float *)malloc(b->n * sizeof(float));
-	b->zref = (float *)malloc(b->n * sizeof(float));
-	b->zback = (float *)malloc(b->n * sizeof(float));
-	b->fref = (float *)malloc(b->nf * sizeof(float));
-	b->fback = (float *)malloc(b->nf * sizeof(float));
-	b->hrin = (unsigned *)malloc(LIVE * b->nr * sizeof(unsigned));
-	b->rref = (unsigned *)malloc(b->nr * sizeof(unsigned));
-	b->hsin = (unsigned *)malloc(b->ns * sizeof(unsigned));
-	b->uback = (unsigned *)malloc(nu * sizeof(unsigned));
-	if (!b->hx || !b->hy || !b->zref || !b->zback || !b->fref || !b->fback || !b->hrin || !b->rref ||
-	    !b->hsin || !b->uback)
-		return apod_fail("occupancy: cannot allocate host memory for %zu elements", b->n);
+	if (b->hx.alloc(b->n) || b->hy.alloc(b->n) || b->zref.alloc(b->n) || b->zback.alloc(b->n) ||
+	    b->fref.alloc(b->nf) || b->fback.alloc(b->nf) || b->hrin.alloc(LIVE * b->nr) ||
+	    b->rref.alloc(b->nr) || b->hsin.alloc(b->ns) || b->uback.alloc(nu))
+		return -1;
+	float *hx = b->hx.p, *hy = b->hy.p, *zref = b->zref.p, *fref = b->fref.p;
+	unsigned *hrin = b->hrin.p, *hsin = b->hsin.p;
 	/* x and y in [-1, 1): 24 random bits each, so every value is exact. */
 	for (size_t i = 0; i < b->n; i++) {
-		b->hx[i] = (float)(mix(2 * i + 1) >> 40) * (1.0f / 8388608.0f) - 1.0f;
-		b->hy[i] = (float)(mix(2 * i + 2) >> 40) * (1.0f / 8388608.0f) - 1.0f;
-		b->zref[i] = axpy_ref(AXPY_A, b->hx[i], b->hy[i]);
+		hx[i] = (float)(mix(2 * i + 1) >> 40) * (1.0f / 8388608.0f) - 1.0f;
+		hy[i] = (float)(mix(2 * i + 2) >> 40) * (1.0f / 8388608.0f) - 1.0f;
+		zref[i] = axpy_ref(AXPY_A, hx[i], hy[i]);
 	}
 	/* The fma chain from each of its 4096 starting values; fmaf rounds once,
 	 * as the device's FFMA does.  The offset is a plain float addition. */
@@ -582,25 +548,20 @@ static int make_bufs(struct bufs *b)
 		table[k] = v;
 	}
 	for (size_t i = 0; i < b->nf; i++)
-		b->fref[i] = table[i & 4095] + (float)(unsigned)(i >> 12);
+		fref[i] = table[i & 4095] + (float)(unsigned)(i >> 12);
 	for (size_t i = 0; i < LIVE * b->nr; i++)
-		b->hrin[i] = (unsigned)mix(i + 77);
-	regs_ref(b->hrin, b->rref, b->nr);
+		hrin[i] = (unsigned)mix(i + 77);
+	regs_ref(hrin, b->rref.p, b->nr);
 	for (size_t i = 0; i < b->ns; i++)
-		b->hsin[i] = (unsigned)mix(i + 991);
+		hsin[i] = (unsigned)mix(i + 991);
 
-	CUDA_TRY(cudaMalloc(&b->x, b->n * sizeof(float)));
-	CUDA_TRY(cudaMalloc(&b->y, b->n * sizeof(float)));
-	CUDA_TRY(cudaMalloc(&b->z, b->n * sizeof(float)));
-	CUDA_TRY(cudaMalloc(&b->f, b->nf * sizeof(float)));
-	CUDA_TRY(cudaMalloc(&b->rin, LIVE * b->nr * sizeof(unsigned)));
-	CUDA_TRY(cudaMalloc(&b->rout, b->nr * sizeof(unsigned)));
-	CUDA_TRY(cudaMalloc(&b->sin, b->ns * sizeof(unsigned)));
-	CUDA_TRY(cudaMalloc(&b->sout, b->ns * sizeof(unsigned)));
-	CUDA_TRY(cudaMemcpy(b->x, b->hx, b->n * sizeof(float), cudaMemcpyHostToDevice));
-	CUDA_TRY(cudaMemcpy(b->y, b->hy, b->n * sizeof(float), cudaMemcpyHostToDevice));
-	CUDA_TRY(cudaMemcpy(b->rin, b->hrin, LIVE * b->nr * sizeof(unsigned), cudaMemcpyHostToDevice));
-	CUDA_TRY(cudaMemcpy(b->sin, b->hsin, b->ns * sizeof(unsigned), cudaMemcpyHostToDevice));
+	if (b->x.alloc(b->n) || b->y.alloc(b->n) || b->z.alloc(b->n) || b->f.alloc(b->nf) ||
+	    b->rin.alloc(LIVE * b->nr) || b->rout.alloc(b->nr) || b->sin.alloc(b->ns) || b->sout.alloc(b->ns))
+		return -1;
+	CUDA_TRY(cudaMemcpy(b->x.p, hx, b->n * sizeof(float), cudaMemcpyHostToDevice));
+	CUDA_TRY(cudaMemcpy(b->y.p, hy, b->n * sizeof(float), cudaMemcpyHostToDevice));
+	CUDA_TRY(cudaMemcpy(b->rin.p, hrin, LIVE * b->nr * sizeof(unsigned), cudaMemcpyHostToDevice));
+	CUDA_TRY(cudaMemcpy(b->sin.p, hsin, b->ns * sizeof(unsigned), cudaMemcpyHostToDevice));
 	return 0;
 }
 
@@ -677,19 +638,18 @@ static int part_a(const struct apod_occ_sm *sm, struct kern *ks, int nk, struct 
 		if (!ok)
 			printf("    %s\n", note);
 		{
-			json_object *o = json_object_new_object();
-			json_object_object_add(o, "kernel", json_object_new_string(k->name));
-			json_object_object_add(o, "regs", json_object_new_int(k->attr.numRegs));
-			json_object_object_add(o, "local_bytes", json_object_new_int64((int64_t)k->attr.localSizeBytes));
-			json_object_object_add(o, "static_smem", json_object_new_int64((int64_t)k->attr.sharedSizeBytes));
-			json_object_object_add(o, "max_threads", json_object_new_int(k->attr.maxThreadsPerBlock));
-			json_object_object_add(o, "max_threads_calculator", json_object_new_int(k->max_calc));
-			json_object_object_add(o, "max_dynamic_smem", json_object_new_int(k->attr.maxDynamicSharedSizeBytes));
-			json_object_object_add(o, "carveout", json_object_new_int(k->attr.preferredShmemCarveout));
-			json_object_object_add(o, "configs", json_object_new_int(k->configs));
-			json_object_object_add(o, "disagreements", json_object_new_int(k->disagree));
-			json_object_object_add(o, "verified", json_object_new_boolean(ok));
-			json_object_array_add(kj, o);
+			json_object *o = lab_row(kj);
+			lab_put(o, "kernel", k->name);
+			lab_put(o, "regs", k->attr.numRegs);
+			lab_put(o, "local_bytes", k->attr.localSizeBytes);
+			lab_put(o, "static_smem", k->attr.sharedSizeBytes);
+			lab_put(o, "max_threads", k->attr.maxThreadsPerBlock);
+			lab_put(o, "max_threads_calculator", k->max_calc);
+			lab_put(o, "max_dynamic_smem", k->attr.maxDynamicSharedSizeBytes);
+			lab_put(o, "carveout", k->attr.preferredShmemCarveout);
+			lab_put(o, "configs", k->configs);
+			lab_put(o, "disagreements", k->disagree);
+			lab_put(o, "verified", ok != 0);
 		}
 	}
 	printf("  (regs and local bytes per thread, static shared bytes, max threads per block: the runtime's / the "
@@ -752,20 +712,19 @@ static int carveout_table(const struct apod_occ_sm *sm, json_object *cj)
 		printf("  %10zu", dyns[d]);
 		for (int c = 0; c < 5; c++) {
 			char cell[40];
-			json_object *o = json_object_new_object();
+			json_object *o = lab_row(cj);
 			total++;
 			agree += api[d][c] == calc[d][c];
 			snprintf(cell, sizeof cell, "%d/%d%s [%zuK]", calc[d][c], api[d][c],
 			         api[d][c] == calc[d][c] ? "" : " !", config[d][c] / 1024);
 			printf(" %18s", cell);
-			json_object_object_add(o, "carveout", json_object_new_int(cvs[c]));
-			json_object_object_add(o, "attribute_read_back", json_object_new_int(read_back[c]));
-			json_object_object_add(o, "dynamic_smem", json_object_new_int64((int64_t)dyns[d]));
-			json_object_object_add(o, "threads", json_object_new_int(STEP_THREADS));
-			json_object_object_add(o, "calculator", json_object_new_int(calc[d][c]));
-			json_object_object_add(o, "calculator_smem_config", json_object_new_int64((int64_t)config[d][c]));
-			json_object_object_add(o, "api", json_object_new_int(api[d][c]));
-			json_object_array_add(cj, o);
+			lab_put(o, "carveout", cvs[c]);
+			lab_put(o, "attribute_read_back", read_back[c]);
+			lab_put(o, "dynamic_smem", dyns[d]);
+			lab_put(o, "threads", STEP_THREADS);
+			lab_put(o, "calculator", calc[d][c]);
+			lab_put(o, "calculator_smem_config", config[d][c]);
+			lab_put(o, "api", api[d][c]);
 		}
 		printf("\n");
 	}
@@ -871,7 +830,7 @@ static int part_c(const struct apod_occ_sm *sm, struct kern *ks3[3], struct bufs
 	for (int k = 0; k < 3; k++) {
 		double best = 0;
 		int at = -1;
-		json_object *o2 = json_object_new_object();
+		json_object *o2;
 		for (int s = 0; s < nsteps; s++)
 			best = val[k][s] > best ? val[k][s] : best;
 		for (int s = 0; s < nsteps; s++)
@@ -881,39 +840,81 @@ static int part_c(const struct apod_occ_sm *sm, struct kern *ks3[3], struct bufs
 			continue;
 		printf("  %-12s within 5%% of its best (%.1f %s) down to %.2f%% occupancy (%d blocks of %d threads per SM)\n",
 		       short_name[k], best, k == 2 ? "GFLOP/s" : "GB/s", 100 * occ[at], blk[at], STEP_THREADS);
-		json_object_object_add(o2, "version", json_object_new_string(short_name[k]));
-		json_object_object_add(o2, "best", json_object_new_double(best));
-		json_object_object_add(o2, "unit", json_object_new_string(k == 2 ? "GFLOP/s" : "GB/s"));
-		json_object_object_add(o2, "lowest_occupancy_within_5pct", json_object_new_double(occ[at]));
-		json_object_object_add(o2, "blocks_per_sm", json_object_new_int(blk[at]));
-		json_object_array_add(knees, o2);
+		o2 = lab_row(knees);
+		lab_put(o2, "version", short_name[k]);
+		lab_put(o2, "best", best);
+		lab_put(o2, "unit", k == 2 ? "GFLOP/s" : "GB/s");
+		lab_put(o2, "lowest_occupancy_within_5pct", occ[at]);
+		lab_put(o2, "blocks_per_sm", blk[at]);
 	}
+	return 0;
+}
+
+/* The lab's JSON tables, added to `out` in this order before anything runs. */
+struct occ_json {
+	json_object *dj, *kj, *agj, *cj, *rows, *knees;
+};
+
+static void begin_json(json_object *out, struct occ_json *J, struct agreement *ag)
+{
+	J->dj = json_object_new_object();
+	lab_put(out, "device", J->dj);
+	J->kj = lab_array(out, "kernels");
+	ag->list = lab_array(out, "disagreements");
+	J->agj = json_object_new_object();
+	lab_put(out, "agreement", J->agj);
+	J->cj = lab_array(out, "carveout");
+	J->rows = lab_array(out, "rows");
+	lab_put(out, "unit", "GB/s (axpy), GFLOP/s (fma)");
+	J->knees = lab_array(out, "knee");
+}
+
+/* Every kernel prefers the largest carveout (so the SM's shared memory
+ * is sharedMemPerMultiprocessor) and may take all the dynamic shared
+ * memory a block can have. */
+static int configure_kernels(struct kern *ks, int nk, const cudaDeviceProp *p)
+{
+	for (int i = 0; i < nk; i++) {
+		CUDA_TRY(cudaFuncGetAttributes(&ks[i].attr, ks[i].fn));
+		CUDA_TRY(cudaFuncSetAttribute(ks[i].fn, cudaFuncAttributePreferredSharedMemoryCarveout,
+		                              (int)cudaSharedmemCarveoutMaxShared));
+		CUDA_TRY(cudaFuncSetAttribute(ks[i].fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+		                              (int)(p->sharedMemPerBlockOptin - ks[i].attr.sharedSizeBytes)));
+		CUDA_TRY(cudaFuncGetAttributes(&ks[i].attr, ks[i].fn));
+	}
+	return 0;
+}
+
+/* The guide's worked example, on this GPU (k: the kernel capped at 37 registers). */
+static int guide_example(const struct apod_occ_sm *sm, const struct kern *k)
+{
+	struct apod_occ_result r1, r2;
+	int a1 = 0, a2 = 0;
+	apod_occupancy_of(sm, 128, k->attr.numRegs, k->attr.sharedSizeBytes, &r1);
+	apod_occupancy_of(sm, 320, k->attr.numRegs, k->attr.sharedSizeBytes, &r2);
+	if (api_blocks(k, 128, 0, &a1) || api_blocks(k, 320, 0, &a2))
+		return -1;
+	printf("  the guide's example (§10.1.1: 37 registers, 75%% at 128 threads, 63%% at 320), compiled: %d "
+	       "registers;\n    128 threads: %d blocks (API %d), %.1f%%;  320 threads: %d blocks (API %d), %.1f%%\n",
+	       k->attr.numRegs, r1.blocks, a1, 100 * r1.occupancy, r2.blocks, a2, 100 * r2.occupancy);
 	return 0;
 }
 
 extern "C" int apod_lab_occupancy(const struct apod_lab_opts *o, json_object *out)
 {
-	size_t n = o->check ? ((size_t)1 << 20) + 333 : (o->size ? o->size : (size_t)1 << 25);
+	size_t n = lab_size(o, (size_t)1 << 25, ((size_t)1 << 20) + 333);
 	size_t n_a = n < ((size_t)1 << 20) + 333 ? n : ((size_t)1 << 20) + 333;
 	struct bufs b;
 	struct apod_occ_sm sm;
-	struct agreement ag = { 0, 0, json_object_new_array() };
+	struct agreement ag = { 0, 0, NULL };
+	struct occ_json J;
 	cudaDeviceProp p;
-	int dev = 0, row_ok = 0, wrong = 0, rc = -1;
+	int dev = 0, row_ok = 0, wrong = 0;
 	double ceiling = 0;
-	json_object *dj = json_object_new_object(), *kj = json_object_new_array(), *rows = json_object_new_array();
-	json_object *cj = json_object_new_array(), *knees = json_object_new_array(), *agj = json_object_new_object();
 
-	json_object_object_add(out, "device", dj);
-	json_object_object_add(out, "kernels", kj);
-	json_object_object_add(out, "disagreements", ag.list);
-	json_object_object_add(out, "agreement", agj);
-	json_object_object_add(out, "carveout", cj);
-	json_object_object_add(out, "rows", rows);
-	json_object_object_add(out, "unit", json_object_new_string("GB/s (axpy), GFLOP/s (fma)"));
-	json_object_object_add(out, "knee", knees);
-	if (!o->check && o->size && (o->size < 4096 || o->size > ((size_t)1 << 30)))
+	if (o->size && (o->size < 4096 || o->size > ((size_t)1 << 30)))
 		return apod_usage_fail("occupancy: --size %zu is not between 4096 and 2^30 elements", o->size);
+	begin_json(out, &J, &ag);
 
 	struct kern ks[] = {
 		{ "axpy (memory-bound)", K_AXPY, (const void *)axpy_kernel<0>, NULL, {}, 0, 0, 0, 0 },
@@ -933,7 +934,6 @@ extern "C" int apod_lab_occupancy(const struct apod_lab_opts *o, json_object *ou
 	const int nk = (int)(sizeof ks / sizeof ks[0]);
 	struct kern *three[3] = { &ks[0], &ks[1], &ks[2] };
 
-	memset(&b, 0, sizeof b);
 	b.n = n;
 	b.nf = n / 16;
 	b.nr = 20011;
@@ -941,61 +941,31 @@ extern "C" int apod_lab_occupancy(const struct apod_lab_opts *o, json_object *ou
 	CUDA_TRY(cudaGetDevice(&dev));
 	CUDA_TRY(cudaGetDeviceProperties(&p, dev));
 	printf("occupancy on %s (CC %d.%d, %d SMs)\n", p.name, p.major, p.minor, p.multiProcessorCount);
-	if (device_sm(&p, &sm, &row_ok, dj))
+	if (device_sm(&p, &sm, &row_ok, J.dj) || configure_kernels(ks, nk, &p))
 		return -1;
 
-	/* Every kernel prefers the largest carveout (so the SM's shared memory
-	 * is sharedMemPerMultiprocessor) and may take all the dynamic shared
-	 * memory a block can have. */
-	for (int i = 0; i < nk; i++) {
-		CUDA_TRY(cudaFuncGetAttributes(&ks[i].attr, ks[i].fn));
-		CUDA_TRY(cudaFuncSetAttribute(ks[i].fn, cudaFuncAttributePreferredSharedMemoryCarveout,
-		                              (int)cudaSharedmemCarveoutMaxShared));
-		CUDA_TRY(cudaFuncSetAttribute(ks[i].fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
-		                              (int)(p.sharedMemPerBlockOptin - ks[i].attr.sharedSizeBytes)));
-		CUDA_TRY(cudaFuncGetAttributes(&ks[i].attr, ks[i].fn));
-	}
-
-	if (make_bufs(&b))
-		goto done;
-	if (part_a(&sm, ks, nk, &b, n_a, &ag, kj, &wrong))
-		goto done;
-	{
-		/* The guide's worked example, on this GPU. */
-		struct kern *k = &ks[5];
-		struct apod_occ_result r1, r2;
-		int a1 = 0, a2 = 0;
-		apod_occupancy_of(&sm, 128, k->attr.numRegs, k->attr.sharedSizeBytes, &r1);
-		apod_occupancy_of(&sm, 320, k->attr.numRegs, k->attr.sharedSizeBytes, &r2);
-		if (api_blocks(k, 128, 0, &a1) || api_blocks(k, 320, 0, &a2))
-			goto done;
-		printf("  the guide's example (§10.1.1: 37 registers, 75%% at 128 threads, 63%% at 320), compiled: %d "
-		       "registers;\n    128 threads: %d blocks (API %d), %.1f%%;  320 threads: %d blocks (API %d), %.1f%%\n",
-		       k->attr.numRegs, r1.blocks, a1, 100 * r1.occupancy, r2.blocks, a2, 100 * r2.occupancy);
-	}
+	/* (a), the guide's example and the carveout table. */
+	if (make_bufs(&b) || part_a(&sm, ks, nk, &b, n_a, &ag, J.kj, &wrong) || guide_example(&sm, &ks[5]))
+		return -1;
 	printf("  %d configurations compared, %d disagreements\n", ag.configs, ag.disagree);
-	if (carveout_table(&sm, cj))
-		goto done;
-
-	if (!o->check && copy4_ceiling_gbs(2 * n * sizeof(float), o->reps, &ceiling))
-		goto done;
-	json_object_object_add(out, "copy_ceiling_gbs", json_object_new_double(ceiling));
-	json_object_object_add(out, "axpy_elements", json_object_new_int64((int64_t)n));
-	json_object_object_add(out, "axpy_bytes", json_object_new_int64((int64_t)(3 * n * sizeof(float))));
-	json_object_object_add(out, "fma_threads", json_object_new_int64((int64_t)b.nf));
-	json_object_object_add(out, "fma_flops", json_object_new_double(2.0 * FMA_STEPS * b.nf));
-	if (part_b(&sm, &ks[0], &ks[2], &b, o, ceiling, &ag, rows, &wrong))
-		goto done;
-	if (part_c(&sm, three, &b, o, ceiling, &ag, rows, knees, &wrong))
-		goto done;
-	printf("\n%d calculator/API comparisons in all, %d disagreements\n", ag.configs, ag.disagree);
-	json_object_object_add(agj, "configurations", json_object_new_int(ag.configs));
-	json_object_object_add(agj, "disagreements", json_object_new_int(ag.disagree));
-	rc = 0;
-done:
-	free_bufs(&b);
-	if (rc)
+	if (carveout_table(&sm, J.cj))
 		return -1;
+
+	/* (b) and (c), held against the copy ceiling. */
+	if (!o->check && copy4_ceiling_gbs(2 * n * sizeof(float), o->reps, &ceiling))
+		return -1;
+	lab_put(out, "copy_ceiling_gbs", ceiling);
+	lab_put(out, "axpy_elements", n);
+	lab_put(out, "axpy_bytes", 3 * n * sizeof(float));
+	lab_put(out, "fma_threads", b.nf);
+	lab_put(out, "fma_flops", 2.0 * FMA_STEPS * b.nf);
+	if (part_b(&sm, &ks[0], &ks[2], &b, o, ceiling, &ag, J.rows, &wrong) ||
+	    part_c(&sm, three, &b, o, ceiling, &ag, J.rows, J.knees, &wrong))
+		return -1;
+	printf("\n%d calculator/API comparisons in all, %d disagreements\n", ag.configs, ag.disagree);
+	lab_put(J.agj, "configurations", ag.configs);
+	lab_put(J.agj, "disagreements", ag.disagree);
+
 	if (ag.disagree || wrong || (apod_occ_known(p.major, p.minor) && !row_ok))
 		return apod_fail("occupancy: %d calculator/API disagreements, %d wrong kernel outputs%s", ag.disagree,
 		                 wrong, apod_occ_known(p.major, p.minor) && !row_ok

@@ -47,10 +47,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_check.h"
-#include "lab.h"
+#include "kit.cuh"
 #include "lab_models.h"   /* the two models: apod_model_staged, apod_model_pipeline */
-#include "timing.cuh"
 
 #define THREADS 256
 #define MAX_STREAMS 16
@@ -80,11 +78,11 @@ static __global__ void lcg_kernel(float *a, size_t count, unsigned iters)
 
 struct ovl {
 	size_t n, bytes;
-	float *h_in, *h_out;   /* pinned */
-	float *ref;            /* the CPU reference for the current iteration count */
-	float *d, *d2;
-	cudaStream_t st[MAX_STREAMS];
-	cudaEvent_t fork, join[MAX_STREAMS];
+	host_array<float> h_in, h_out;   /* pinned */
+	host_array<float> ref;           /* the CPU reference for the current iteration count */
+	dev_array<float> d, d2;
+	cuda_stream st[MAX_STREAMS];
+	cuda_event fork, join[MAX_STREAMS];
 };
 
 /* Input: k/2^24 for a hashed 24-bit k, so x * 2^24 is exactly k. */
@@ -103,8 +101,8 @@ static void reference(struct ovl *L, unsigned iters)
 		c = c * LCG_A + LCG_C;
 	}
 	for (size_t i = 0; i < L->n; i++) {
-		uint32_t u = a * (uint32_t)(L->h_in[i] * 16777216.0f) + c;
-		L->ref[i] = (float)(u >> 8) * (1.0f / 16777216.0f);
+		uint32_t u = a * (uint32_t)(L->h_in.p[i] * 16777216.0f) + c;
+		L->ref.p[i] = (float)(u >> 8) * (1.0f / 16777216.0f);
 	}
 }
 
@@ -131,30 +129,30 @@ static size_t chunk_start(size_t n, int ns, int i)
  */
 static int fork_streams(struct ovl *L, int ns)
 {
-	CUDA_TRY(cudaEventRecord(L->fork, 0));
+	CUDA_TRY(cudaEventRecord(L->fork.e, 0));
 	for (int s = 0; s < ns; s++)
-		CUDA_TRY(cudaStreamWaitEvent(L->st[s], L->fork, 0));
+		CUDA_TRY(cudaStreamWaitEvent(L->st[s].s, L->fork.e, 0));
 	return 0;
 }
 
 static int join_streams(struct ovl *L, int ns)
 {
 	for (int s = 0; s < ns; s++) {
-		CUDA_TRY(cudaEventRecord(L->join[s], L->st[s]));
-		CUDA_TRY(cudaStreamWaitEvent(0, L->join[s], 0));
+		CUDA_TRY(cudaEventRecord(L->join[s].e, L->st[s].s));
+		CUDA_TRY(cudaStreamWaitEvent(0, L->join[s].e, 0));
 	}
 	return 0;
 }
 
 static int run_h2d(struct ovl *L)
 {
-	CUDA_TRY(cudaMemcpyAsync(L->d, L->h_in, L->bytes, cudaMemcpyHostToDevice, 0));
+	CUDA_TRY(cudaMemcpyAsync(L->d.p, L->h_in.p, L->bytes, cudaMemcpyHostToDevice, 0));
 	return 0;
 }
 
 static int run_d2h(struct ovl *L)
 {
-	CUDA_TRY(cudaMemcpyAsync(L->h_out, L->d, L->bytes, cudaMemcpyDeviceToHost, 0));
+	CUDA_TRY(cudaMemcpyAsync(L->h_out.p, L->d.p, L->bytes, cudaMemcpyDeviceToHost, 0));
 	return 0;
 }
 
@@ -163,14 +161,14 @@ static int run_both(struct ovl *L)
 {
 	if (fork_streams(L, 2))
 		return -1;
-	CUDA_TRY(cudaMemcpyAsync(L->d, L->h_in, L->bytes, cudaMemcpyHostToDevice, L->st[0]));
-	CUDA_TRY(cudaMemcpyAsync(L->h_out, L->d2, L->bytes, cudaMemcpyDeviceToHost, L->st[1]));
+	CUDA_TRY(cudaMemcpyAsync(L->d.p, L->h_in.p, L->bytes, cudaMemcpyHostToDevice, L->st[0].s));
+	CUDA_TRY(cudaMemcpyAsync(L->h_out.p, L->d2.p, L->bytes, cudaMemcpyDeviceToHost, L->st[1].s));
 	return join_streams(L, 2);
 }
 
 static int run_sequential(struct ovl *L, unsigned iters)
 {
-	if (run_h2d(L) || launch(L->d, L->n, iters, 0))
+	if (run_h2d(L) || launch(L->d.p, L->n, iters, 0))
 		return -1;
 	return run_d2h(L);
 }
@@ -183,13 +181,13 @@ static int run_staged(struct ovl *L, int ns, int breadth, unsigned iters)
 		for (int s = 0; s < ns; s++) {
 			size_t a = chunk_start(L->n, ns, s), m = chunk_start(L->n, ns, s + 1) - a;
 			if (!breadth || pass == 0)
-				CUDA_TRY(cudaMemcpyAsync(L->d + a, L->h_in + a, m * sizeof(float),
-				                         cudaMemcpyHostToDevice, L->st[s]));
-			if ((!breadth || pass == 1) && launch(L->d + a, m, iters, L->st[s]))
+				CUDA_TRY(cudaMemcpyAsync(L->d.p + a, L->h_in.p + a, m * sizeof(float),
+				                         cudaMemcpyHostToDevice, L->st[s].s));
+			if ((!breadth || pass == 1) && launch(L->d.p + a, m, iters, L->st[s].s))
 				return -1;
 			if (!breadth || pass == 2)
-				CUDA_TRY(cudaMemcpyAsync(L->h_out + a, L->d + a, m * sizeof(float),
-				                         cudaMemcpyDeviceToHost, L->st[s]));
+				CUDA_TRY(cudaMemcpyAsync(L->h_out.p + a, L->d.p + a, m * sizeof(float),
+				                         cudaMemcpyDeviceToHost, L->st[s].s));
 		}
 	return join_streams(L, ns);
 }
@@ -205,8 +203,8 @@ static int run_config(struct ovl *L, int ns, int breadth, unsigned iters)
 static int poison(struct ovl *L)
 {
 	CUDA_TRY(cudaDeviceSynchronize());
-	memset(L->h_out, 0xff, L->bytes);
-	CUDA_TRY(cudaMemset(L->d, 0xff, L->bytes));
+	memset(L->h_out.p, 0xff, L->bytes);
+	CUDA_TRY(cudaMemset(L->d.p, 0xff, L->bytes));
 	return 0;
 }
 
@@ -215,260 +213,306 @@ static int verify_config(struct ovl *L, int ns, int breadth, unsigned iters, int
 	if (poison(L) || run_config(L, ns, breadth, iters))
 		return -1;
 	CUDA_TRY(cudaDeviceSynchronize());
-	*ok = memcmp(L->h_out, L->ref, L->bytes) == 0;
+	*ok = memcmp(L->h_out.p, L->ref.p, L->bytes) == 0;
 	return 0;
 }
 
 static void add_copy_row(json_object *arr, const char *name, int ok, int timed, double ms, double bytes)
 {
-	json_object *r = json_object_new_object();
+	json_object *r = lab_row(arr);
 	if (ok && timed)
 		printf("  %-44s %10.4f %10.2f  ok\n", name, ms, bytes / (ms * 1e-3) / 1e9);
 	else
 		printf("  %-44s %10s %10s  %s\n", name, "-", "-", ok ? "ok" : "FAILED");
-	json_object_object_add(r, "version", json_object_new_string(name));
-	json_object_object_add(r, "verified", json_object_new_boolean(ok));
-	json_object_object_add(r, "bytes", json_object_new_int64((int64_t)bytes));
+	lab_put(r, "version", name);
+	lab_put(r, "verified", ok != 0);
+	lab_put(r, "bytes", (int64_t)bytes);
 	if (ok && timed) {
-		json_object_object_add(r, "ms", json_object_new_double(ms));
-		json_object_object_add(r, "GB/s", json_object_new_double(bytes / (ms * 1e-3) / 1e9));
+		lab_put(r, "ms", ms);
+		lab_put(r, "GB/s", bytes / (ms * 1e-3) / 1e9);
 	}
-	json_object_array_add(arr, r);
 }
 
-extern "C" int apod_lab_overlap(const struct apod_lab_opts *o, json_object *out)
+/* The device and what it can overlap, printed and in the JSON. */
+static int describe_device(json_object *out, const struct ovl *L)
 {
-	size_t n = o->check ? 100003 : (o->size ? o->size : (size_t)1 << 26);
-	struct ovl L;
-	int dev = 0, engines = 0, concurrent = 0, failed = 0, timed = !o->check;
-	int ok_copy = 0, ok_both = 0, ok1;
-	double ms_h2d = 0, ms_d2h = 0, t_T = 0, ms_both = 0;
-	unsigned iters[2] = { 1001, 3 };   /* --check, or no calibration possible */
+	int dev = 0, engines = 0, concurrent = 0;
 	const char *conn = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
 	cudaDeviceProp p;
-	json_object *copies, *rows, *cases;
-
-	if (n < MAX_STREAMS || n > (size_t)1 << 30)
-		return apod_usage_fail("overlap: --size %zu is not 16 to 2^30 floats", n);
-	copies = json_object_new_array();
-	rows = json_object_new_array();
-	cases = json_object_new_array();
-	memset(&L, 0, sizeof L);
-	L.n = n;
-	L.bytes = n * sizeof(float);
-	json_object_object_add(out, "rows", rows);
-	json_object_object_add(out, "unit", json_object_new_string("ms"));
-	json_object_object_add(out, "copies", copies);
-	json_object_object_add(out, "cases", cases);
-	json_object_object_add(out, "size", json_object_new_int64((int64_t)n));
-	json_object_object_add(out, "bytes", json_object_new_int64((int64_t)L.bytes));
 
 	CUDA_TRY(cudaGetDevice(&dev));
 	CUDA_TRY(cudaGetDeviceProperties(&p, dev));
 	CUDA_TRY(cudaDeviceGetAttribute(&engines, cudaDevAttrAsyncEngineCount, dev));
 	CUDA_TRY(cudaDeviceGetAttribute(&concurrent, cudaDevAttrConcurrentKernels, dev));
-	json_object_object_add(out, "device", json_object_new_string(p.name));
-	json_object_object_add(out, "async_engine_count", json_object_new_int(engines));
-	json_object_object_add(out, "concurrent_kernels", json_object_new_int(concurrent));
-	json_object_object_add(out, "cuda_device_max_connections",
-	                       conn ? json_object_new_string(conn) : json_object_new_string("unset (8)"));
-	printf("overlap: %zu floats, %zu bytes each way, pinned host memory; %s\n", n, L.bytes, p.name);
+	lab_put(out, "device", p.name);
+	lab_put(out, "async_engine_count", engines);
+	lab_put(out, "concurrent_kernels", concurrent);
+	lab_put(out, "cuda_device_max_connections", conn ? conn : "unset (8)");
+	printf("overlap: %zu floats, %zu bytes each way, pinned host memory; %s\n", L->n, L->bytes, p.name);
 	printf("asyncEngineCount %d (%s), concurrentKernels %d, CUDA_DEVICE_MAX_CONNECTIONS %s\n", engines,
 	       engines >= 2 ? "H2D and D2H can run at once, beside a kernel"
 	                    : engines == 1 ? "one copy at a time, beside a kernel"
 	                                   : "no copy beside a kernel: staging cannot help here",
 	       concurrent, conn ? conn : "unset (8 hardware queues)");
 	if (engines == 0)
-		json_object_object_add(out, "note",
-		                       json_object_new_string("asyncEngineCount is 0: this device cannot overlap "
-		                                              "copies with kernels; the staged rows show no gain"));
+		lab_put(out, "note", "asyncEngineCount is 0: this device cannot overlap "
+		                     "copies with kernels; the staged rows show no gain");
+	return 0;
+}
 
-	CUDA_TRY(cudaMallocHost(&L.h_in, L.bytes));
-	CUDA_TRY(cudaMallocHost(&L.h_out, L.bytes));
-	if (!(L.ref = (float *)malloc(L.bytes)))
-		return apod_fail("overlap: cannot allocate %zu bytes of host memory", L.bytes);
-	CUDA_TRY(cudaMalloc(&L.d, L.bytes));
-	CUDA_TRY(cudaMalloc(&L.d2, L.bytes));
-	for (int s = 0; s < MAX_STREAMS; s++) {
-		CUDA_TRY(cudaStreamCreate(&L.st[s]));
-		CUDA_TRY(cudaEventCreateWithFlags(&L.join[s], cudaEventDisableTiming));
-	}
-	CUDA_TRY(cudaEventCreateWithFlags(&L.fork, cudaEventDisableTiming));
-	fill_input(L.h_in, n);
+/* Pinned input and output, the reference, two device arrays, the streams and their events. */
+static int alloc_ovl(struct ovl *L)
+{
+	if (L->h_in.alloc_pinned(L->n) || L->h_out.alloc_pinned(L->n) || L->ref.alloc(L->n) ||
+	    L->d.alloc(L->n) || L->d2.alloc(L->n))
+		return -1;
+	for (int s = 0; s < MAX_STREAMS; s++)
+		if (L->st[s].create() || L->join[s].create(cudaEventDisableTiming))
+			return -1;
+	if (L->fork.create(cudaEventDisableTiming))
+		return -1;
+	fill_input(L->h_in.p, L->n);
+	return 0;
+}
 
-	/* 1. The copies alone: a round trip, and both directions at once. */
-	if (poison(&L) || run_h2d(&L) || run_d2h(&L))
+/* The copies alone, checked and timed: t_T and the two directions apart. */
+struct copy_times {
+	int ok_copy, ok_both;
+	double ms_h2d, ms_d2h, t_T, ms_both;
+};
+
+/* 1. The copies alone: a round trip, and both directions at once. */
+static int copies(const struct apod_lab_opts *o, struct ovl *L, json_object *arr, struct copy_times *ct,
+                  int *failed)
+{
+	int timed = !o->check, ok1;
+	float *h_in = L->h_in.p, *h_out = L->h_out.p;
+
+	if (poison(L) || run_h2d(L) || run_d2h(L))
 		return -1;
 	CUDA_TRY(cudaDeviceSynchronize());
-	ok_copy = memcmp(L.h_out, L.h_in, L.bytes) == 0;
-	CUDA_TRY(cudaMemcpy(L.d2, L.h_in, L.bytes, cudaMemcpyHostToDevice));
-	if (poison(&L) || run_both(&L))
+	ct->ok_copy = memcmp(h_out, h_in, L->bytes) == 0;
+	CUDA_TRY(cudaMemcpy(L->d2.p, h_in, L->bytes, cudaMemcpyHostToDevice));
+	if (poison(L) || run_both(L))
 		return -1;
 	CUDA_TRY(cudaDeviceSynchronize());
-	ok1 = memcmp(L.h_out, L.h_in, L.bytes) == 0;     /* what came down from d2 */
-	memset(L.h_out, 0xff, L.bytes);
-	CUDA_TRY(cudaMemcpy(L.h_out, L.d, L.bytes, cudaMemcpyDeviceToHost));
-	ok_both = ok1 && ok_copy && memcmp(L.h_out, L.h_in, L.bytes) == 0;   /* what went up to d */
-	failed |= !ok_copy || !ok_both;
-	if (timed && ok_copy &&
-	    (time_it(o->reps, [&] { return run_h2d(&L); }, &ms_h2d) ||
-	     time_it(o->reps, [&] { return run_d2h(&L); }, &ms_d2h) ||
-	     time_it(o->reps, [&] { return run_h2d(&L) || run_d2h(&L); }, &t_T)))
+	ok1 = memcmp(h_out, h_in, L->bytes) == 0;     /* what came down from d2 */
+	memset(h_out, 0xff, L->bytes);
+	CUDA_TRY(cudaMemcpy(h_out, L->d.p, L->bytes, cudaMemcpyDeviceToHost));
+	ct->ok_both = ok1 && ct->ok_copy && memcmp(h_out, h_in, L->bytes) == 0;   /* what went up to d */
+	*failed |= !ct->ok_copy || !ct->ok_both;
+	if (timed && ct->ok_copy &&
+	    (time_it(o->reps, [&] { return run_h2d(L); }, &ct->ms_h2d) ||
+	     time_it(o->reps, [&] { return run_d2h(L); }, &ct->ms_d2h) ||
+	     time_it(o->reps, [&] { return run_h2d(L) || run_d2h(L); }, &ct->t_T)))
 		return -1;
-	if (timed && ok_both && time_it(o->reps, [&] { return run_both(&L); }, &ms_both))
+	if (timed && ct->ok_both && time_it(o->reps, [&] { return run_both(L); }, &ct->ms_both))
 		return -1;
 	printf("\ncopies of the whole array (cudaMemcpyAsync), median of %d; round trips checked byte for "
 	       "byte:\n  %-44s %10s %10s  check\n", o->reps, "copy", "ms", "GB/s");
-	add_copy_row(copies, "H2D", ok_copy, timed, ms_h2d, (double)L.bytes);
-	add_copy_row(copies, "D2H", ok_copy, timed, ms_d2h, (double)L.bytes);
-	add_copy_row(copies, "t_T: H2D then D2H, one stream", ok_copy, timed, t_T, 2.0 * L.bytes);
-	add_copy_row(copies, "H2D and D2H at once, two streams", ok_both, timed, ms_both, 2.0 * L.bytes);
+	add_copy_row(arr, "H2D", ct->ok_copy, timed, ct->ms_h2d, (double)L->bytes);
+	add_copy_row(arr, "D2H", ct->ok_copy, timed, ct->ms_d2h, (double)L->bytes);
+	add_copy_row(arr, "t_T: H2D then D2H, one stream", ct->ok_copy, timed, ct->t_T, 2.0 * L->bytes);
+	add_copy_row(arr, "H2D and D2H at once, two streams", ct->ok_both, timed, ct->ms_both, 2.0 * L->bytes);
+	return 0;
+}
 
-	/* 2. Calibration: the kernel's time is about t0 + K * step. */
-	if (timed && ok_copy) {
-		double t0 = 0, tp = 0, step;
-		int okp = 0, ok0 = 0;
-		reference(&L, PROBE_ITERS);
-		if (verify_config(&L, 0, 0, PROBE_ITERS, &okp))
-			return -1;
-		reference(&L, 0);
-		if (verify_config(&L, 0, 0, 0, &ok0))
-			return -1;
-		failed |= !okp || !ok0;
-		if (okp && ok0) {
-			if (time_it(3, [&] { return launch(L.d, n, PROBE_ITERS, 0); }, &tp) ||
-			    time_it(3, [&] { return launch(L.d, n, 0, 0); }, &t0))
-				return -1;
-			step = (tp - t0) / PROBE_ITERS;
-			if (step <= 0)
-				step = tp / PROBE_ITERS;
-			if (step > 0) {
-				double target[2] = { 2.0 * t_T, 0.25 * t_T };
-				for (int c = 0; c < 2; c++) {
-					double k = target[c] > t0 ? (target[c] - t0) / step + 0.5 : 0;
-					iters[c] = k > MAX_ITERS ? MAX_ITERS : (unsigned)k;
-				}
-				/* At least one step each: with none the map is the identity,
-				 * and a chunk transformed twice would pass its check. */
-				for (int c = 0; c < 2; c++)
-					if (iters[c] == 0)
-						iters[c] = 1;
-			}
-			printf("\ncalibration: the kernel alone takes %.4f ms with 0 steps per element and %.4f ms "
-			       "with %u;\naiming at t_E = 2 t_T and t_E = t_T/4 gives %u and %u steps\n", t0, tp,
-			       PROBE_ITERS, iters[0], iters[1]);
-			json_object *cal = json_object_new_object();
-			json_object_object_add(cal, "probe_iterations", json_object_new_int((int)PROBE_ITERS));
-			json_object_object_add(cal, "ms_at_0", json_object_new_double(t0));
-			json_object_object_add(cal, "ms_at_probe", json_object_new_double(tp));
-			json_object_object_add(out, "calibration", cal);
-		} else
-			printf("\ncalibration: the kernel FAILED its check; fixed step counts are used\n");
+/* 2. Calibration: the kernel's time is about t0 + K * step. */
+static int calibrate(const struct apod_lab_opts *o, struct ovl *L, json_object *out,
+                     const struct copy_times *ct, unsigned iters[2], int *failed)
+{
+	double t0 = 0, tp = 0, step, t_T = ct->t_T;
+	int okp = 0, ok0 = 0;
+	size_t n = L->n;
+	json_object *cal;
+
+	if (!(!o->check && ct->ok_copy))
+		return 0;
+	reference(L, PROBE_ITERS);
+	if (verify_config(L, 0, 0, PROBE_ITERS, &okp))
+		return -1;
+	reference(L, 0);
+	if (verify_config(L, 0, 0, 0, &ok0))
+		return -1;
+	*failed |= !okp || !ok0;
+	if (!(okp && ok0)) {
+		printf("\ncalibration: the kernel FAILED its check; fixed step counts are used\n");
+		return 0;
 	}
-
-	/* 3. The two cases: sequential, then staged with 1..16 streams in both orders. */
-	for (int c = 0; c < 2; c++) {
-		double t_E = 0, ms_seq = 0;
-		int ok_seq = 0;
-		const char *cname = c == 0 ? "heavy kernel" : "light kernel";
-		json_object *cj = json_object_new_object();
-
-		reference(&L, iters[c]);
-		if (verify_config(&L, 0, 0, iters[c], &ok_seq))
-			return -1;
-		failed |= !ok_seq;
-		if (timed && ok_seq &&
-		    (time_it(o->reps, [&] { return launch(L.d, n, iters[c], 0); }, &t_E) ||
-		     time_it(o->reps, [&] { return run_sequential(&L, iters[c]); }, &ms_seq)))
-			return -1;
-		int model = timed && ok_seq && ok_copy && t_E > 0 && t_T > 0;
-
-		printf("\n%s: %u steps per element", cname, iters[c]);
-		if (model)
-			printf(", t_E = %.4f ms (kernel alone), t_T = %.4f ms;\nthe guide's model: %s; "
-			       "pipeline model: max(H2D, t_E, D2H) + the other two / n",
-			       t_E, t_T, t_E > t_T ? "t_E + t_T/n (t_E > t_T)" : "t_T + t_E/n (t_T > t_E)");
-		printf("\n  %-36s %9s %9s %8s %9s %8s %8s  %s\n", "version", "ms", "model", "meas/mod",
-		       "pipeline", "meas/pip", "speed-up", "check");
-		json_object_object_add(cj, "case", json_object_new_string(cname));
-		json_object_object_add(cj, "iterations", json_object_new_int64(iters[c]));
-		json_object_object_add(cj, "verified", json_object_new_boolean(ok_seq));
-		if (model) {
-			json_object_object_add(cj, "t_E_ms", json_object_new_double(t_E));
-			json_object_object_add(cj, "t_T_ms", json_object_new_double(t_T));
-			json_object_object_add(cj, "branch", json_object_new_string(t_E > t_T ? "t_E > t_T" : "t_T > t_E"));
+	if (time_it(3, [&] { return launch(L->d.p, n, PROBE_ITERS, 0); }, &tp) ||
+	    time_it(3, [&] { return launch(L->d.p, n, 0, 0); }, &t0))
+		return -1;
+	step = (tp - t0) / PROBE_ITERS;
+	if (step <= 0)
+		step = tp / PROBE_ITERS;
+	if (step > 0) {
+		double target[2] = { 2.0 * t_T, 0.25 * t_T };
+		for (int c = 0; c < 2; c++) {
+			double k = target[c] > t0 ? (target[c] - t0) / step + 0.5 : 0;
+			iters[c] = k > MAX_ITERS ? MAX_ITERS : (unsigned)k;
 		}
-		json_object_array_add(cases, cj);
+		/* At least one step each: with none the map is the identity,
+		 * and a chunk transformed twice would pass its check. */
+		for (int c = 0; c < 2; c++)
+			if (iters[c] == 0)
+				iters[c] = 1;
+	}
+	printf("\ncalibration: the kernel alone takes %.4f ms with 0 steps per element and %.4f ms "
+	       "with %u;\naiming at t_E = 2 t_T and t_E = t_T/4 gives %u and %u steps\n", t0, tp,
+	       PROBE_ITERS, iters[0], iters[1]);
+	cal = json_object_new_object();
+	lab_put(cal, "probe_iterations", (int)PROBE_ITERS);
+	lab_put(cal, "ms_at_0", t0);
+	lab_put(cal, "ms_at_probe", tp);
+	lab_put(out, "calibration", cal);
+	return 0;
+}
 
-		/* row -1: sequential; then each stream count, depth-first, then breadth-first (n > 1). */
-		for (int r = -1; r < 2 * NCOUNTS; r++) {
-			int ns = r < 0 ? 0 : stream_counts[r % NCOUNTS], breadth = r >= NCOUNTS, ok = ok_seq;
-			double ms = ms_seq, m_guide = 0, m_pipe = 0;
-			char name[64];
-			json_object *row;
-			if (breadth && ns == 1)
-				continue;   /* one stream: the same issue order as depth-first */
-			row = json_object_new_object();
-			if (ns == 0)
-				snprintf(name, sizeof name, "sequential, default stream");
-			else {
-				snprintf(name, sizeof name, "staged, %2d stream%s, %s", ns, ns > 1 ? "s" : "",
-				         breadth ? "breadth-first" : "depth-first");
-				if (verify_config(&L, ns, breadth, iters[c], &ok))
-					return -1;
-				failed |= !ok;
-				ms = 0;
-				if (timed && ok &&
-				    time_it(o->reps, [&] { return run_staged(&L, ns, breadth, iters[c]); }, &ms))
-					return -1;
-			}
-			if (model) {
-				m_guide = apod_model_staged(t_E, t_T, ns);
-				m_pipe = apod_model_pipeline(ms_h2d, t_E, ms_d2h, ns);
-			}
-			if (timed && ok && model)
-				printf("  %-36s %9.4f %9.4f %8.3f %9.4f %8.3f %8.2f  ok\n", name, ms, m_guide,
-				       ms / m_guide, m_pipe, ms / m_pipe, ms_seq / ms);
-			else if (timed && ok)
-				printf("  %-36s %9.4f %9s %8s %9s %8s %8s  ok\n", name, ms, "-", "-", "-", "-", "-");
-			else
-				printf("  %-36s %9s %9s %8s %9s %8s %8s  %s\n", name, "-", "-", "-", "-", "-", "-",
-				       ok ? "ok" : "FAILED");
-			json_object_object_add(row, "case", json_object_new_string(cname));
-			json_object_object_add(row, "iterations", json_object_new_int64(iters[c]));
-			json_object_object_add(row, "version", json_object_new_string(name));
-			json_object_object_add(row, "streams", json_object_new_int(ns));
-			json_object_object_add(row, "order", json_object_new_string(
-				ns == 0 ? "sequential" : breadth ? "breadth-first" : "depth-first"));
-			json_object_object_add(row, "verified", json_object_new_boolean(ok));
-			if (timed && ok) {
-				json_object_object_add(row, "ms", json_object_new_double(ms));
-				json_object_object_add(row, "speedup_over_sequential",
-				                       json_object_new_double(ms_seq > 0 ? ms_seq / ms : 0));
-			}
-			if (model) {
-				json_object_object_add(row, "model_ms", json_object_new_double(m_guide));
-				json_object_object_add(row, "pipeline_model_ms", json_object_new_double(m_pipe));
-				if (timed && ok) {
-					json_object_object_add(row, "measured_over_model", json_object_new_double(ms / m_guide));
-					json_object_object_add(row, "measured_over_pipeline_model",
-					                       json_object_new_double(ms / m_pipe));
-				}
-			}
-			json_object_array_add(rows, row);
+/* One case (a kernel's step count) as its rows see it. */
+struct ovl_case {
+	const char *cname;
+	unsigned iters;
+	int ok_seq, model, timed;
+	double t_E, t_T, ms_seq;
+	double ms_h2d, ms_d2h;   /* for the pipeline model */
+};
+
+/* One row of a case: r = -1 sequential; then each stream count, depth-first, then breadth-first. */
+static int case_row(const struct apod_lab_opts *o, struct ovl *L, const struct ovl_case *cs, int r,
+                    json_object *rows, int *failed)
+{
+	int ns = r < 0 ? 0 : stream_counts[r % NCOUNTS], breadth = r >= NCOUNTS, ok = cs->ok_seq;
+	int timed = cs->timed, model = cs->model;
+	unsigned iters = cs->iters;
+	double ms = cs->ms_seq, ms_seq = cs->ms_seq, t_E = cs->t_E, t_T = cs->t_T, m_guide = 0, m_pipe = 0;
+	char name[64];
+	json_object *row;
+	if (breadth && ns == 1)
+		return 0;   /* one stream: the same issue order as depth-first */
+	if (ns == 0)
+		snprintf(name, sizeof name, "sequential, default stream");
+	else {
+		snprintf(name, sizeof name, "staged, %2d stream%s, %s", ns, ns > 1 ? "s" : "",
+		         breadth ? "breadth-first" : "depth-first");
+		if (verify_config(L, ns, breadth, iters, &ok))
+			return -1;
+		*failed |= !ok;
+		ms = 0;
+		if (timed && ok &&
+		    time_it(o->reps, [&] { return run_staged(L, ns, breadth, iters); }, &ms))
+			return -1;
+	}
+	if (model) {
+		m_guide = apod_model_staged(t_E, t_T, ns);
+		m_pipe = apod_model_pipeline(cs->ms_h2d, t_E, cs->ms_d2h, ns);
+	}
+	if (timed && ok && model)
+		printf("  %-36s %9.4f %9.4f %8.3f %9.4f %8.3f %8.2f  ok\n", name, ms, m_guide,
+		       ms / m_guide, m_pipe, ms / m_pipe, ms_seq / ms);
+	else if (timed && ok)
+		printf("  %-36s %9.4f %9s %8s %9s %8s %8s  ok\n", name, ms, "-", "-", "-", "-", "-");
+	else
+		printf("  %-36s %9s %9s %8s %9s %8s %8s  %s\n", name, "-", "-", "-", "-", "-", "-",
+		       ok ? "ok" : "FAILED");
+	row = lab_row(rows);
+	lab_put(row, "case", cs->cname);
+	lab_put(row, "iterations", iters);
+	lab_put(row, "version", name);
+	lab_put(row, "streams", ns);
+	lab_put(row, "order", ns == 0 ? "sequential" : breadth ? "breadth-first" : "depth-first");
+	lab_put(row, "verified", ok != 0);
+	if (timed && ok) {
+		lab_put(row, "ms", ms);
+		lab_put(row, "speedup_over_sequential", ms_seq > 0 ? ms_seq / ms : 0);
+	}
+	if (model) {
+		lab_put(row, "model_ms", m_guide);
+		lab_put(row, "pipeline_model_ms", m_pipe);
+		if (timed && ok) {
+			lab_put(row, "measured_over_model", ms / m_guide);
+			lab_put(row, "measured_over_pipeline_model", ms / m_pipe);
 		}
 	}
+	return 0;
+}
 
-	for (int s = 0; s < MAX_STREAMS; s++) {
-		cudaStreamDestroy(L.st[s]);
-		cudaEventDestroy(L.join[s]);
+/* 3. One case: sequential, then staged with 1..16 streams in both orders. */
+static int run_case(const struct apod_lab_opts *o, struct ovl *L, int c, unsigned iters,
+                    const struct copy_times *ct, json_object *rows, json_object *cases, int *failed)
+{
+	struct ovl_case cs = {};
+	size_t n = L->n;
+	double t_E = 0, ms_seq = 0, t_T = ct->t_T;
+	int ok_seq = 0, timed = !o->check;
+	const char *cname = c == 0 ? "heavy kernel" : "light kernel";
+	json_object *cj;
+
+	reference(L, iters);
+	if (verify_config(L, 0, 0, iters, &ok_seq))
+		return -1;
+	*failed |= !ok_seq;
+	if (timed && ok_seq &&
+	    (time_it(o->reps, [&] { return launch(L->d.p, n, iters, 0); }, &t_E) ||
+	     time_it(o->reps, [&] { return run_sequential(L, iters); }, &ms_seq)))
+		return -1;
+	int model = timed && ok_seq && ct->ok_copy && t_E > 0 && t_T > 0;
+
+	printf("\n%s: %u steps per element", cname, iters);
+	if (model)
+		printf(", t_E = %.4f ms (kernel alone), t_T = %.4f ms;\nthe guide's model: %s; "
+		       "pipeline model: max(H2D, t_E, D2H) + the other two / n",
+		       t_E, t_T, t_E > t_T ? "t_E + t_T/n (t_E > t_T)" : "t_T + t_E/n (t_T > t_E)");
+	printf("\n  %-36s %9s %9s %8s %9s %8s %8s  %s\n", "version", "ms", "model", "meas/mod",
+	       "pipeline", "meas/pip", "speed-up", "check");
+	cj = lab_row(cases);
+	lab_put(cj, "case", cname);
+	lab_put(cj, "iterations", iters);
+	lab_put(cj, "verified", ok_seq != 0);
+	if (model) {
+		lab_put(cj, "t_E_ms", t_E);
+		lab_put(cj, "t_T_ms", t_T);
+		lab_put(cj, "branch", t_E > t_T ? "t_E > t_T" : "t_T > t_E");
 	}
-	cudaEventDestroy(L.fork);
-	cudaFree(L.d);
-	cudaFree(L.d2);
-	cudaFreeHost(L.h_in);
-	cudaFreeHost(L.h_out);
-	free(L.ref);
+
+	cs.cname = cname;
+	cs.iters = iters;
+	cs.ok_seq = ok_seq, cs.model = model, cs.timed = timed;
+	cs.t_E = t_E, cs.t_T = t_T, cs.ms_seq = ms_seq;
+	cs.ms_h2d = ct->ms_h2d, cs.ms_d2h = ct->ms_d2h;
+	/* row -1: sequential; then each stream count, depth-first, then breadth-first (n > 1). */
+	for (int r = -1; r < 2 * NCOUNTS; r++)
+		if (case_row(o, L, &cs, r, rows, failed))
+			return -1;
+	return 0;
+}
+
+extern "C" int apod_lab_overlap(const struct apod_lab_opts *o, json_object *out)
+{
+	size_t n = lab_size(o, (size_t)1 << 26, 100003);
+	struct ovl L;
+	struct copy_times ct = {};
+	int failed = 0;
+	unsigned iters[2] = { 1001, 3 };   /* --check, or no calibration possible */
+	json_object *copies_arr, *rows, *cases;
+
+	if (n < MAX_STREAMS || n > (size_t)1 << 30)
+		return apod_usage_fail("overlap: --size %zu is not 16 to 2^30 floats", n);
+	L.n = n;
+	L.bytes = n * sizeof(float);
+	rows = lab_array(out, "rows");
+	lab_put(out, "unit", "ms");
+	copies_arr = lab_array(out, "copies");
+	cases = lab_array(out, "cases");
+	lab_put(out, "size", n);
+	lab_put(out, "bytes", L.bytes);
+
+	if (describe_device(out, &L) || alloc_ovl(&L))
+		return -1;
+	if (copies(o, &L, copies_arr, &ct, &failed) || calibrate(o, &L, out, &ct, iters, &failed))
+		return -1;
+	for (int c = 0; c < 2; c++)
+		if (run_case(o, &L, c, iters[c], &ct, rows, cases, &failed))
+			return -1;
 	return failed ? apod_fail("overlap: a configuration's output differed from the CPU reference "
 	                          "(or a copy's round trip from its input)") : 0;
 }

@@ -26,11 +26,8 @@
 
 #include <cub/device/device_reduce.cuh>
 
-#include "cuda_check.h"
-#include "lab.h"
+#include "kit.cuh"
 #include "labs/splitmix.h"
-#include "report.cuh"
-#include "timing.cuh"
 
 #define THREADS 256
 #define PER_THREAD4 8    /* version 5: 16-byte loads a thread sums before any exchange */
@@ -203,9 +200,9 @@ static const struct version versions[] = {
 };
 
 struct gpu_bufs {
-	float *x, *a, *b, *result;
-	void *cub_tmp;
-	size_t cub_bytes;
+	dev_array<float> x, a, b, result;
+	dev_array<unsigned char> cub_tmp;
+	size_t cub_bytes = 0;
 };
 
 static int run_version(int id, struct gpu_bufs *g, size_t n)
@@ -213,18 +210,18 @@ static int run_version(int id, struct gpu_bufs *g, size_t n)
 	unsigned blocks = (unsigned)((n + THREADS - 1) / THREADS);
 	switch (id) {
 	case 0:
-		CUDA_TRY(cudaMemsetAsync(g->result, 0, sizeof(float)));
-		LAUNCH_TRY((atomic_global_kernel<<<blocks, THREADS>>>(g->x, n, g->result)));
+		CUDA_TRY(cudaMemsetAsync(g->result.p, 0, sizeof(float)));
+		LAUNCH_TRY((atomic_global_kernel<<<blocks, THREADS>>>(g->x.p, n, g->result.p)));
 		return 0;
 	case 1:
-		CUDA_TRY(cudaMemsetAsync(g->result, 0, sizeof(float)));
-		LAUNCH_TRY((atomic_shared_kernel<<<blocks, THREADS>>>(g->x, n, g->result)));
+		CUDA_TRY(cudaMemsetAsync(g->result.p, 0, sizeof(float)));
+		LAUNCH_TRY((atomic_shared_kernel<<<blocks, THREADS>>>(g->x.p, n, g->result.p)));
 		return 0;
-	case 2: return reduce_passes(tree_kernel, 1, g->x, n, g->a, g->b, g->result);
-	case 3: return reduce_passes(shuffle_kernel, 1, g->x, n, g->a, g->b, g->result);
-	case 4: return reduce_passes(multi_kernel, 4 * PER_THREAD4, g->x, n, g->a, g->b, g->result);
+	case 2: return reduce_passes(tree_kernel, 1, g->x.p, n, g->a.p, g->b.p, g->result.p);
+	case 3: return reduce_passes(shuffle_kernel, 1, g->x.p, n, g->a.p, g->b.p, g->result.p);
+	case 4: return reduce_passes(multi_kernel, 4 * PER_THREAD4, g->x.p, n, g->a.p, g->b.p, g->result.p);
 	default:
-		CUDA_TRY(cub::DeviceReduce::Sum(g->cub_tmp, g->cub_bytes, g->x, g->result, (int64_t)n));
+		CUDA_TRY(cub::DeviceReduce::Sum(g->cub_tmp.p, g->cub_bytes, g->x.p, g->result.p, (int64_t)n));
 		return 0;
 	}
 }
@@ -233,60 +230,73 @@ static int gpu_sum(int id, struct gpu_bufs *g, size_t n, float *out)
 {
 	if (run_version(id, g, n))
 		return -1;
-	CUDA_TRY(cudaMemcpy(out, g->result, sizeof(float), cudaMemcpyDeviceToHost));
+	CUDA_TRY(cudaMemcpy(out, g->result.p, sizeof(float), cudaMemcpyDeviceToHost));
 	return 0;
 }
 
-extern "C" int apod_lab_reduction(const struct apod_lab_opts *o, json_object *out)
+/* The input, the partial sums of each pass, the result and CUB's scratch space. */
+static int alloc_gpu_bufs(struct gpu_bufs *g, size_t n)
 {
-	size_t n = o->check ? ((size_t)1 << 20) + 333 : (o->size ? o->size : (size_t)1 << 25);
-	size_t n_exact = n < ((size_t)1 << 22) ? n : ((size_t)1 << 22);   /* sum <= 4 * 2^22 = 2^24 */
-	struct gpu_bufs g = { 0 };
-	float *x = (float *)malloc(n * sizeof *x), gpu[6] = { 0 };
-	int verified[6], failed = 0;
-	double ref = 0, exact = 0, ms[6] = { 0 };
-	struct lab_table t;
-	json_object *acc = json_object_new_array();
+	if (g->x.alloc(n) || g->a.alloc(n / THREADS + 1) || g->b.alloc(n / THREADS / THREADS + 1) ||
+	    g->result.alloc(1))
+		return -1;
+	CUDA_TRY(cub::DeviceReduce::Sum(g->cub_tmp.p, g->cub_bytes, g->x.p, g->result.p, (int64_t)n));
+	return g->cub_tmp.alloc(g->cub_bytes);
+}
 
-	if (n > (size_t)1 << 31)
-		return apod_usage_fail("reduction: --size %zu is more than 2^31 elements", n);
-	if (!x)
-		return apod_fail("reduction: cannot allocate %zu floats", n);
-	CUDA_TRY(cudaMalloc(&g.x, n * sizeof(float)));
-	CUDA_TRY(cudaMalloc(&g.a, (n / THREADS + 1) * sizeof(float)));
-	CUDA_TRY(cudaMalloc(&g.b, (n / THREADS / THREADS + 1) * sizeof(float)));
-	CUDA_TRY(cudaMalloc(&g.result, sizeof(float)));
-	CUDA_TRY(cub::DeviceReduce::Sum(g.cub_tmp, g.cub_bytes, g.x, g.result, (int64_t)n));
-	CUDA_TRY(cudaMalloc(&g.cub_tmp, g.cub_bytes));
+/* What the lab found, version by version. */
+struct results {
+	int verified[6];
+	float gpu[6];        /* each version's sum of the random data (timed runs only) */
+	double ms[6];
+	double exact, ref;   /* the exact data's sum; the random data's, in double */
+};
 
-	/* 1. Verified: exact integer data, every version must hit the exact sum. */
+/* 1. Verified: exact integer data, every version must hit the exact sum. */
+static int verify_all(struct gpu_bufs *g, float *x, size_t n_exact, struct results *r, int *failed)
+{
 	fill_exact(x, n_exact);
 	for (size_t i = 0; i < n_exact; i++)
-		exact += x[i];
-	CUDA_TRY(cudaMemcpy(g.x, x, n_exact * sizeof(float), cudaMemcpyHostToDevice));
+		r->exact += x[i];
+	CUDA_TRY(cudaMemcpy(g->x.p, x, n_exact * sizeof(float), cudaMemcpyHostToDevice));
 	for (int v = 0; v < 6; v++) {
 		float s;
-		if (gpu_sum(versions[v].id, &g, n_exact, &s))
+		if (gpu_sum(versions[v].id, g, n_exact, &s))
 			return -1;
-		verified[v] = (double)s == exact;
-		failed |= !verified[v];
+		r->verified[v] = (double)s == r->exact;
+		*failed |= !r->verified[v];
 	}
+	return 0;
+}
 
-	/* 2. Timed, on random data of the full size. */
+/* 2. Timed, on random data of the full size. */
+static int time_all(const struct apod_lab_opts *o, struct gpu_bufs *g, float *x, size_t n,
+                    struct results *r)
+{
 	fill_random(x, n);
 	for (size_t i = 0; i < n; i++)
-		ref += x[i];
-	CUDA_TRY(cudaMemcpy(g.x, x, n * sizeof(float), cudaMemcpyHostToDevice));
+		r->ref += x[i];
+	CUDA_TRY(cudaMemcpy(g->x.p, x, n * sizeof(float), cudaMemcpyHostToDevice));
 	for (int v = 0; v < 6 && !o->check; v++) {
-		if (!verified[v])
+		if (!r->verified[v])
 			continue;
-		if (time_it(o->reps, [&] { return run_version(versions[v].id, &g, n) != 0; }, &ms[v]) ||
-		    gpu_sum(versions[v].id, &g, n, &gpu[v]))
+		if (time_it(o->reps, [&] { return run_version(versions[v].id, g, n) != 0; }, &r->ms[v]) ||
+		    gpu_sum(versions[v].id, g, n, &r->gpu[v]))
 			return -1;
 	}
+	return 0;
+}
+
+/* The main table, and the fastest hand-written version against CUB. */
+static void print_table(const struct apod_lab_opts *o, json_object *out, const struct results *r, size_t n,
+                        size_t n_exact)
+{
+	const int *verified = r->verified;
+	const double *ms = r->ms;
+	struct lab_table t;
 
 	printf("reduction of %zu floats (%zu bytes read); checked on %zu integers whose exact sum "
-	       "is %.0f\n", n, n * sizeof(float), n_exact, exact);
+	       "is %.0f\n", n, n * sizeof(float), n_exact, r->exact);
 	lab_table_begin(&t, out, "GB/s", 0, NULL, !o->check);
 	for (int v = 0; v < 6; v++)
 		lab_table_row(&t, versions[v].name, verified[v], ms[v],
@@ -298,42 +308,60 @@ extern "C" int apod_lab_reduction(const struct apod_lab_opts *o, json_object *ou
 			if (verified[v] && ms[v] > 0 && (best == 0 || ms[v] < best))
 				best = ms[v];
 		printf("%.1f%% of CUB's speed\n", 100 * ms[5] / best);
-		json_object_object_add(out, "best_fraction_of_cub", json_object_new_double(ms[5] / best));
+		lab_put(out, "best_fraction_of_cub", ms[5] / best);
 	}
+}
 
-	/* 3. Not associative: the same numbers, summed in different orders. */
-	if (!o->check) {
-		struct { const char *name; float s; } orders[] = {
-			{ "host: serial, one float accumulator", sum_serial(x, n) },
-			{ "host: pairwise (recursive halves)", sum_pairwise(x, n) },
-			{ "host: Kahan compensated", sum_kahan(x, n) },
-		};
-		printf("\nthe same %zu numbers summed in float, against the double sum %.10g:\n", n, ref);
-		printf("  %-40s %16s %12s\n", "order", "float sum", "rel. error");
-		for (int k = 0; k < 3; k++) {
-			json_object *r = json_object_new_object();
-			printf("  %-40s %16.9g %12.3g\n", orders[k].name, orders[k].s,
-			       fabs(orders[k].s - ref) / ref);
-			json_object_object_add(r, "order", json_object_new_string(orders[k].name));
-			json_object_object_add(r, "relative_error", json_object_new_double(fabs(orders[k].s - ref) / ref));
-			json_object_array_add(acc, r);
-		}
-		for (int v = 0; v < 6; v++) {
-			json_object *r = json_object_new_object();
-			if (!verified[v])
-				continue;
-			printf("  GPU %-36s %16.9g %12.3g\n", versions[v].name, gpu[v], fabs(gpu[v] - ref) / ref);
-			json_object_object_add(r, "order", json_object_new_string(versions[v].name));
-			json_object_object_add(r, "relative_error", json_object_new_double(fabs(gpu[v] - ref) / ref));
-			json_object_array_add(acc, r);
-		}
+/* 3. Not associative: the same numbers, summed in different orders ("accuracy"). */
+static void print_accuracy(const struct apod_lab_opts *o, json_object *out, const struct results *r,
+                           const float *x, size_t n)
+{
+	json_object *acc = lab_array(out, "accuracy");
+	double ref = r->ref;
+
+	if (o->check)
+		return;
+	struct { const char *name; float s; } orders[] = {
+		{ "host: serial, one float accumulator", sum_serial(x, n) },
+		{ "host: pairwise (recursive halves)", sum_pairwise(x, n) },
+		{ "host: Kahan compensated", sum_kahan(x, n) },
+	};
+	printf("\nthe same %zu numbers summed in float, against the double sum %.10g:\n", n, ref);
+	printf("  %-40s %16s %12s\n", "order", "float sum", "rel. error");
+	for (int k = 0; k < 3; k++) {
+		json_object *row = lab_row(acc);
+		printf("  %-40s %16.9g %12.3g\n", orders[k].name, orders[k].s,
+		       fabs(orders[k].s - ref) / ref);
+		lab_put(row, "order", orders[k].name);
+		lab_put(row, "relative_error", fabs(orders[k].s - ref) / ref);
 	}
-	json_object_object_add(out, "accuracy", acc);
-	free(x);
-	cudaFree(g.x);
-	cudaFree(g.a);
-	cudaFree(g.b);
-	cudaFree(g.result);
-	cudaFree(g.cub_tmp);
+	for (int v = 0; v < 6; v++) {
+		json_object *row;
+		if (!r->verified[v])
+			continue;
+		printf("  GPU %-36s %16.9g %12.3g\n", versions[v].name, r->gpu[v], fabs(r->gpu[v] - ref) / ref);
+		row = lab_row(acc);
+		lab_put(row, "order", versions[v].name);
+		lab_put(row, "relative_error", fabs(r->gpu[v] - ref) / ref);
+	}
+}
+
+extern "C" int apod_lab_reduction(const struct apod_lab_opts *o, json_object *out)
+{
+	size_t n = lab_size(o, (size_t)1 << 25, ((size_t)1 << 20) + 333);
+	size_t n_exact = n < ((size_t)1 << 22) ? n : ((size_t)1 << 22);   /* sum <= 4 * 2^22 = 2^24 */
+	struct gpu_bufs g;
+	host_array<float> x;
+	struct results r = {};
+	int failed = 0;
+
+	if (n > (size_t)1 << 31)
+		return apod_usage_fail("reduction: --size %zu is more than 2^31 elements", n);
+	if (x.alloc(n) || alloc_gpu_bufs(&g, n))
+		return -1;
+	if (verify_all(&g, x.p, n_exact, &r, &failed) || time_all(o, &g, x.p, n, &r))
+		return -1;
+	print_table(o, out, &r, n, n_exact);
+	print_accuracy(o, out, &r, x.p, n);
 	return failed ? apod_fail("reduction: a version did not return the exact sum of exact data") : 0;
 }

@@ -185,6 +185,17 @@ struct apod_stage {
 	int (*snapshot_begin)(void *ctx, int a);
 	int (*snapshot_stream)(void *ctx, int (*sink)(const void *chunk, size_t bytes, void *arg),
 	                       void *arg);
+
+	/* Optional, both or neither: device time per phase, for a stage whose
+	 * calls return before the device has done the work (the host clocks
+	 * then time launches, and the wait lands in whichever phase syncs).
+	 * The harness calls mark(ctx, phase, 0) before and mark(ctx, phase, 1)
+	 * after each call it times (phase: the index apod_phase_name counts:
+	 * 1 the step, 2.. the probes, then writeSnapshot and fetchResults), and
+	 * device_seconds(ctx, seconds, nphases) before destroy, to add the
+	 * device time of each phase (CUDA events on the stage's stream, say). */
+	int (*mark)(void *ctx, int phase, int end);
+	int (*device_seconds)(void *ctx, double *seconds, int nphases);
 };
 
 /* ---- the workload ------------------------------------------------------ */
@@ -212,6 +223,11 @@ struct apod_workload {
 	const struct apod_array *arrays;       /* at least one */
 	const struct apod_series *series;
 	const struct apod_stage *const *stages;   /* ladder order, "serial" first, NULL-ended */
+
+	/* Optional: grow the problem by a whole factor (the work per step
+	 * times factor), for weak scaling (`apod scale`): 0, or -1 with a
+	 * usage failure where the grown problem would not fit. */
+	int (*grow)(void *params, int factor);
 };
 
 #ifdef __cplusplus
