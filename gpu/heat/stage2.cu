@@ -15,6 +15,7 @@
 #include "device.h"
 #include "engine.h"
 #include "resident.h"
+#include "resident_stage.cuh"
 
 #define GPU2_PARTS 4096
 
@@ -31,66 +32,22 @@ static void gpu2_destroy(void *ctx)
 	free(g);
 }
 
-static void *gpu2_create(const struct heat_problem *p)
+static int gpu2_setup(struct gpu2 *g, const struct heat_problem *p)
 {
-	struct gpu2 *g = (struct gpu2 *)calloc(1, sizeof *g);
-	if (!g) {
-		apod_fail("gpu2: out of memory");
-		return NULL;
-	}
 	/* Stream 0: the legacy default stream, every call in order. */
-	if (resident_init(&g->r, p, "gpu2", 0, GPU2_PARTS, 0)) {
-		gpu2_destroy(g);
-		return NULL;
-	}
-	return g;
-}
-
-static int gpu2_step(void *ctx)
-{
-	return resident_sweep(&((struct gpu2 *)ctx)->r);
-}
-
-static int gpu2_stats(void *ctx, struct apod_moments *m, unsigned *hist)
-{
-	return resident_stats(&((struct gpu2 *)ctx)->r, m, hist);
-}
-
-static int gpu2_summary(void *ctx, double *zone_means)
-{
-	return resident_zones(&((struct gpu2 *)ctx)->r, zone_means);
-}
-
-static int gpu2_fetch(void *ctx, apod_real *dst)
-{
-	return resident_fetch(&((struct gpu2 *)ctx)->r, dst);
-}
-
-static int gpu_width(void)
-{
-	return 0;
-}
-
-static int gpu2_mark(void *ctx, int phase, int end)
-{
-	return resident_mark(&((struct gpu2 *)ctx)->r, phase, end);
-}
-
-static int gpu2_device_seconds(void *ctx, double *seconds, int nphases)
-{
-	return resident_device_seconds(&((struct gpu2 *)ctx)->r, seconds, nphases);
+	return resident_init(&g->r, p, "gpu2", 0, GPU2_PARTS, 0);
 }
 
 /* Named and placed in the ladder in cpu/heat/stages.c. */
 extern "C" const struct heat_engine heat_engine_gpu2 = {
 	.available = apod_gpu_available,
-	.width = gpu_width,
-	.create = gpu2_create,
-	.step = gpu2_step,
-	.stats = gpu2_stats,
-	.summary = gpu2_summary,
-	.fetch = gpu2_fetch,
+	.width = resident_width,
+	.create = resident_create<gpu2, gpu2_setup, gpu2_destroy>,
+	.step = resident_step<gpu2>,
+	.stats = resident_stats_op<gpu2>,
+	.summary = resident_summary<gpu2>,
+	.fetch = resident_fetch_op<gpu2>,
 	.destroy = gpu2_destroy,
-	.mark = gpu2_mark,
-	.device_seconds = gpu2_device_seconds,
+	.mark = resident_mark_op<gpu2>,
+	.device_seconds = resident_device_op<gpu2>,
 };

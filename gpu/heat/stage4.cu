@@ -27,6 +27,7 @@
 #include "device.h"
 #include "engine.h"
 #include "resident.h"
+#include "resident_stage.cuh"
 #include "tuned.cuh"
 
 struct gpu4 {
@@ -98,20 +99,6 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 	return 0;
 }
 
-static void *gpu4_create(const struct heat_problem *p)
-{
-	struct gpu4 *g = (struct gpu4 *)calloc(1, sizeof *g);
-	if (!g) {
-		apod_fail("gpu4: out of memory");
-		return NULL;
-	}
-	if (gpu4_setup(g, p)) {
-		gpu4_destroy(g);
-		return NULL;
-	}
-	return g;
-}
-
 static int gpu4_step(void *ctx)
 {
 	struct gpu4 *g = (struct gpu4 *)ctx;
@@ -142,62 +129,26 @@ static int gpu4_stats(void *ctx, struct apod_moments *m, unsigned *hist)
 	return resident_stats_finish(&g->r, (int)(g->grid.x * g->grid.y), m, hist);
 }
 
-static int gpu4_summary(void *ctx, double *zone_means)
-{
-	return resident_zones(&((struct gpu4 *)ctx)->r, zone_means);
-}
-
-static int gpu4_fetch(void *ctx, apod_real *dst)
-{
-	return resident_fetch(&((struct gpu4 *)ctx)->r, dst);
-}
-
-static int gpu4_snapshot_begin(void *ctx)
-{
-	struct gpu4 *g = (struct gpu4 *)ctx;
-	return snapshots_begin(&g->s, &g->r);
-}
-
-static int gpu4_snapshot_stream(void *ctx, int (*sink)(const apod_real *, size_t, void *), void *arg)
-{
-	return snapshots_stream(&((struct gpu4 *)ctx)->s, sink, arg);
-}
-
-static int gpu_width(void)
-{
-	return 0;
-}
-
-static int gpu4_mark(void *ctx, int phase, int end)
-{
-	return resident_mark(&((struct gpu4 *)ctx)->r, phase, end);
-}
-
-static int gpu4_device_seconds(void *ctx, double *seconds, int nphases)
-{
-	return resident_device_seconds(&((struct gpu4 *)ctx)->r, seconds, nphases);
-}
-
 /* Named and placed in the ladder in cpu/heat/stages.c. */
 extern "C" const struct heat_engine heat_engine_gpu4 = {
 	.available = apod_gpu_available,
-	.width = gpu_width,
-	.create = gpu4_create,
+	.width = resident_width,
+	.create = resident_create<gpu4, gpu4_setup, gpu4_destroy>,
 	.step = gpu4_step,
 	.stats = gpu4_stats,
-	.summary = gpu4_summary,
-	.fetch = gpu4_fetch,
+	.summary = resident_summary<gpu4>,
+	.fetch = resident_fetch_op<gpu4>,
 	.destroy = gpu4_destroy,
-	.snapshot_begin = gpu4_snapshot_begin,
-	.snapshot_stream = gpu4_snapshot_stream,
-	.mark = gpu4_mark,
-	.device_seconds = gpu4_device_seconds,
+	.snapshot_begin = resident_snapshot_begin<gpu4>,
+	.snapshot_stream = resident_snapshot_stream<gpu4>,
+	.mark = resident_mark_op<gpu4>,
+	.device_seconds = resident_device_op<gpu4>,
 };
 
 /* Hooks for `apod bench`, which times the fused kernel on its own. */
 void *apod_gpu4_bench_create(const struct heat_problem *p)
 {
-	return gpu4_create(p);
+	return resident_create<gpu4, gpu4_setup, gpu4_destroy>(p);
 }
 
 int apod_gpu4_fused_once(void *ctx)
