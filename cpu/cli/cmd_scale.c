@@ -78,6 +78,7 @@ struct scale {
 	const struct apod_workload *w;
 	const void *params;
 	int reps, nthreads, threads[MAX_POINTS];
+	int max_threads;              /* omp_get_max_threads() before anything was set */
 	const struct apod_stage *serial, *omp;
 	struct meas t1;               /* serial on the deck */
 	double p;                     /* the serial run's fraction in omp's ports */
@@ -320,7 +321,7 @@ static int run_strong(struct scale *s, const void *problem)
 		if (measure(w, s->omp, s->params, problem, s->reps, &q->m))
 			return -1;
 #ifndef _OPENMP
-		q->n = q->m.width > 0 ? q->m.width : 1;
+		q->n = s->threads[0] = q->m.width > 0 ? q->m.width : 1;
 #endif
 		if (q->m.width > 0 && q->m.width != q->n)
 			note(s, "omp asked for %d threads ran on %d", q->n, q->m.width);
@@ -336,6 +337,7 @@ static int run_strong(struct scale *s, const void *problem)
 		break;
 #endif
 	}
+	set_threads(s->max_threads);   /* the other stages run as they would anywhere */
 	return 0;
 }
 
@@ -376,7 +378,8 @@ static int run_weak(struct scale *s, long long footprint_kib)
 		memset(q, 0, sizeof *q);
 		q->n = s->threads[i];
 		s->nweak++;
-		if (footprint_kib > 0 && avail > 0 && need > MEMORY_SHARE * (double)avail) {
+		/* n = 1 is the deck as it is, which already ran. */
+		if (q->n > 1 && footprint_kib > 0 && avail > 0 && need > MEMORY_SHARE * (double)avail) {
 			q->skipped = 1;
 			note(s, "weak: %d threads skipped: the problem grown %d times needs about %.2f GiB, "
 			     "%.2f GiB available", q->n, q->n, need / 1048576, (double)avail / 1048576);
@@ -413,7 +416,7 @@ static int run_weak(struct scale *s, long long footprint_kib)
 				note(s, "weak: linearity check skipped: serial on the problem grown %d times "
 				     "would take about %.0f s", q->n, est);
 			} else {
-				struct meas m;
+				struct meas m = { 0 };
 				if (measure(w, s->serial, g, problem, 1, &m)) {
 					w->problem_destroy(problem);
 					free(g);
@@ -789,6 +792,7 @@ int apod_cmd_scale(int argc, char **argv)
 		return free(s), apod_report_failure();
 	s->w = dopt.w;
 	s->params = params;
+	s->max_threads = max_threads;
 	if (!have_threads)
 		default_threads(max_threads, s->threads, &s->nthreads);
 

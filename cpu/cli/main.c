@@ -26,6 +26,9 @@ static const char usage_text[] =
 	"  info          host (and device) facts\n"
 	"  bench         measure every stage (and, where there are some, the GPU kernels);\n"
 	"                write JSON  [deck options] [--reps=N] [--kernels] [--json=FILE]\n"
+	"  scale         strong and weak scaling of the omp stage against Amdahl and\n"
+	"                Gustafson; JSON and plot data  [deck options] [--threads=LIST]\n"
+	"                [--reps=N] [--no-weak] [--json=FILE]\n"
 	"  new NAME      write a workload skeleton to start a port from (NAME/)\n";
 
 static const char deck_text[] =
@@ -60,7 +63,7 @@ int apod_main(int argc, char **argv, const struct apod_program *prog)
 		{ "verify", apod_cmd_verify },     { "assess", apod_cmd_assess },
 		{ "info", apod_cmd_info },         { "table", apod_cmd_table },
 		{ "bench", apod_cmd_bench },       { "workloads", apod_cmd_workloads },
-		{ "new", apod_cmd_new },
+		{ "new", apod_cmd_new },           { "scale", apod_cmd_scale },
 	};
 	apod_prog = prog;
 	if (apod_registry_check(prog))

@@ -7,7 +7,8 @@
 
 /* Option names the harness's commands take for themselves. */
 static const char *const reserved[] = {
-	"workload", "deck", "stage", "out", "json", "help", "reps", "kernels", "version", NULL
+	"workload", "deck", "stage", "out", "json", "help", "reps", "kernels", "version", "threads",
+	"no-weak", NULL
 };
 
 static int bad_name(const char *s)

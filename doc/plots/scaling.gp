@@ -1,0 +1,103 @@
+# scaling.gp: the pictures of `apod scale`, drawn from the files it writes
+# beside its JSON (--json=BASE.json):
+#
+#   BASE.gp          the values: p_strong, p_weak, have_strong, have_weak, nmax,
+#                    workload, deck, host_cores, other_names, other_speedups
+#   BASE.strong.dat  n, seconds, speedup, efficiency, amdahl, speedup/amdahl,
+#                    serial_fraction_measured                  (one row a thread count)
+#   BASE.weak.dat    n, size_factor, seconds, efficiency, scaled_speedup, gustafson,
+#                    parallel_fraction_measured
+#
+# Usage:  gnuplot -e "scale='BASE'; outdir='DIR'" doc/plots/scaling.gp
+# writes DIR/strong.png and DIR/strong.svg (speedup against threads, measured,
+# with Amdahl's curve for the measured P, the ideal S = N, and every other
+# stage, a GPU's, as a dashed line), and DIR/weak.png and DIR/weak.svg
+# (scaled speedup against threads, with Gustafson's line and the ideal).
+# `make plots` runs it (doc/plots/plots.sh).
+
+if (!exists("scale")) { print "scaling.gp: give the files' base: gnuplot -e \"scale='BASE'\" scaling.gp"; exit }
+if (!exists("outdir")) { outdir = "." }
+load scale.".gp"
+
+# pngcairo draws smoother lines and text; plain png (libgd) where it is missing.
+png_term = (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) ? "pngcairo" : "png"
+
+amdahl(n) = 1 / ((1 - p_strong) + p_strong / n)
+gustafson(n) = n + (1 - p_weak) * (1 - n)
+xmax = (nmax < 2 ? 2 : nmax) * 1.25
+nother = words(other_names)
+
+# ---- strong scaling ---------------------------------------------------------
+if (have_strong || nother > 0) {
+	ymin = 1; ymax = (nmax < 2 ? 2 : nmax)
+	if (have_strong) {
+		stats scale.".strong.dat" using 3 nooutput
+		ymin = (STATS_min < ymin) ? STATS_min : ymin
+		ymax = (STATS_max > ymax) ? STATS_max : ymax
+	}
+	do for [i = 1:nother] {
+		s = real(word(other_speedups, i))
+		ymin = (s < ymin) ? s : ymin
+		ymax = (s > ymax) ? s : ymax
+	}
+	do for [t in "png svg"] {
+		reset
+		if (t eq "png") { eval "set terminal ".png_term." size 960,640 font \",11\""; set output outdir."/strong.png" }
+		if (t eq "svg") { set terminal svg size 960,640 dynamic font ",11"; set output outdir."/strong.svg" }
+		set title sprintf("Strong scaling: %s, deck %s, on %d cores (the problem fixed)", workload, deck, host_cores)
+		set xlabel "N: OpenMP threads"
+		set ylabel "speedup over serial"
+		set logscale xy 2
+		set xrange [0.8:xmax]
+		set yrange [ymin / 1.5:ymax * 1.5]
+		set grid xtics ytics
+		set key bottom right box opaque
+		set samples 200
+		do for [i = 1:nother] {
+			s = real(word(other_speedups, i))
+			set arrow i from graph 0, first s to graph 1, first s nohead dashtype 2 linewidth 1.5 linecolor rgb "#2ca02c"
+			set label i sprintf("%s: %.1fx", word(other_names, i), s) at graph 0.98, first s offset 0, 0.7 right textcolor rgb "#2ca02c"
+		}
+		if (have_strong) {
+			plot x title "ideal: S = N" with lines dashtype 3 linewidth 1.5 linecolor rgb "#404040", \
+			     amdahl(x) title sprintf("Amdahl, P = %.3f", p_strong) with lines linewidth 2 linecolor rgb "#1f77b4", \
+			     scale.".strong.dat" using 1:3 title "omp, measured" with linespoints pointtype 7 pointsize 1.3 linewidth 2 linecolor rgb "#d62728"
+		} else {
+			plot x title "ideal: S = N" with lines dashtype 3 linewidth 1.5 linecolor rgb "#404040"
+		}
+		unset output
+	}
+	print sprintf("scaling.gp: %s/strong.png, %s/strong.svg", outdir, outdir)
+} else {
+	print "scaling.gp: no strong-scaling points and no other stage: no strong plot"
+}
+
+# ---- weak scaling -----------------------------------------------------------
+if (have_weak) {
+	stats scale.".weak.dat" using 5 nooutput
+	wmax = (STATS_max > nmax) ? STATS_max : nmax
+	do for [t in "png svg"] {
+		reset
+		if (t eq "png") { eval "set terminal ".png_term." size 960,640 font \",11\""; set output outdir."/weak.png" }
+		if (t eq "svg") { set terminal svg size 960,640 dynamic font ",11"; set output outdir."/weak.svg" }
+		set title sprintf("Weak scaling: %s, the problem grown N times with N threads", workload)
+		set xlabel "N: OpenMP threads = the problem's size factor"
+		set ylabel "scaled speedup: N T(1) / T(N)"
+		set y2label "efficiency: T(1) / T(N)"
+		set xrange [0:xmax]
+		set yrange [0:wmax * 1.15]
+		set y2range [0:1.15]
+		set ytics nomirror
+		set y2tics 0.2
+		set grid xtics ytics
+		set key bottom right box opaque
+		plot x title "ideal: S = N" with lines dashtype 3 linewidth 1.5 linecolor rgb "#404040", \
+		     gustafson(x) title sprintf("Gustafson, p = %.3f", p_weak) with lines linewidth 2 linecolor rgb "#1f77b4", \
+		     scale.".weak.dat" using 1:5 title "omp, measured (estimate: work linear in N)" with linespoints pointtype 7 pointsize 1.3 linewidth 2 linecolor rgb "#d62728", \
+		     scale.".weak.dat" using 1:4 axes x1y2 title "efficiency (right)" with linespoints pointtype 6 dashtype 2 linecolor rgb "#ff7f0e"
+		unset output
+	}
+	print sprintf("scaling.gp: %s/weak.png, %s/weak.svg", outdir, outdir)
+} else {
+	print "scaling.gp: no weak-scaling points (apod scale ran with --no-weak, or could not grow the problem): no weak plot"
+}
