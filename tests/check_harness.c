@@ -86,6 +86,28 @@ static void count_destroy(void *ctx)
 	free(c);
 }
 
+/* A stage that "times on the device": it counts the marks it gets and
+ * reports one millisecond a mark pair. */
+static int marks_open[APOD_MAX_PHASES], marks_done[APOD_MAX_PHASES], marks_bad;
+
+static int count_mark(void *ctx, int phase, int end)
+{
+	(void)ctx;
+	if (phase < 0 || phase >= APOD_MAX_PHASES || marks_open[phase] != end)
+		marks_bad++;
+	else if ((marks_open[phase] = !end) == 0)
+		marks_done[phase]++;
+	return 0;
+}
+
+static int count_device(void *ctx, double *seconds, int nphases)
+{
+	(void)ctx;
+	for (int i = 0; i < nphases; i++)
+		seconds[i] += 1e-3 * marks_done[i];
+	return 0;
+}
+
 static int always(char *why, size_t len)
 {
 	(void)why;
@@ -299,6 +321,42 @@ START_TEST(a_workload_runs_writes_reads_and_verifies)
 }
 END_TEST
 
+/* The harness marks every phase a stage's calls belong to, in pairs, and
+ * asks for the device's seconds once; setup and writeReport are the host's. */
+START_TEST(device_marks_come_in_pairs)
+{
+	struct apod_workload w = count_workload();
+	struct apod_stage timed = count_serial;
+	const struct apod_stage *stages[] = { &timed, NULL };
+	struct count_params *p = apod_params_new(&w);
+	void *problem;
+	struct apod_run r;
+	timed.mark = count_mark;
+	timed.device_seconds = count_device;
+	w.stages = stages;
+	ck_assert_int_eq(apod_workload_check(&w), 0);
+	ck_assert_ptr_nonnull(problem = w.problem_create(p));
+	ck_assert_int_eq(apod_simulate(&w, &timed, p, problem, NULL, 0, &r), 0);
+	ck_assert_int_eq(marks_bad, 0);
+	ck_assert_int_eq(marks_done[0], 0);              /* setup: no context yet */
+	ck_assert_int_eq(marks_done[1], 4);              /* the step, every step */
+	ck_assert_int_eq(marks_done[2], 4);              /* the probe, every step */
+	ck_assert_int_eq(marks_done[4], 1);              /* fetchResults */
+	ck_assert_int_eq(marks_done[5], 0);              /* writeReport: the harness's */
+	ck_assert(r.has_device);
+	ck_assert_double_eq_tol(r.device[1], 4e-3, 1e-12);
+	ck_assert(apod_device_timed(&r, 1) && !apod_device_timed(&r, 0) && !apod_device_timed(&r, 5));
+	ck_assert_double_eq_tol(apod_attributed(&r, 1), 4e-3, 1e-12);
+	/* Half a workload's stage declares device timing: refused. */
+	timed.device_seconds = NULL;
+	ck_assert_int_eq(apod_workload_check(&w), -1);
+	ck_assert_ptr_nonnull(strstr(apod_failure(), "mark and device_seconds"));
+	apod_run_free(&r);
+	w.problem_destroy(problem);
+	free(p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("harness");
@@ -308,6 +366,7 @@ int main(void)
 	tcase_add_test(t, nonsense_is_refused_at_registration);
 	tcase_add_test(t, a_workload_runs_writes_reads_and_verifies);
 	tcase_add_test(t, apod_main_refuses_a_bad_program);
+	tcase_add_test(t, device_marks_come_in_pairs);
 	suite_add_tcase(s, t);
 	r = srunner_create(s);
 	srunner_run_all(r, CK_NORMAL);
