@@ -40,10 +40,11 @@ static int find_profiling_binary(char *buf, size_t len)
 	char self[PATH_MAX];
 	ssize_t n;
 	if (env && *env) {
-		snprintf(buf, len, "%s", env);
-		if (access(buf, X_OK) == 0)
-			return 0;
-		return apod_fail("APOD_PG=%s is not an executable", env);
+		/* Absolute: the profiled run starts in a scratch directory. */
+		if (!realpath(env, self) || access(self, X_OK) != 0)
+			return apod_fail("APOD_PG=%s is not an executable", env);
+		snprintf(buf, len, "%s", self);
+		return 0;
 	}
 	n = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (n > 0) {
