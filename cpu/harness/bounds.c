@@ -47,8 +47,8 @@ void apod_bound_eval(int nphases, const double *serial, const double *stage,
 	b->amdahl_n = apod_amdahl(b->p, b->n);
 	b->limit = apod_amdahl(b->p, INFINITY);
 	b->speedup = tt > 0 ? ts / tt : INFINITY;
-	/* 2% forgives the timers' noise in the phases that were not ported
-	 * (a writeReport 0.5 ms faster than serial's, say), nothing more. */
+	/* APOD_BOUND_NOISE forgives the run-to-run noise of the phases that were
+	 * not ported (the same code timed in two runs), nothing more. */
 	b->above_n = b->speedup > b->amdahl_n * (1 + APOD_BOUND_NOISE);
 	b->above_limit = b->speedup > b->limit * (1 + APOD_BOUND_NOISE);
 	b->holds = !b->above_n && !b->above_limit && !b->undeclared_faster;

@@ -24,7 +24,11 @@ double apod_gustafson(double p, double n);
  * and `holds` is 0 when the measured speedup exceeds either bound by more
  * than APOD_BOUND_NOISE: the model is broken, and the table says so.
  */
-#define APOD_BOUND_NOISE 0.02   /* relative: a speedup this far over a bound is noise */
+/* Relative: a speedup this far over a bound is noise.  Measured on the
+ * H200's 16-core host (2026-11-24): the same host function (heat's
+ * calcStats, 5 s of the medium deck) took 8% less, 2% less and 7% more in
+ * one stage's run than in serial's, in three runs of the table. */
+#define APOD_BOUND_NOISE 0.10
 
 struct apod_bound {
 	double p, n;
