@@ -25,8 +25,8 @@ double apod_gustafson(double p, double n);
  * than APOD_BOUND_NOISE: the model is broken, and the table says so.
  */
 /* Relative: a speedup this far over a bound is noise.  Measured on the
- * H200's 16-core host (2026-11-24): the same host function (heat's
- * calcStats, 5 s of the medium deck) took 8% less, 2% less and 7% more in
+ * H200's 16-core host (2026-11-24): the same host function (a statistics
+ * phase of 5 s, called by two stages) took 8% less, 2% less and 7% more in
  * one stage's run than in serial's, in three runs of the table. */
 #define APOD_BOUND_NOISE 0.10
 
