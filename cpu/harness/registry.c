@@ -34,6 +34,12 @@ static size_t value_size(enum apod_param_type t)
 
 static int check_params(const struct apod_workload *w)
 {
+	int n = 0;
+	while (w->params && w->params[n].key)
+		n++;
+	/* The deck parser and the command line track keys in fixed tables. */
+	if (n > 64)
+		return apod_fail("workload %s declares %d parameters; at most 64", w->name, n);
 	for (const struct apod_param *p = w->params; p && p->key; p++) {
 		if (bad_name(p->key))
 			return apod_fail("workload %s: parameter '%s' is not a name of a-z, 0-9 and _", w->name,

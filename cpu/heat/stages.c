@@ -66,7 +66,7 @@ static int adapt_probe(void *ctx, int k, double *const *rows)
 				rows[HEAT_SERIES_HIST][b] = a->hist[b];
 		return 0;
 	}
-	return a->e->summary(a->inner, rows[HEAT_SERIES_ZONES]);
+	return rows[HEAT_SERIES_ZONES] ? a->e->summary(a->inner, rows[HEAT_SERIES_ZONES]) : 0;
 }
 
 static int adapt_fetch(void *ctx, int array, void *dst)
