@@ -51,6 +51,17 @@ int apod_deck_args(const struct apod_deck_opts *o, char **args, int max);
 /* "deck medium: 2048x2048 ..." style heading of a run. */
 const char *apod_deck_title(const struct apod_workload *w, const void *params);
 
+/* Parse a command's arguments: --workload, --deck, every --KEY=VALUE, and
+ * the command's own options (own, handled by own_opt, which returns 0 or
+ * -1 after apod_usage_fail).  0 parsed, 1 help asked for, -1 a failure
+ * recorded (apod_command_error prints it).  Runs nothing. */
+int apod_deck_command(int argc, char **argv, const struct option *own,
+                      struct apod_deck_opts *dopt,
+                      int (*own_opt)(int c, const char *arg, void *ctx), void *ctx);
+/* Print the failure a command's parse recorded, as a usage error where it
+ * was the user's; return its exit status. */
+int apod_command_error(const char *cmd);
+
 /* The arguments of `apod run`. */
 struct apod_run_args {
 	struct apod_deck_opts deck;

@@ -163,6 +163,14 @@ static void print_bounds(const char *what, double p, int threads, json_object *a
 	json_object_array_add(arr, o);
 }
 
+static int assess_opt(int c, const char *arg, void *ctx)
+{
+	if (c != OPT_OUT)
+		return apod_option_fail(c, NULL);
+	*(const char **)ctx = arg;
+	return 0;
+}
+
 int apod_cmd_assess(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -176,44 +184,23 @@ int apod_cmd_assess(int argc, char **argv)
 	const char *tmpdir = getenv("TMPDIR");
 	char flat[PATH_MAX], graph[PATH_MAX], phases[PATH_MAX], cwd[PATH_MAX];
 	char *args[APOD_MAX_SETS + 8], *owned[APOD_MAX_SETS + 4];
-	int c, d, na = 0, nowned = 0, nh, threads = 1, rc = APOD_EXIT_FAIL, nphases;
-	struct option *longopts;
+	int c, na = 0, nowned = 0, nh, threads = 1, rc = APOD_EXIT_FAIL, nphases;
 	void *params = NULL;
 	const struct apod_workload *w;
 	struct hotspot hot[64];
 	json_object *rep = NULL, *ph, *x, *res = NULL, *harr, *barr;
 	double sec[APOD_MAX_PHASES], total = 0;
 
-	if (!(w = dopt.w = apod_cli_workload(argc, argv)))
-		return apod_usage_error("assess", "%s", apod_failure());
-	if (!(longopts = apod_longopts(w, own)))
-		return apod_report_failure();
-	opterr = 0;
-	optind = 0;   /* 0, not 1: glibc then also forgets a half-read "-abc" */
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		if ((d = apod_deck_opt(&dopt, c, optarg)) != 0) {
-			if (d < 0)
-				return free(longopts), apod_usage_error("assess", "%s", apod_failure());
-			continue;
-		}
-		switch (c) {
-		case OPT_OUT: out = optarg; break;
-		case 'h':
-		case OPT_HELP:
-			free(longopts);
-			printf("Usage: %s assess [--workload=NAME] [--deck=FILE] [--KEY=VALUE]... [--out=DIR]\n"
-			       "Profile the serial stage with gprof; write DIR/flat.txt,\n"
-			       "DIR/callgraph.txt, DIR/phases.json and DIR/assess.json\n"
-			       "(DIR defaults to ./profiles).\n", apod_prog->name);
-			return APOD_EXIT_OK;
-		default:
-			free(longopts);
-			return apod_option_error("assess", c, argv);
-		}
+	if ((c = apod_deck_command(argc, argv, own, &dopt, assess_opt, &out)) != 0) {
+		if (c < 0)
+			return apod_command_error("assess");
+		printf("Usage: %s assess [--workload=NAME] [--deck=FILE] [--KEY=VALUE]... [--out=DIR]\n"
+		       "Profile the serial stage with gprof; write DIR/flat.txt,\n"
+		       "DIR/callgraph.txt, DIR/phases.json and DIR/assess.json\n"
+		       "(DIR defaults to ./profiles).\n", apod_prog->name);
+		return APOD_EXIT_OK;
 	}
-	free(longopts);
-	if (optind < argc)
-		return apod_usage_error("assess", "unexpected argument '%s'", argv[optind]);
+	w = dopt.w;
 	/* Check the deck here, so a bad one is reported once and as a usage error. */
 	if (apod_deck_resolve(&params, &dopt))
 		return apod_report_failure();

@@ -79,6 +79,29 @@ static int overlap(const struct apod_workload *w, const struct apod_stage *e, co
 	return 0;
 }
 
+struct bench_opts {
+	const char *json;
+	int reps, kernels_only;
+};
+
+static int bench_opt(int c, const char *arg, void *ctx)
+{
+	struct bench_opts *o = ctx;
+	char *end;
+	long v;
+	switch (c) {
+	case OPT_JSON: o->json = arg; return 0;
+	case OPT_KERNELS: o->kernels_only = 1; return 0;
+	case OPT_REPS:
+		v = strtol(arg, &end, 10);
+		if (end == arg || *end || v < 1 || v > 10000)
+			return apod_usage_fail("--reps: '%s' is not 1 to 10000", arg);
+		o->reps = (int)v;
+		return 0;
+	}
+	return apod_option_fail(c, NULL);
+}
+
 int apod_cmd_bench(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -92,51 +115,24 @@ int apod_cmd_bench(int argc, char **argv)
 	const char *json = NULL;
 	char scratch[4096], cmd[4200];
 	const char *tmpdir = getenv("TMPDIR");
-	struct option *longopts;
+	struct bench_opts o = { .reps = 20 };
 	void *params = NULL, *problem = NULL;
-	json_object *o, *rows = NULL, *ov;
-	int c, d, reps = 20, failed = 0, kernels_only = 0;
+	json_object *out, *rows = NULL, *ov;
+	int rc, reps, failed = 0, kernels_only;
 	double serial_total = 0;
 
-	if (!(dopt.w = apod_cli_workload(argc, argv)))
-		return apod_usage_error("bench", "%s", apod_failure());
-	if (!(longopts = apod_longopts(dopt.w, own)))
-		return apod_report_failure();
-	opterr = 0;
-	optind = 0;   /* 0, not 1: glibc then also forgets a half-read "-abc" */
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		if ((d = apod_deck_opt(&dopt, c, optarg)) != 0) {
-			if (d < 0)
-				return free(longopts), apod_usage_error("bench", "%s", apod_failure());
-			continue;
-		}
-		switch (c) {
-		case OPT_JSON: json = optarg; break;
-		case OPT_KERNELS: kernels_only = 1; break;
-		case OPT_REPS: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (*end || v < 1 || v > 10000)
-				return free(longopts), apod_usage_error("bench", "--reps: '%s' is not 1 to 10000", optarg);
-			reps = (int)v;
-			break;
-		}
-		case 'h':
-		case OPT_HELP:
-			free(longopts);
-			printf("Usage: %s bench [--workload=NAME] [--deck=FILE] [--KEY=VALUE]... [--reps=N]\n"
-			       "          [--kernels] [--json=FILE]\n"
-			       "Measure every stage (whole runs, with snapshots) and the GPU kernels;\n"
-			       "--kernels measures the kernels only.\n", apod_prog->name);
-			return APOD_EXIT_OK;
-		default:
-			free(longopts);
-			return apod_option_error("bench", c, argv);
-		}
+	if ((rc = apod_deck_command(argc, argv, own, &dopt, bench_opt, &o)) != 0) {
+		if (rc < 0)
+			return apod_command_error("bench");
+		printf("Usage: %s bench [--workload=NAME] [--deck=FILE] [--KEY=VALUE]... [--reps=N]\n"
+		       "          [--kernels] [--json=FILE]\n"
+		       "Measure every stage (whole runs, with snapshots) and the GPU kernels;\n"
+		       "--kernels measures the kernels only.\n", apod_prog->name);
+		return APOD_EXIT_OK;
 	}
-	free(longopts);
-	if (optind < argc)
-		return apod_usage_error("bench", "unexpected argument '%s'", argv[optind]);
+	json = o.json;
+	reps = o.reps;
+	kernels_only = o.kernels_only;
 	if (apod_deck_resolve(&params, &dopt))
 		return apod_report_failure();
 	if (!(problem = dopt.w->problem_create(params))) {
@@ -151,14 +147,14 @@ int apod_cmd_bench(int argc, char **argv)
 		return apod_report_failure();
 	}
 
-	o = json_object_new_object();
-	json_object_object_add(o, "workload", json_object_new_string(dopt.w->name));
-	json_object_object_add(o, "params", apod_params_json(dopt.w, params));
-	json_object_object_add(o, "host_cores", json_object_new_int64(sysconf(_SC_NPROCESSORS_ONLN)));
+	out = json_object_new_object();
+	json_object_object_add(out, "workload", json_object_new_string(dopt.w->name));
+	json_object_object_add(out, "params", apod_params_json(dopt.w, params));
+	json_object_object_add(out, "host_cores", json_object_new_int64(sysconf(_SC_NPROCESSORS_ONLN)));
 	if (!kernels_only)
 		failed |= apod_ladder(dopt.w, params, problem, scratch, &rows, &serial_total) != 0;
 	if (rows) {
-		json_object_object_add(o, "stages", rows);
+		json_object_object_add(out, "stages", rows);
 		headline(rows);
 	}
 	ov = json_object_new_object();
@@ -171,15 +167,15 @@ int apod_cmd_bench(int argc, char **argv)
 		if (overlap(dopt.w, e, params, problem, scratch, rows, ov))
 			failed = 1, apod_report_failure();
 	}
-	json_object_object_add(o, "snapshot_overlap", ov);
-	if (apod_prog->kernels && apod_prog->kernels(dopt.w, problem, reps, o))
+	json_object_object_add(out, "snapshot_overlap", ov);
+	if (apod_prog->kernels && apod_prog->kernels(dopt.w, problem, reps, out))
 		failed = 1, apod_report_failure();
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
 	if (system(cmd) != 0)
 		fprintf(stderr, "%s: could not remove %s\n", apod_prog->name, scratch);
-	if (json && apod_json_write(json, o))
+	if (json && apod_json_write(json, out))
 		failed = 1, apod_report_failure();
-	json_object_put(o);
+	json_object_put(out);
 	dopt.w->problem_destroy(problem);
 	free(params);
 	return failed ? APOD_EXIT_FAIL : APOD_EXIT_OK;

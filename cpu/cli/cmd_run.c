@@ -72,7 +72,7 @@ int apod_cmd_run(int argc, char **argv)
 		return APOD_EXIT_OK;
 	}
 	if (rc < 0)
-		return apod_usage_error("run", "%s", apod_failure());
+		return apod_command_error("run");
 	w = args.deck.w;
 	if (!(e = apod_stage_find(w, args.stage)))
 		return apod_usage_error("run", "unknown stage '%s' of workload %s (see '%s stages')",

@@ -715,6 +715,36 @@ static void usage(void)
 	       apod_prog->name);
 }
 
+struct scale_opts {
+	struct scale *s;
+	const char *json;
+	int no_weak, have_threads;
+};
+
+static int scale_opt(int c, const char *arg, void *ctx)
+{
+	struct scale_opts *o = ctx;
+	char *end;
+	long v;
+	switch (c) {
+	case OPT_JSON: o->json = arg; return 0;
+	case OPT_SCALE_NO_WEAK: o->no_weak = 1; return 0;
+	case OPT_SCALE_THREADS:
+		if (parse_threads(arg, o->s->threads, &o->s->nthreads))
+			return -1;
+		o->have_threads = 1;
+		return 0;
+	case OPT_REPS:
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (end == arg || *end || errno || v < 1 || v > 1000)
+			return apod_usage_fail("--reps: '%s' is not 1 to 1000", arg);
+		o->s->reps = (int)v;
+		return 0;
+	}
+	return apod_option_fail(c, NULL);
+}
+
 int apod_cmd_scale(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -727,10 +757,10 @@ int apod_cmd_scale(int argc, char **argv)
 	};
 	struct apod_deck_opts dopt = { 0 };
 	const char *json = NULL;
-	struct option *longopts;
+	struct scale_opts o = { 0 };
 	void *params = NULL, *problem = NULL;
 	struct scale *s;
-	int c, d, no_weak = 0, have_threads = 0, failed = 0, max_threads = 1, do_weak, omp_missing = 0;
+	int c, no_weak = 0, have_threads = 0, failed = 0, max_threads = 1, do_weak, omp_missing = 0;
 	long long rss0, footprint = 0;
 	char why[256], omp_why[256];
 
@@ -742,52 +772,17 @@ int apod_cmd_scale(int argc, char **argv)
 #ifdef _OPENMP
 	max_threads = omp_get_max_threads();
 #endif
-	if (!(dopt.w = apod_cli_workload(argc, argv)))
-		return free(s), apod_usage_error("scale", "%s", apod_failure());
-	if (!(longopts = apod_longopts(dopt.w, own)))
-		return free(s), apod_report_failure();
-	opterr = 0;
-	optind = 0;   /* 0, not 1: glibc then also forgets a half-read "-abc" */
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		if ((d = apod_deck_opt(&dopt, c, optarg)) != 0) {
-			if (d < 0)
-				return free(longopts), free(s), apod_usage_error("scale", "%s", apod_failure());
-			continue;
-		}
-		switch (c) {
-		case OPT_JSON: json = optarg; break;
-		case OPT_SCALE_NO_WEAK: no_weak = 1; break;
-		case OPT_SCALE_THREADS:
-			if (parse_threads(optarg, s->threads, &s->nthreads))
-				return free(longopts), free(s), apod_usage_error("scale", "%s", apod_failure());
-			have_threads = 1;
-			break;
-		case OPT_REPS: {
-			char *end;
-			long v;
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (end == optarg || *end || errno || v < 1 || v > 1000)
-				return free(longopts), free(s),
-				       apod_usage_error("scale", "--reps: '%s' is not 1 to 1000", optarg);
-			s->reps = (int)v;
-			break;
-		}
-		case 'h':
-		case OPT_HELP:
-			free(longopts);
-			free(s);
-			usage();
-			return APOD_EXIT_OK;
-		default:
-			free(longopts);
-			free(s);
-			return apod_option_error("scale", c, argv);
-		}
+	o.s = s;
+	if ((c = apod_deck_command(argc, argv, own, &dopt, scale_opt, &o)) != 0) {
+		free(s);
+		if (c < 0)
+			return apod_command_error("scale");
+		usage();
+		return APOD_EXIT_OK;
 	}
-	free(longopts);
-	if (optind < argc)
-		return free(s), apod_usage_error("scale", "unexpected argument '%s'", argv[optind]);
+	json = o.json;
+	no_weak = o.no_weak;
+	have_threads = o.have_threads;
 	if (apod_deck_resolve(&params, &dopt))
 		return free(s), apod_report_failure();
 	s->w = dopt.w;

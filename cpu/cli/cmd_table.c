@@ -248,6 +248,22 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 	return failed || !rows[0].ran ? -1 : 0;
 }
 
+struct table_opts {
+	const char *out, *json;
+};
+
+static int table_opt(int c, const char *arg, void *ctx)
+{
+	struct table_opts *o = ctx;
+	if (c == OPT_OUT)
+		o->out = arg;
+	else if (c == OPT_JSON)
+		o->json = arg;
+	else
+		return apod_option_fail(c, NULL);
+	return 0;
+}
+
 int apod_cmd_table(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -258,41 +274,21 @@ int apod_cmd_table(int argc, char **argv)
 	};
 	struct apod_deck_opts dopt = { 0 };
 	const char *out = NULL, *json = NULL;
-	struct option *longopts;
+	struct table_opts o = { 0 };
 	void *params = NULL, *problem = NULL;
 	json_object *rows = NULL;
-	int c, failed, d;
+	int failed, rc;
 
-	if (!(dopt.w = apod_cli_workload(argc, argv)))
-		return apod_usage_error(NULL, "%s", apod_failure());
-	if (!(longopts = apod_longopts(dopt.w, own)))
-		return apod_report_failure();
-	opterr = 0;
-	optind = 0;   /* 0, not 1: glibc then also forgets a half-read "-abc" */
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		if ((d = apod_deck_opt(&dopt, c, optarg)) != 0) {
-			if (d < 0)
-				return free(longopts), apod_usage_error(NULL, "%s", apod_failure());
-			continue;
-		}
-		switch (c) {
-		case OPT_OUT: out = optarg; break;
-		case OPT_JSON: json = optarg; break;
-		case 'h':
-		case OPT_HELP:
-			free(longopts);
-			printf("Usage: %s [--workload=NAME] [--deck=FILE] [--KEY=VALUE]... [--out=DIR]\n"
-			       "          [--json=FILE]\n"
-			       "Run every available stage and print the APOD table.\n", apod_prog->name);
-			return APOD_EXIT_OK;
-		default:
-			free(longopts);
-			return apod_option_error(NULL, c, argv);
-		}
+	if ((rc = apod_deck_command(argc, argv, own, &dopt, table_opt, &o)) != 0) {
+		if (rc < 0)
+			return apod_command_error(NULL);
+		printf("Usage: %s [--workload=NAME] [--deck=FILE] [--KEY=VALUE]... [--out=DIR]\n"
+		       "          [--json=FILE]\n"
+		       "Run every available stage and print the APOD table.\n", apod_prog->name);
+		return APOD_EXIT_OK;
 	}
-	free(longopts);
-	if (optind < argc)
-		return apod_usage_error(NULL, "unexpected argument '%s'", argv[optind]);
+	out = o.out;
+	json = o.json;
 	if (apod_deck_resolve(&params, &dopt))
 		return apod_report_failure();
 	if (!(problem = dopt.w->problem_create(params))) {

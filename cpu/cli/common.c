@@ -30,6 +30,13 @@ int apod_usage_error(const char *cmd, const char *fmt, ...)
 	return APOD_EXIT_USAGE;
 }
 
+int apod_command_error(const char *cmd)
+{
+	if (apod_failure_status() == APOD_EXIT_USAGE)
+		return apod_usage_error(cmd, "%s", apod_failure());
+	return apod_report_failure();
+}
+
 int apod_option_error(const char *cmd, int c, char **argv)
 {
 	apod_option_fail(c, argv);

@@ -130,9 +130,50 @@ const char *apod_deck_title(const struct apod_workload *w, const void *params)
 
 int apod_option_fail(int c, char **argv)
 {
+	if (!argv)   /* a command's own option it did not expect: a bug, named */
+		return apod_fail("option %d is declared but not handled", c);
 	if (c == ':')
 		return apod_usage_fail("option '%s' needs a value", argv[optind - 1]);
 	return apod_usage_fail("unknown option '%s'", argv[optind - 1]);
+}
+
+int apod_deck_command(int argc, char **argv, const struct option *own,
+                      struct apod_deck_opts *dopt,
+                      int (*own_opt)(int c, const char *arg, void *ctx), void *ctx)
+{
+	struct option *longopts;
+	int c, d, rc = 0;
+
+	memset(dopt, 0, sizeof *dopt);
+	if (!(dopt->w = apod_cli_workload(argc, argv)) || !(longopts = apod_longopts(dopt->w, own)))
+		return -1;
+	opterr = 0;
+	optind = 0;   /* 0, not 1: glibc then also forgets a half-read "-abc" */
+	while (rc == 0 && (c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if ((d = apod_deck_opt(dopt, c, optarg)) != 0)
+			rc = d < 0 ? -1 : 0;
+		else if (c == 'h' || c == OPT_HELP)
+			rc = 1;
+		else if (c == ':' || c == '?' || !own_opt)
+			rc = apod_option_fail(c, argv);
+		else
+			rc = own_opt(c, optarg, ctx);
+	}
+	free(longopts);
+	if (rc == 0 && optind < argc)
+		return apod_usage_fail("unexpected argument '%s'", argv[optind]);
+	return rc;
+}
+
+static int run_opt(int c, const char *arg, void *ctx)
+{
+	struct apod_run_args *a = ctx;
+	switch (c) {
+	case OPT_STAGE: a->stage = arg; return 0;
+	case OPT_OUT: a->out = arg; return 0;
+	case OPT_JSON: a->json = arg; return 0;
+	}
+	return apod_option_fail(c, NULL);
 }
 
 int apod_run_parse(int argc, char **argv, struct apod_run_args *a)
@@ -144,37 +185,10 @@ int apod_run_parse(int argc, char **argv, struct apod_run_args *a)
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct option *longopts;
-	int c, rc = 0;
-
+	int rc;
 	memset(a, 0, sizeof *a);
-	if (!(a->deck.w = apod_cli_workload(argc, argv)) || !(longopts = apod_longopts(a->deck.w, own)))
-		return -1;
-	opterr = 0;
-	optind = 0;   /* 0, not 1: glibc then also forgets a half-read "-abc" */
-	while (rc == 0 && (c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		int d = apod_deck_opt(&a->deck, c, optarg);
-		if (d < 0)
-			rc = -1;
-		if (d)
-			continue;
-		switch (c) {
-		case OPT_STAGE: a->stage = optarg; break;
-		case OPT_OUT: a->out = optarg; break;
-		case OPT_JSON: a->json = optarg; break;
-		case 'h':
-		case OPT_HELP:
-			rc = 1;
-			break;
-		default:
-			rc = apod_option_fail(c, argv);
-		}
-	}
-	free(longopts);
-	if (rc)
+	if ((rc = apod_deck_command(argc, argv, own, &a->deck, run_opt, a)) != 0)
 		return rc;
-	if (optind < argc)
-		return apod_usage_fail("unexpected argument '%s'", argv[optind]);
 	if (!a->stage)
 		return apod_usage_fail("which stage? give --stage=NAME (see 'apod stages')");
 	return 0;
