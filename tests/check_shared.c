@@ -6,6 +6,7 @@
 
 #include "heat/cell.h"
 #include "compare.h"
+#include "rng.h"
 #include "stats.h"
 
 START_TEST(cell_update_is_the_five_point_formula)
@@ -126,6 +127,52 @@ START_TEST(within_absolute_and_relative)
 }
 END_TEST
 
+/* Random123's published known answers for Philox4x32-10 (its kat_vectors):
+ * the generator is the one every stage and both sides of the bus use. */
+START_TEST(philox_known_answers)
+{
+	philox4x32_key_t k0 = { { 0, 0 } }, k1 = { { 0xffffffffu, 0xffffffffu } };
+	philox4x32_ctr_t c0 = { { 0, 0, 0, 0 } };
+	philox4x32_ctr_t c1 = { { 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu } };
+	philox4x32_ctr_t r0 = philox4x32(c0, k0), r1 = philox4x32(c1, k1);
+	ck_assert_uint_eq(r0.v[0], 0x6627e8d5u);
+	ck_assert_uint_eq(r0.v[1], 0xe169c58du);
+	ck_assert_uint_eq(r0.v[2], 0xbc57ac4cu);
+	ck_assert_uint_eq(r0.v[3], 0x9b00dbd8u);
+	ck_assert_uint_eq(r1.v[0], 0x408f276du);
+	ck_assert_uint_eq(r1.v[1], 0x41c83b0eu);
+	ck_assert_uint_eq(r1.v[2], 0xa20bc7c6u);
+	ck_assert_uint_eq(r1.v[3], 0x6d5451fdu);
+	/* apod_rng4's mapping: seed 0, everything 0 is the first vector. */
+	r0 = apod_rng4(0, 0, 0, 0);
+	ck_assert_uint_eq(r0.v[0], 0x6627e8d5u);
+	/* The stream, the index's high word and sub each reach the counter. */
+	ck_assert_uint_ne(apod_rng4(0, 1, 0, 0).v[0], 0x6627e8d5u);
+	ck_assert_uint_ne(apod_rng4(0, 0, 1ull << 32, 0).v[0], 0x6627e8d5u);
+	ck_assert_uint_ne(apod_rng4(0, 0, 0, 1).v[0], 0x6627e8d5u);
+}
+END_TEST
+
+START_TEST(uniform_conversions_hit_their_ends)
+{
+	ck_assert(apod_u01f(0) == 1.0f / 16777216.0f);
+	ck_assert(apod_u01f(0xffffffffu) == 1.0f);
+	ck_assert(apod_s11f(0) == -1.0f);
+	ck_assert(apod_s11f(0xffffffffu) == 1.0f - 1.0f / 8388608.0f);
+	ck_assert(apod_u01d(0, 0) == 1.0 / 9007199254740992.0);
+	ck_assert(apod_u01d(0xffffffffu, 0xffffffffu) == 1.0);
+	/* The mean of many draws is near 1/2 (10^6 draws: sd 2.9e-4). */
+	{
+		double sum = 0;
+		for (uint32_t i = 0; i < 1000000; i++) {
+			philox4x32_ctr_t r = apod_rng4(42, 0, i, 0);
+			sum += apod_u01d(r.v[0], r.v[1]);
+		}
+		ck_assert_double_eq_tol(sum / 1e6, 0.5, 2e-3);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("shared");
@@ -140,6 +187,8 @@ int main(void)
 	tcase_add_test(t, histogram_bins_and_clamps);
 	tcase_add_test(t, ulp_distance_on_the_float_grid);
 	tcase_add_test(t, within_absolute_and_relative);
+	tcase_add_test(t, philox_known_answers);
+	tcase_add_test(t, uniform_conversions_hit_their_ends);
 	suite_add_tcase(s, t);
 	r = srunner_create(s);
 	srunner_run_all(r, CK_NORMAL);
