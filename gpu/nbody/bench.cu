@@ -35,6 +35,24 @@ static void row(json_object *arr, const char *name, double ms, double n, double 
 	json_object_array_add(arr, o);
 }
 
+/* forces_tuned<P, RSQRT> at its own occupancy-API shape. */
+template <int P, bool RSQRT>
+static int variant(json_object *arr, struct nbody_resident *g, const struct nbody_problem *p, int reps,
+                   double peak, const char *name)
+{
+	int block = 0, grid = 0;
+	double ms = 0;
+	if (tuned_shape<P, RSQRT>(g->n, &block, &grid))
+		return -1;
+	if (time_it(reps, [&] {
+		    forces_tuned<P, RSQRT><<<grid, block, block * sizeof(float4)>>>(g->d_pos, g->d_vel, g->d_acc,
+		                                                                    g->n, p->eps2, p->h, 0);
+		    return cudaGetLastError() != cudaSuccess; }, &ms))
+		return -1;
+	row(arr, name, ms, (double)g->n, peak, block, RSQRT ? "rsqrtf" : "no rsqrtf");
+	return 0;
+}
+
 extern "C" int nbody_gpu_bench(const void *problem, int reps, json_object *out)
 {
 	const struct nbody_problem *p = (const struct nbody_problem *)problem;
@@ -71,11 +89,19 @@ extern "C" int nbody_gpu_bench(const void *problem, int reps, json_object *out)
 		    g->d_pos, g->d_vel, g->d_acc, g->n, p->eps2, p->h, 0))))
 		goto fail;
 	row(arr, "gpu4 tuned", ms, n, peak, g->tuned_block,
-	    "rsqrtf, 2 bodies a thread, unrolled, occupancy-API block");
-#undef TIME
+	    "rsqrtf, unrolled, fused kick off, occupancy-API block");
 	json_object_object_add(out, "gpu4_fraction_of_fma_peak",
 	                       json_object_new_double(n * n / (ms * 1e-3) * NBODY_FLOPS_PER_INTERACTION /
 	                                              1e9 / peak));
+	json_object_object_add(out, "gpu4_bodies_per_thread", json_object_new_int(NBODY_TUNED_P));
+	/* What each of gpu4's choices is worth: the same kernel with one knob
+	 * changed (bodies a thread; sqrtf and a division in place of rsqrtf). */
+	if (variant<1, true>(arr, g, p, reps, peak, "  variant: 1 body a thread") ||
+	    variant<2, true>(arr, g, p, reps, peak, "  variant: 2 bodies a thread") ||
+	    variant<4, true>(arr, g, p, reps, peak, "  variant: 4 bodies a thread") ||
+	    variant<NBODY_TUNED_P, false>(arr, g, p, reps, peak, "  variant: sqrtf + division"))
+		goto fail;
+#undef TIME
 	nbody_resident_destroy(g);
 	return 0;
 fail:

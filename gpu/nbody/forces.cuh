@@ -13,6 +13,7 @@
 #ifndef APOD_GPU_NBODY_FORCES_CUH
 #define APOD_GPU_NBODY_FORCES_CUH
 
+#include "cuda_check.h"
 #include "nbody/interact.h"
 
 /* gpu1, gpu2: one thread a body, every body j read from global memory (the
@@ -65,7 +66,7 @@ static __global__ void forces_tiled(const float4 *__restrict__ pos, float4 *__re
  * kick fused in (v += h a as soon as a body's acceleration is known).  The
  * last tile is padded with massless bodies at the origin: they add exactly
  * zero (w = 0), so the loop needs no bound and unrolls fully. */
-template <int P>
+template <int P, bool RSQRT = true>
 static __global__ void forces_tuned(const float4 *__restrict__ pos, float4 *__restrict__ vel,
                                     float4 *__restrict__ acc, int n, float eps2, float h, int kick)
 {
@@ -89,8 +90,12 @@ static __global__ void forces_tuned(const float4 *__restrict__ pos, float4 *__re
 			float4 pj = tile[k];
 #pragma unroll
 			for (int p = 0; p < P; p++)
-				nbody_interact_rsqrt(pi[p].x, pi[p].y, pi[p].z, pj.x, pj.y, pj.z, pj.w, eps2,
-				                     &ax[p], &ay[p], &az[p]);
+				if (RSQRT)
+					nbody_interact_rsqrt(pi[p].x, pi[p].y, pi[p].z, pj.x, pj.y, pj.z, pj.w,
+					                     eps2, &ax[p], &ay[p], &az[p]);
+				else
+					nbody_interact(pi[p].x, pi[p].y, pi[p].z, pj.x, pj.y, pj.z, pj.w, eps2,
+					               &ax[p], &ay[p], &az[p]);
 		}
 	}
 #pragma unroll
@@ -105,6 +110,25 @@ static __global__ void forces_tuned(const float4 *__restrict__ pos, float4 *__re
 			                     nbody_kick(v.z, az[p], h), 0);
 		}
 	}
+}
+
+/* Dynamic shared memory of the tuned kernel: one float4 a thread (the tile). */
+struct tile_bytes {
+	__host__ __device__ size_t operator()(int block) const { return (size_t)block * sizeof(float4); }
+};
+
+/* The tuned kernel's launch for n bodies: the block size the occupancy API
+ * finds best for it (with its tile), no larger than the problem needs, and
+ * enough blocks for P bodies a thread. */
+template <int P, bool RSQRT = true> static int tuned_shape(int n, int *block, int *grid)
+{
+	int min_grid, per = (n + P - 1) / P;
+	CUDA_TRY(cudaOccupancyMaxPotentialBlockSizeVariableSMem(&min_grid, block, forces_tuned<P, RSQRT>,
+	                                                        tile_bytes(), 1024));
+	if (*block > per)
+		*block = (per + 31) / 32 * 32;
+	*grid = (n + *block * P - 1) / (*block * P);
+	return 0;
 }
 
 /* The first half of a step: v += h a, then x += dt v. */

@@ -89,25 +89,9 @@ template <int K> static __global__ void total_kernel(const double *part, int cou
 	block_sum<K>(v, total);
 }
 
-/* Dynamic shared memory of the tuned kernel: one float4 a thread (the tile). */
-struct tile_bytes {
-	__host__ __device__ size_t operator()(int block) const { return (size_t)block * sizeof(float4); }
-};
-
 int nbody_tuned_shape(int n, int *block, int *grid)
 {
-	int min_grid;
-	CUDA_TRY(cudaOccupancyMaxPotentialBlockSizeVariableSMem(&min_grid, block,
-	                                                        forces_tuned<NBODY_TUNED_P>, tile_bytes(),
-	                                                        1024));
-	/* A block larger than the problem only idles: keep it a whole number of warps. */
-	{
-		int per = (n + NBODY_TUNED_P - 1) / NBODY_TUNED_P;
-		if (*block > per)
-			*block = (per + 31) / 32 * 32;
-	}
-	*grid = (n + *block * NBODY_TUNED_P - 1) / (*block * NBODY_TUNED_P);
-	return 0;
+	return tuned_shape<NBODY_TUNED_P>(n, block, grid);
 }
 
 int nbody_forces(enum nbody_variant v, cudaStream_t stream, const float4 *pos, float4 *vel,
