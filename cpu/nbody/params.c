@@ -21,10 +21,12 @@ const struct apod_param nbody_params_table[] = {
 	{ .key = "dt", .type = APOD_PARAM_REAL, .def = "0.005", .lo = 0, .lo_open = 1, .hi = 1,
 	  .range_why = " (a time step in Henon units, the crossing time is about 2.8)",
 	  .offset = AT(dt), .help = "time step" },
-	/* eps = 0 would make the self-interaction 0/0 and the force unbounded. */
-	{ .key = "eps", .type = APOD_PARAM_REAL, .def = "0.05", .lo = 0, .lo_open = 1, .hi = 100,
-	  .range_why = " (the softening must be positive: it bounds the force and makes the "
-	               "self-interaction zero)",
+	/* eps = 0 would make the self-interaction 0/0 and the force unbounded;
+	 * from 1e-6 up, eps^3 is a normal float, so the self term stays 0 and
+	 * rsqrtf of eps^2 finite. */
+	{ .key = "eps", .type = APOD_PARAM_REAL, .def = "0.05", .lo = 1e-6, .hi = 100,
+	  .range_why = " (the softening must be positive, with eps^3 a normal float: it bounds the "
+	               "force and makes the self-interaction zero)",
 	  .offset = AT(eps), .help = "Plummer softening length" },
 	{ .key = "seed", .type = APOD_PARAM_INT, .def = "1", .lo = 0, .hi = NBODY_MAX_SEED,
 	  .offset = AT(seed), .help = "seed of the initial conditions (Philox)" },
