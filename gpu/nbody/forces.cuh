@@ -118,13 +118,19 @@ struct tile_bytes {
 };
 
 /* The tuned kernel's launch for n bodies: the block size the occupancy API
- * finds best for it (with its tile), no larger than the problem needs, and
- * enough blocks for P bodies a thread. */
+ * finds best for it (with its tile), then halved while the grid would give
+ * an SM fewer than two blocks: the API maximises the threads an SM holds,
+ * not the SMs in use, and at n = 2^17 with 2 bodies a thread its 1024
+ * threads a block would make 64 blocks for an H100's 132 SMs. */
 template <int P, bool RSQRT = true> static int tuned_shape(int n, int *block, int *grid)
 {
-	int min_grid, per = (n + P - 1) / P;
+	int min_grid, dev, sms, per = (n + P - 1) / P;
+	CUDA_TRY(cudaGetDevice(&dev));
+	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	CUDA_TRY(cudaOccupancyMaxPotentialBlockSizeVariableSMem(&min_grid, block, forces_tuned<P, RSQRT>,
 	                                                        tile_bytes(), 1024));
+	while (*block >= 128 && (per + *block - 1) / *block < 2 * sms)
+		*block = (*block / 2 + 31) / 32 * 32;   /* whole warps */
 	if (*block > per)
 		*block = (per + 31) / 32 * 32;
 	*grid = (n + *block * P - 1) / (*block * P);
