@@ -58,9 +58,11 @@ enum { NBODY_SERIES_STATS, NBODY_SERIES_MOMENTUM, NBODY_SERIES_ENERGY, NBODY_SER
 enum { NBODY_ARRAY_POS, NBODY_ARRAY_VEL };
 #define NBODY_STATS_COLS 7    /* kinetic, px, py, pz, cx, cy, cz */
 
-/* What the omp stage changes: the step and both probes. */
+/* What the omp stage changes: the setup (the first forces, in parallel),
+ * the step and both probes. */
 #define NBODY_PORTS \
-	(APOD_PORTS_STEP | APOD_PORTS_PROBE(NBODY_PROBE_STATS) | APOD_PORTS_PROBE(NBODY_PROBE_ENERGY))
+	(APOD_PORTS_SETUP | APOD_PORTS_STEP | APOD_PORTS_PROBE(NBODY_PROBE_STATS) | \
+	 APOD_PORTS_PROBE(NBODY_PROBE_ENERGY))
 /* gpu1 keeps the state on the host: it adds the setup (the first forces,
  * on the device) to the step's port. */
 #define NBODY_GPU1_PORTS (APOD_PORTS_SETUP | APOD_PORTS_STEP)
