@@ -31,44 +31,17 @@
 #include <string.h>
 
 #include "copy4.cuh"
+#include "fma_peak.cuh"   /* fma_chains<ILP>, shared with bench --kernels */
 #include "kit.cuh"
 #include "labs/splitmix.h"
 #include "lab_models.h"   /* Little's law: apod_model_little_* */
 
 #define BLOCK 128        /* four warps: one for each scheduler of a Volta-to-Hopper SM */
-#define PASS_FMAS 64     /* FMAs per thread in one pass of the loop, whatever ILP is */
 #define NILP 4
 #define MAXB 8           /* at most 2^7 = 128 blocks per SM in the sweep */
 
 static const int ilps[NILP] = { 1, 2, 4, 8 };
-
-/* ILP independent chains per thread, PASS_FMAS / ILP FMAs each per pass. */
-template <int ILP>
-static __global__ void __launch_bounds__(BLOCK) fma_chains(const float *__restrict__ x0,
-                                                            float *__restrict__ x, int passes)
-{
-	const int threads = gridDim.x * blockDim.x, t = blockIdx.x * blockDim.x + threadIdx.x;
-	float v[ILP];
-#pragma unroll
-	for (int j = 0; j < ILP; j++)
-		v[j] = x0[j * threads + t];
-	/* One pass is the same 64 FMAs and the same loop overhead for every ILP;
-	 * only how they depend on each other changes. */
-#pragma unroll 1
-	for (int p = 0; p < passes; p++) {
-#pragma unroll
-		for (int s = 0; s < PASS_FMAS / (2 * ILP); s++) {
-#pragma unroll
-			for (int j = 0; j < ILP; j++) {
-				v[j] = __fmaf_rn(v[j], 2.0f, 1.0f);
-				v[j] = __fmaf_rn(v[j], 0.5f, -0.25f);
-			}
-		}
-	}
-#pragma unroll
-	for (int j = 0; j < ILP; j++)
-		x[j * threads + t] = v[j];
-}
+static_assert(BLOCK == FMA_PEAK_BLOCK, "the FMA chains are compiled for blocks of FMA_PEAK_BLOCK");
 
 /*
  * A grid-stride copy: each pass, a thread loads ILP floats (a block's ILP x

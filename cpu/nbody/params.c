@@ -1,0 +1,78 @@
+/*
+ * params.c: the n-body workload's keys, and the check that a run fits in
+ * the host's memory.
+ */
+#include <stddef.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "apod/apod.h"
+#include "nbody.h"
+
+#define AT(member) offsetof(struct nbody_params, member)
+
+const struct apod_param nbody_params_table[] = {
+	{ .key = "name", .type = APOD_PARAM_NAME, .def = "nbody", .offset = AT(name),
+	  .help = "a name for the deck", .neutral = 1 },
+	{ .key = "n", .type = APOD_PARAM_INT, .def = "2048", .lo = 1, .hi = NBODY_MAX_N,
+	  .offset = AT(n), .help = "bodies" },
+	{ .key = "steps", .type = APOD_PARAM_INT, .def = "20", .lo = 1, .hi = NBODY_MAX_STEPS,
+	  .offset = AT(steps), .help = "time steps" },
+	{ .key = "dt", .type = APOD_PARAM_REAL, .def = "0.005", .lo = 0, .lo_open = 1, .hi = 1,
+	  .range_why = " (a time step in Henon units, the crossing time is about 2.8)",
+	  .offset = AT(dt), .help = "time step" },
+	/* eps = 0 would make the self-interaction 0/0 and the force unbounded;
+	 * from 1e-6 up, eps^3 is a normal float, so the self term stays 0 and
+	 * rsqrtf of eps^2 finite. */
+	{ .key = "eps", .type = APOD_PARAM_REAL, .def = "0.05", .lo = 1e-6, .hi = 100,
+	  .range_why = " (the softening must be positive, with eps^3 a normal float: it bounds the "
+	               "force and makes the self-interaction zero)",
+	  .offset = AT(eps), .help = "Plummer softening length" },
+	{ .key = "seed", .type = APOD_PARAM_INT, .def = "1", .lo = 0, .hi = NBODY_MAX_SEED,
+	  .offset = AT(seed), .help = "seed of the initial conditions (Philox)" },
+	{ .key = "model", .type = APOD_PARAM_NAME, .def = "plummer", .offset = AT(model),
+	  .help = "initial conditions: plummer (a Plummer sphere) or disk (a rotating disk)" },
+	{ .key = "stats_every", .type = APOD_PARAM_INT, .def = "1", .lo = 0, .hi = NBODY_MAX_STEPS,
+	  .offset = AT(stats_every),
+	  .help = "calcStats (kinetic energy, momentum, centre of mass) every K steps (0: never)" },
+	{ .key = "energy_every", .type = APOD_PARAM_INT, .def = "10", .lo = 0,
+	  .hi = NBODY_MAX_STEPS, .offset = AT(energy_every),
+	  .help = "calcEnergy, the O(N^2) total energy, every K steps (0: never)" },
+	{ .key = "snapshot_every", .type = APOD_PARAM_INT, .def = "0", .lo = 0,
+	  .hi = NBODY_MAX_STEPS, .offset = AT(snapshot_every),
+	  .help = "positions and velocities every M steps, with --out (0: never)", .neutral = 1 },
+	{ .key = NULL },
+};
+
+/* Host bytes a run needs: the problem (8 floats a body), a stage's arrays
+ * (10), the harness's final copies and a snapshot buffer (6 + 6), and the
+ * rows of the series; 0 on overflow. */
+static size_t run_bytes(const struct nbody_params *p)
+{
+	size_t state, rows = 0, bytes;
+	if (__builtin_mul_overflow((size_t)p->n, 30 * sizeof(float), &state))
+		return 0;
+	if (p->stats_every > 0)
+		rows += (size_t)(p->steps / p->stats_every) * (10 * sizeof(double) + 2 * sizeof(long));
+	if (p->energy_every > 0)
+		rows += (size_t)(p->steps / p->energy_every) * (4 * sizeof(double) + 2 * sizeof(long));
+	if (__builtin_add_overflow(state, rows, &bytes))
+		return 0;
+	return bytes;
+}
+
+int nbody_params_check(const void *params)
+{
+	const struct nbody_params *p = params;
+	size_t need = run_bytes(p);
+	long pages = sysconf(_SC_PHYS_PAGES), pagesize = sysconf(_SC_PAGESIZE);
+	if (strcmp(p->model, "plummer") != 0 && strcmp(p->model, "disk") != 0)
+		return apod_usage_fail("model: '%s' is not a model (plummer or disk)", p->model);
+	if (need == 0)
+		return apod_usage_fail("n: %ld bodies for %ld steps overflow the address space", p->n,
+		                       p->steps);
+	if (pages > 0 && pagesize > 0 && need / (size_t)pagesize > (size_t)pages)
+		return apod_usage_fail("n: %ld bodies need %zu bytes, more than this machine's %zu "
+		                       "bytes of memory", p->n, need, (size_t)pages * (size_t)pagesize);
+	return 0;
+}

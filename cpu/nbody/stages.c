@@ -1,0 +1,48 @@
+/*
+ * stages.c: the n-body ladder, "serial" first.  A build without CUDA (or
+ * the profiling build) still lists the GPU stages, with the reason they
+ * cannot run.
+ */
+#include <stdio.h>
+
+#include "nbody.h"
+
+#if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
+#define GPU1 nbody_stage_gpu1   /* gpu/nbody/stage1.cu .. stage4.cu */
+#define GPU2 nbody_stage_gpu2
+#define GPU3 nbody_stage_gpu3
+#define GPU4 nbody_stage_gpu4
+#else
+static int no_cuda(char *why, size_t len)
+{
+#ifdef APOD_NO_GPU_STAGES
+	snprintf(why, len, "not in this build (the profiling build has no GPU stages)");
+#else
+	snprintf(why, len, "built without CUDA (HAVE_CUDA unset: configure found no nvcc, or "
+	                   "--without-cuda)");
+#endif
+	return 0;
+}
+
+#define UNBUILT(var, nm, line, pts) \
+	static const struct apod_stage var = { .name = nm, .about = line, .ports = pts, \
+	                                       .available = no_cuda }
+UNBUILT(unbuilt1, "gpu1", NBODY_GPU1_ABOUT, NBODY_GPU1_PORTS);
+UNBUILT(unbuilt2, "gpu2", NBODY_GPU2_ABOUT, NBODY_GPU_PORTS);
+UNBUILT(unbuilt3, "gpu3", NBODY_GPU3_ABOUT, NBODY_GPU_PORTS);
+UNBUILT(unbuilt4, "gpu4", NBODY_GPU4_ABOUT, NBODY_GPU_PORTS);
+#define GPU1 unbuilt1
+#define GPU2 unbuilt2
+#define GPU3 unbuilt3
+#define GPU4 unbuilt4
+#endif
+
+const struct apod_stage *const nbody_stages[] = {
+	&nbody_stage_serial,
+	&nbody_stage_omp,
+	&GPU1,
+	&GPU2,
+	&GPU3,
+	&GPU4,
+	NULL,
+};

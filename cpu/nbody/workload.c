@@ -1,0 +1,222 @@
+/*
+ * workload.c: n-body, declared to the harness: its parameters, its problem
+ * (the initial conditions), its probes (calcStats every step, calcEnergy
+ * every K), its outputs and the tolerances (tolerance.c) the gate holds
+ * every stage to.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "apod/apod.h"
+#include "nbody.h"
+#include "nbody_workload.h"
+#include "tolerance.h"
+
+static void pos_tol(const void *params, int any_float, struct apod_tol *t)
+{
+	struct nbody_tolerance d;
+	(void)any_float;   /* the state is always float */
+	nbody_design(params, &d);
+	t->atol = d.pos;
+	t->rtol = 0;
+}
+
+static void vel_tol(const void *params, int any_float, struct apod_tol *t)
+{
+	struct nbody_tolerance d;
+	(void)any_float;
+	nbody_design(params, &d);
+	t->atol = d.vel;
+	t->rtol = 0;
+}
+
+/* stats: kinetic, momentum (3), centre of mass (3). */
+static void stats_tol(const void *params, int any_float, int column, struct apod_tol *t)
+{
+	struct nbody_tolerance d;
+	(void)any_float;
+	nbody_design(params, &d);
+	t->atol = column == 0 ? d.kinetic : column < 4 ? d.momentum : d.centre;
+	t->rtol = 0;
+}
+
+static void momentum_drift_tol(const void *params, int any_float, int column, struct apod_tol *t)
+{
+	struct nbody_tolerance d;
+	(void)any_float;
+	(void)column;
+	nbody_design(params, &d);
+	t->atol = d.momentum_drift;
+	t->rtol = 0;
+}
+
+/* energy: kinetic, potential, total. */
+static void energy_tol(const void *params, int any_float, int column, struct apod_tol *t)
+{
+	struct nbody_tolerance d;
+	(void)any_float;
+	nbody_design(params, &d);
+	t->atol = column == 0 ? d.kinetic : column == 1 ? d.potential : d.kinetic + d.potential;
+	t->rtol = 0;
+}
+
+static void energy_drift_tol(const void *params, int any_float, int column, struct apod_tol *t)
+{
+	struct nbody_tolerance d;
+	(void)any_float;
+	(void)column;
+	nbody_design(params, &d);
+	t->atol = d.energy_drift;
+	t->rtol = 0;
+}
+
+static int three_shape(const void *params, size_t dims[2])
+{
+	dims[0] = (size_t)((const struct nbody_params *)params)->n;
+	dims[1] = 3;
+	return 2;
+}
+
+static long steps(const void *params)
+{
+	return ((const struct nbody_params *)params)->steps;
+}
+
+static long stats_every(const void *params)
+{
+	return ((const struct nbody_params *)params)->stats_every;
+}
+
+static long energy_every(const void *params)
+{
+	return ((const struct nbody_params *)params)->energy_every;
+}
+
+static long snapshot_every(const void *params)
+{
+	return ((const struct nbody_params *)params)->snapshot_every;
+}
+
+static const char *title(const void *params)
+{
+	return ((const struct nbody_params *)params)->name;
+}
+
+static int seven_columns(const void *params)
+{
+	(void)params;
+	return NBODY_STATS_COLS;
+}
+
+static int three_columns(const void *params)
+{
+	(void)params;
+	return 3;
+}
+
+static int one_column(const void *params)
+{
+	(void)params;
+	return 1;
+}
+
+static void problem_destroy(void *problem)
+{
+	struct nbody_problem *p = problem;
+	if (!p)
+		return;
+	free(p->pos);
+	free(p->vel);
+	free(p);
+}
+
+/* The initial conditions, once, on the host: every stage copies these bits. */
+static void *problem_create(const void *params)
+{
+	const struct nbody_params *prm = params;
+	struct nbody_problem *p = calloc(1, sizeof *p);
+	size_t n = (size_t)prm->n;
+	if (!p || !(p->pos = malloc(n * 4 * sizeof(float))) || !(p->vel = malloc(n * 4 * sizeof(float)))) {
+		problem_destroy(p);
+		apod_fail("nbody: cannot allocate the initial conditions of %zu bodies", n);
+		return NULL;
+	}
+	p->n = n;
+	p->dt = (float)prm->dt;
+	p->h = 0.5f * p->dt;
+	p->eps2 = (float)(prm->eps * prm->eps);
+	if (nbody_initial(prm, p->pos, p->vel)) {
+		problem_destroy(p);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		p->mass += p->pos[4 * i + 3];
+	return p;
+}
+
+static const struct apod_probe probes[] = {
+	[NBODY_PROBE_STATS] = { .name = "calcStats", .every = stats_every },
+	[NBODY_PROBE_ENERGY] = { .name = "calcEnergy", .every = energy_every },
+	{ .name = NULL },
+};
+
+static const struct apod_array arrays[] = {
+	[NBODY_ARRAY_POS] = { .name = "pos", .dtype = APOD_F32, .shape = three_shape,
+	                      .snapshot = "pos", .compare = APOD_COMPARE_CLOSE, .tolerance = pos_tol },
+	[NBODY_ARRAY_VEL] = { .name = "vel", .dtype = APOD_F32, .shape = three_shape,
+	                      .snapshot = "vel", .compare = APOD_COMPARE_CLOSE, .tolerance = vel_tol },
+	{ .name = NULL },
+};
+
+static const struct apod_series series[] = {
+	[NBODY_SERIES_STATS] = { .name = "stats", .probe = NBODY_PROBE_STATS, .columns = seven_columns,
+	                         .column_names = "kinetic,px,py,pz,cx,cy,cz",
+	                         .compare = APOD_COMPARE_CLOSE, .tolerance = stats_tol },
+	/* The momentum again, held to an invariant instead of to serial. */
+	[NBODY_SERIES_MOMENTUM] = { .name = "momentum", .probe = NBODY_PROBE_STATS,
+	                            .columns = three_columns, .column_names = "px,py,pz",
+	                            .compare = APOD_COMPARE_DRIFT, .tolerance = momentum_drift_tol },
+	[NBODY_SERIES_ENERGY] = { .name = "energy", .probe = NBODY_PROBE_ENERGY,
+	                          .columns = three_columns, .column_names = "kinetic,potential,total",
+	                          .compare = APOD_COMPARE_CLOSE, .tolerance = energy_tol },
+	[NBODY_SERIES_DRIFT] = { .name = "drift", .probe = NBODY_PROBE_ENERGY, .columns = one_column,
+	                         .column_names = "total", .compare = APOD_COMPARE_DRIFT,
+	                         .tolerance = energy_drift_tol },
+	{ .name = NULL },
+};
+
+/* Weak scaling: the work a step is n^2, so factor f takes n to n sqrt(f)
+ * only where that is whole; factor times the bodies otherwise would be
+ * f^2 the work.  Grown by the nearest whole count, rounded up. */
+static int grow(void *params, int factor)
+{
+	struct nbody_params *q = params;
+	double grown = ceil(sqrt((double)factor) * (double)q->n);
+	if (factor < 1 || grown > (double)NBODY_MAX_N)
+		return apod_usage_fail("nbody: %ld bodies grown %d times is beyond %ld", q->n, factor,
+		                       NBODY_MAX_N);
+	q->n = (long)grown;
+	return nbody_params_check(q);
+}
+
+const struct apod_workload nbody_workload = {
+	.version = APOD_WORKLOAD_VERSION,
+	.name = "nbody",
+	.about = "all-pairs gravity with Plummer softening, leapfrog, energy and momentum "
+	         "(compute-bound)",
+	.params_size = sizeof(struct nbody_params),
+	.params = nbody_params_table,
+	.check = nbody_params_check,
+	.steps = steps,
+	.snapshot_every = snapshot_every,
+	.title = title,
+	.problem_create = problem_create,
+	.problem_destroy = problem_destroy,
+	.step_phase = "computeForces",
+	.probes = probes,
+	.arrays = arrays,
+	.series = series,
+	.stages = nbody_stages,
+	.grow = grow,
+};

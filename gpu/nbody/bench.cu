@@ -1,0 +1,110 @@
+/*
+ * bench.cu: the n-body force kernels against the device's own FP32 peak.
+ *
+ * Work: n^2 interactions a force evaluation (the j = i term is computed and
+ * adds zero, as it is in the stages), counted at the usual 20 flops an
+ * interaction (NBODY_FLOPS_PER_INTERACTION).  The ceiling is the FMA peak
+ * measured in this run by the ilp lab's FMA chains (gpu/fma_peak.cuh), not
+ * the datasheet.  gpu4's kernel is timed with the kick fused in, as its
+ * stage runs it; the others alone (their kick is a separate, O(n) kernel).
+ */
+#include <stdio.h>
+
+#include "cuda_check.h"
+#include "device.h"
+#include "fma_peak.cuh"
+#include "forces.cuh"
+#include "nbody_bench.h"
+#include "nbody_resident.h"
+#include "timing.cuh"
+
+static void row(json_object *arr, const char *name, double ms, double n, double peak, int block,
+                const char *note)
+{
+	json_object *o = json_object_new_object();
+	double inter = n * n / (ms * 1e-3), gflops = inter * NBODY_FLOPS_PER_INTERACTION / 1e9;
+	printf("  %-28s %10.4f %12.4g %10.1f %8.1f%% %6d  %s\n", name, ms, inter, gflops,
+	       100 * gflops / peak, block, note);
+	json_object_object_add(o, "kernel", json_object_new_string(name));
+	json_object_object_add(o, "ms", json_object_new_double(ms));
+	json_object_object_add(o, "interactions_per_s", json_object_new_double(inter));
+	json_object_object_add(o, "gflops", json_object_new_double(gflops));
+	json_object_object_add(o, "fraction_of_fma_peak", json_object_new_double(gflops / peak));
+	json_object_object_add(o, "block", json_object_new_int(block));
+	json_object_object_add(o, "note", json_object_new_string(note));
+	json_object_array_add(arr, o);
+}
+
+/* forces_tuned<P, RSQRT> at its own occupancy-API shape. */
+template <int P, bool RSQRT>
+static int variant(json_object *arr, struct nbody_resident *g, const struct nbody_problem *p, int reps,
+                   double peak, const char *name)
+{
+	int block = 0, grid = 0;
+	double ms = 0;
+	if (tuned_shape<P, RSQRT>(g->n, &block, &grid))
+		return -1;
+	if (time_it(reps, [&] {
+		    forces_tuned<P, RSQRT><<<grid, block, block * sizeof(float4)>>>(g->d_pos, g->d_vel, g->d_acc,
+		                                                                    g->n, p->eps2, p->h, 0);
+		    return cudaGetLastError() != cudaSuccess; }, &ms))
+		return -1;
+	row(arr, name, ms, (double)g->n, peak, block, RSQRT ? "rsqrtf" : "no rsqrtf");
+	return 0;
+}
+
+extern "C" int nbody_gpu_bench(const void *problem, int reps, json_object *out)
+{
+	const struct nbody_problem *p = (const struct nbody_problem *)problem;
+	struct nbody_resident *g;
+	json_object *arr;
+	double peak = 0, ms = 0, n = (double)p->n;
+	int block = 256;
+
+	if (fma_peak_gflops(reps, &peak))
+		return -1;
+	if (!(g = (struct nbody_resident *)nbody_resident_create(problem, NBODY_TUNED, "bench")))
+		return -1;
+	arr = json_object_new_array();
+	json_object_object_add(out, "kernels", arr);
+	json_object_object_add(out, "fma_peak_gflops", json_object_new_double(peak));
+	json_object_object_add(out, "flops_per_interaction", json_object_new_int(NBODY_FLOPS_PER_INTERACTION));
+	printf("\nforce kernels on %zu bodies, median of %d after a warm-up, CUDA events;\n"
+	       "%d flops an interaction; FP32 FMA peak measured now: %.1f GFLOP/s\n", p->n, reps,
+	       NBODY_FLOPS_PER_INTERACTION, peak);
+	printf("  %-28s %10s %12s %10s %9s %6s\n", "kernel", "ms", "inter/s", "GFLOP/s", "of peak",
+	       "block");
+
+#define TIME(call) time_it(reps, [&] { call; return cudaGetLastError() != cudaSuccess; }, &ms)
+	if (TIME((forces_simple<<<(g->n + block - 1) / block, block>>>(g->d_pos, g->d_acc, g->n, p->eps2))))
+		goto fail;
+	row(arr, "gpu1-2 simple (global j)", ms, n, peak, block, "j in order, sqrtf and division");
+	if (TIME((forces_tiled<<<(g->n + block - 1) / block, block, block * sizeof(float4)>>>(
+		    g->d_pos, g->d_acc, g->n, p->eps2))))
+		goto fail;
+	row(arr, "gpu3 tiled (shared tiles)", ms, n, peak, block, "j in order, sqrtf and division");
+	/* The kick is off here so that repeated runs leave the velocities alone. */
+	if (TIME((forces_tuned<NBODY_TUNED_P><<<g->tuned_grid, g->tuned_block,
+	                                         g->tuned_block * sizeof(float4)>>>(
+		    g->d_pos, g->d_vel, g->d_acc, g->n, p->eps2, p->h, 0))))
+		goto fail;
+	row(arr, "gpu4 tuned", ms, n, peak, g->tuned_block,
+	    "rsqrtf, unrolled, fused kick off, occupancy-API block");
+	json_object_object_add(out, "gpu4_fraction_of_fma_peak",
+	                       json_object_new_double(n * n / (ms * 1e-3) * NBODY_FLOPS_PER_INTERACTION /
+	                                              1e9 / peak));
+	json_object_object_add(out, "gpu4_bodies_per_thread", json_object_new_int(NBODY_TUNED_P));
+	/* What each of gpu4's choices is worth: the same kernel with one knob
+	 * changed (bodies a thread; sqrtf and a division in place of rsqrtf). */
+	if (variant<1, true>(arr, g, p, reps, peak, "  variant: 1 body a thread") ||
+	    variant<2, true>(arr, g, p, reps, peak, "  variant: 2 bodies a thread") ||
+	    variant<4, true>(arr, g, p, reps, peak, "  variant: 4 bodies a thread") ||
+	    variant<NBODY_TUNED_P, false>(arr, g, p, reps, peak, "  variant: sqrtf + division"))
+		goto fail;
+#undef TIME
+	nbody_resident_destroy(g);
+	return 0;
+fail:
+	nbody_resident_destroy(g);
+	return -1;
+}

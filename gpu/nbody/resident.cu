@@ -1,0 +1,258 @@
+/*
+ * resident.cu: the resident n-body stages' engine (gpu2, gpu3, gpu4): the
+ * state lives on the device from create to destroy; a step is
+ *
+ *     kick_drift (v += h a, x += dt v), forces (variant), kick (v += h a)
+ *
+ * (gpu4 fuses the last kick into its force kernel).  The statistics are
+ * reduced on the device in double (a block tree, then one block over the
+ * blocks: a fixed order, the same every run) and 7 doubles come back; the
+ * energy's O(N^2) potential likewise, one thread a row i summing j > i in
+ * index order.  Arrays cross to the host only when the harness fetches
+ * them.  Every phase is marked with events for device time.
+ */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "cuda_check.h"
+#include "device.h"
+#include "forces.cuh"
+#include "nbody_resident.h"
+
+#define BLOCK 256             /* kick, drift, simple and tiled forces, reductions */
+#define STATS_BLOCKS 1024     /* at most: partial sums per statistics probe */
+#define SUMS 7
+
+/* Sum K doubles a thread over the block (fixed tree); thread 0 gets them. */
+template <int K> static __device__ void block_sum(double (&v)[K], double *out)
+{
+	__shared__ double s[K][BLOCK];
+	unsigned t = threadIdx.x;
+	for (int c = 0; c < K; c++)
+		s[c][t] = v[c];
+	__syncthreads();
+	for (unsigned half = BLOCK / 2; half > 0; half /= 2) {
+		if (t < half)
+			for (int c = 0; c < K; c++)
+				s[c][t] += s[c][t + half];
+		__syncthreads();
+	}
+	if (t == 0)
+		for (int c = 0; c < K; c++)
+			out[c] = s[c][0];
+}
+
+/* Kinetic, m v (3), m r (3) over a strided set of bodies, then the block. */
+static __global__ void stats_kernel(const float4 *__restrict__ pos, const float4 *__restrict__ vel,
+                                    int n, double *part)
+{
+	double v[SUMS] = { 0, 0, 0, 0, 0, 0, 0 };
+	for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+		float4 x = pos[i], u = vel[i];
+		double m = x.w;
+		v[0] += nbody_kinetic(x.w, u.x, u.y, u.z);
+		v[1] += m * u.x;
+		v[2] += m * u.y;
+		v[3] += m * u.z;
+		v[4] += m * x.x;
+		v[5] += m * x.y;
+		v[6] += m * x.z;
+	}
+	block_sum<SUMS>(v, part + (size_t)blockIdx.x * SUMS);
+}
+
+/* The potential of the pairs (i, j > i): one thread a row, then the block. */
+static __global__ void potential_kernel(const float4 *__restrict__ pos, int n, float eps2,
+                                        double *part)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	double row[1] = { 0 };
+	if (i < n) {
+		float4 a = pos[i];
+		for (int j = i + 1; j < n; j++) {
+			float4 b = pos[j];
+			row[0] += nbody_pair_potential(a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w, eps2);
+		}
+	}
+	block_sum<1>(row, part + blockIdx.x);
+}
+
+/* One block sums count rows of K partial sums. */
+template <int K> static __global__ void total_kernel(const double *part, int count, double *total)
+{
+	double v[K];
+	for (int c = 0; c < K; c++)
+		v[c] = 0;
+	for (int b = threadIdx.x; b < count; b += blockDim.x)
+		for (int c = 0; c < K; c++)
+			v[c] += part[(size_t)b * K + c];
+	block_sum<K>(v, total);
+}
+
+int nbody_tuned_shape(int n, int *block, int *grid)
+{
+	return tuned_shape<NBODY_TUNED_P>(n, block, grid);
+}
+
+int nbody_forces(enum nbody_variant v, cudaStream_t stream, const float4 *pos, float4 *vel,
+                 float4 *acc, int n, float eps2, float h, int kick_too, int block, int tuned_block,
+                 int tuned_grid)
+{
+	int grid = (n + block - 1) / block;
+	switch (v) {
+	case NBODY_SIMPLE:
+		LAUNCH_TRY((forces_simple<<<grid, block, 0, stream>>>(pos, acc, n, eps2)));
+		break;
+	case NBODY_TILED:
+		LAUNCH_TRY((forces_tiled<<<grid, block, block * sizeof(float4), stream>>>(pos, acc, n, eps2)));
+		break;
+	case NBODY_TUNED:
+		LAUNCH_TRY((forces_tuned<NBODY_TUNED_P><<<tuned_grid, tuned_block,
+		                                            tuned_block * sizeof(float4), stream>>>(
+			pos, vel, acc, n, eps2, h, kick_too)));
+		break;
+	}
+	return 0;
+}
+
+extern "C" void nbody_unpack3(const float4 *src, size_t n, float *dst)
+{
+	for (size_t i = 0; i < n; i++) {
+		dst[3 * i] = src[i].x;
+		dst[3 * i + 1] = src[i].y;
+		dst[3 * i + 2] = src[i].z;
+	}
+}
+
+extern "C" void nbody_resident_destroy(void *ctx)
+{
+	struct nbody_resident *g = (struct nbody_resident *)ctx;
+	if (!g)
+		return;
+	/* Nothing to report from here: a failed free leaves nothing to undo. */
+	apod_phase_events_free(g->events);
+	cudaFree(g->d_pos);
+	cudaFree(g->d_vel);
+	cudaFree(g->d_acc);
+	cudaFree(g->d_part);
+	cudaFree(g->d_total);
+	cudaFreeHost(g->h_stage);
+	if (g->stream)
+		cudaStreamDestroy(g->stream);
+	free(g);
+}
+
+static int setup(struct nbody_resident *g, const struct nbody_problem *p, enum nbody_variant v,
+                 const char *stage)
+{
+	size_t n = p->n, state = n * sizeof(float4);
+	size_t parts = (n + BLOCK - 1) / BLOCK;
+	if (n > INT_MAX)
+		return apod_fail("%s: %zu bodies: the kernels index bodies with int (at most %d)", stage,
+		                 n, INT_MAX);
+	if (parts < STATS_BLOCKS)
+		parts = STATS_BLOCKS;
+	g->p = p;
+	g->variant = v;
+	g->n = (int)n;
+	g->block = BLOCK;
+	if (apod_gpu_require(stage, 3 * state + (parts + 1) * SUMS * sizeof(double)))
+		return -1;
+	CUDA_TRY(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
+	if (!(g->events = apod_phase_events_new(g->stream, 8)))
+		return -1;
+	CUDA_TRY(cudaMalloc((void **)&g->d_pos, state));
+	CUDA_TRY(cudaMalloc((void **)&g->d_vel, state));
+	CUDA_TRY(cudaMalloc((void **)&g->d_acc, state));
+	CUDA_TRY(cudaMalloc((void **)&g->d_part, parts * SUMS * sizeof(double)));
+	CUDA_TRY(cudaMalloc((void **)&g->d_total, SUMS * sizeof(double)));
+	CUDA_TRY(cudaMallocHost((void **)&g->h_stage, state));
+	if (v == NBODY_TUNED && nbody_tuned_shape(g->n, &g->tuned_block, &g->tuned_grid))
+		return -1;
+	/* The problem's bits, the same every stage starts from. */
+	CUDA_TRY(cudaMemcpyAsync(g->d_pos, p->pos, state, cudaMemcpyHostToDevice, g->stream));
+	CUDA_TRY(cudaMemcpyAsync(g->d_vel, p->vel, state, cudaMemcpyHostToDevice, g->stream));
+	/* The first accelerations (no kick). */
+	if (nbody_forces(v, g->stream, g->d_pos, g->d_vel, g->d_acc, g->n, p->eps2, p->h, 0, g->block,
+	                 g->tuned_block, g->tuned_grid))
+		return -1;
+	CUDA_TRY(cudaStreamSynchronize(g->stream));
+	return 0;
+}
+
+extern "C" void *nbody_resident_create(const void *problem, enum nbody_variant v, const char *stage)
+{
+	struct nbody_resident *g = (struct nbody_resident *)calloc(1, sizeof *g);
+	if (!g) {
+		apod_fail("%s: out of memory", stage);
+		return NULL;
+	}
+	if (setup(g, (const struct nbody_problem *)problem, v, stage)) {
+		nbody_resident_destroy(g);
+		return NULL;
+	}
+	return g;
+}
+
+extern "C" int nbody_resident_step(void *ctx)
+{
+	struct nbody_resident *g = (struct nbody_resident *)ctx;
+	const struct nbody_problem *p = g->p;
+	int grid = (g->n + BLOCK - 1) / BLOCK, fused = g->variant == NBODY_TUNED;
+	LAUNCH_TRY((kick_drift<<<grid, BLOCK, 0, g->stream>>>(g->d_pos, g->d_vel, g->d_acc, g->n, p->h,
+	                                                       p->dt)));
+	if (nbody_forces(g->variant, g->stream, g->d_pos, g->d_vel, g->d_acc, g->n, p->eps2, p->h, fused,
+	                 g->block, g->tuned_block, g->tuned_grid))
+		return -1;
+	if (!fused)
+		LAUNCH_TRY((kick<<<grid, BLOCK, 0, g->stream>>>(g->d_vel, g->d_acc, g->n, p->h)));
+	/* The step's time lands in its own phase, and a fault is reported at
+	 * the step that made it. */
+	CUDA_TRY(cudaStreamSynchronize(g->stream));
+	return 0;
+}
+
+extern "C" int nbody_resident_probe(void *ctx, int k, double *const *rows)
+{
+	struct nbody_resident *g = (struct nbody_resident *)ctx;
+	int blocks = (g->n + BLOCK - 1) / BLOCK;
+	double sums[SUMS], potential = 0;
+	if (blocks > STATS_BLOCKS)
+		blocks = STATS_BLOCKS;
+	LAUNCH_TRY((stats_kernel<<<blocks, BLOCK, 0, g->stream>>>(g->d_pos, g->d_vel, g->n, g->d_part)));
+	LAUNCH_TRY((total_kernel<SUMS><<<1, BLOCK, 0, g->stream>>>(g->d_part, blocks, g->d_total)));
+	CUDA_TRY(cudaMemcpyAsync(sums, g->d_total, sizeof sums, cudaMemcpyDeviceToHost, g->stream));
+	if (k == NBODY_PROBE_ENERGY) {
+		int rows_blocks = (g->n + BLOCK - 1) / BLOCK;
+		CUDA_TRY(cudaStreamSynchronize(g->stream));   /* d_part is reused below */
+		LAUNCH_TRY((potential_kernel<<<rows_blocks, BLOCK, 0, g->stream>>>(g->d_pos, g->n,
+		                                                                   g->p->eps2, g->d_part)));
+		LAUNCH_TRY((total_kernel<1><<<1, BLOCK, 0, g->stream>>>(g->d_part, rows_blocks, g->d_total)));
+		CUDA_TRY(cudaMemcpyAsync(&potential, g->d_total, sizeof potential, cudaMemcpyDeviceToHost,
+		                         g->stream));
+	}
+	CUDA_TRY(cudaStreamSynchronize(g->stream));
+	nbody_rows(k, sums, g->p->mass, potential, rows);
+	return 0;
+}
+
+extern "C" int nbody_resident_fetch(void *ctx, int a, void *dst)
+{
+	struct nbody_resident *g = (struct nbody_resident *)ctx;
+	const float4 *src = a == NBODY_ARRAY_POS ? g->d_pos : g->d_vel;
+	CUDA_TRY(cudaMemcpyAsync(g->h_stage, src, (size_t)g->n * sizeof(float4), cudaMemcpyDeviceToHost,
+	                         g->stream));
+	CUDA_TRY(cudaStreamSynchronize(g->stream));
+	nbody_unpack3(g->h_stage, (size_t)g->n, (float *)dst);
+	return 0;
+}
+
+extern "C" int nbody_resident_mark(void *ctx, int phase, int end)
+{
+	return apod_phase_events_mark(((struct nbody_resident *)ctx)->events, phase, end);
+}
+
+extern "C" int nbody_resident_device_seconds(void *ctx, double *seconds, int nphases)
+{
+	return apod_phase_events_collect(((struct nbody_resident *)ctx)->events, seconds, nphases);
+}

@@ -1,0 +1,141 @@
+/*
+ * stage1.cu: gpu1, the first port: only the forces move to the device.
+ * The state stays in the host engine's arrays (host.c, as serial keeps it);
+ * every step the positions and masses go up (16 bytes a body), the
+ * accelerations come back (16 bytes a body), and the kicks, the drift, the
+ * statistics and the energy run on the host, by serial's own code.  The
+ * forces are forces_simple, j in order: bit for bit with serial under
+ * --disable-fmad.  What it shows: O(N) bytes over PCIe against O(N^2)
+ * work, so even this naive split pays off once n is large.
+ */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "cuda_check.h"
+#include "device.h"
+#include "forces.cuh"
+#include "nbody.h"
+#include "nbody_resident.h"
+
+#define BLOCK 256
+
+struct gpu1 {
+	const struct nbody_problem *p;
+	struct nbody_soa s;
+	float4 *h_pos, *h_acc;        /* pinned */
+	float4 *d_pos, *d_acc;
+	int n;
+};
+
+static int width(void)
+{
+	return 0;
+}
+
+static void destroy(void *ctx)
+{
+	struct gpu1 *g = (struct gpu1 *)ctx;
+	if (!g)
+		return;
+	nbody_soa_free(&g->s);
+	cudaFreeHost(g->h_pos);
+	cudaFreeHost(g->h_acc);
+	cudaFree(g->d_pos);
+	cudaFree(g->d_acc);
+	free(g);
+}
+
+/* Positions up, forces on the device, accelerations down into the arrays. */
+static int forces(struct gpu1 *g)
+{
+	size_t n = (size_t)g->n, bytes = n * sizeof(float4);
+	for (size_t i = 0; i < n; i++)
+		g->h_pos[i] = make_float4(g->s.x[i], g->s.y[i], g->s.z[i], g->s.m[i]);
+	CUDA_TRY(cudaMemcpy(g->d_pos, g->h_pos, bytes, cudaMemcpyHostToDevice));
+	LAUNCH_TRY((forces_simple<<<(g->n + BLOCK - 1) / BLOCK, BLOCK>>>(g->d_pos, g->d_acc, g->n,
+	                                                                  g->p->eps2)));
+	CUDA_TRY(cudaMemcpy(g->h_acc, g->d_acc, bytes, cudaMemcpyDeviceToHost));
+	for (size_t i = 0; i < n; i++) {
+		g->s.ax[i] = g->h_acc[i].x;
+		g->s.ay[i] = g->h_acc[i].y;
+		g->s.az[i] = g->h_acc[i].z;
+	}
+	return 0;
+}
+
+static int setup(struct gpu1 *g, const struct nbody_problem *p)
+{
+	size_t bytes = p->n * sizeof(float4);
+	if (p->n > INT_MAX)
+		return apod_fail("gpu1: %zu bodies: the kernels index bodies with int (at most %d)", p->n,
+		                 INT_MAX);
+	g->p = p;
+	g->n = (int)p->n;
+	if (apod_gpu_require("gpu1", 2 * bytes) || nbody_soa_alloc(&g->s, p->n, "gpu1"))
+		return -1;
+	CUDA_TRY(cudaMallocHost((void **)&g->h_pos, bytes));
+	CUDA_TRY(cudaMallocHost((void **)&g->h_acc, bytes));
+	CUDA_TRY(cudaMalloc((void **)&g->d_pos, bytes));
+	CUDA_TRY(cudaMalloc((void **)&g->d_acc, bytes));
+	nbody_soa_load(&g->s, p, 0, p->n);
+	return forces(g);
+}
+
+static void *create(const void *problem)
+{
+	struct gpu1 *g = (struct gpu1 *)calloc(1, sizeof *g);
+	if (!g) {
+		apod_fail("gpu1: out of memory");
+		return NULL;
+	}
+	if (setup(g, (const struct nbody_problem *)problem)) {
+		destroy(g);
+		return NULL;
+	}
+	return g;
+}
+
+static int step(void *ctx)
+{
+	struct gpu1 *g = (struct gpu1 *)ctx;
+	size_t n = g->p->n;
+	nbody_host_kick(&g->s, g->p->h, 0, n);
+	nbody_host_drift(&g->s, g->p->dt, 0, n);
+	if (forces(g))
+		return -1;
+	nbody_host_kick(&g->s, g->p->h, 0, n);
+	return 0;
+}
+
+/* The probes and the fetch are serial's, on the host's arrays. */
+static int probe(void *ctx, int k, double *const *rows)
+{
+	struct gpu1 *g = (struct gpu1 *)ctx;
+	double sums[7], potential = 0;
+	nbody_host_sums(&g->s, 0, g->p->n, sums);
+	if (k == NBODY_PROBE_ENERGY)
+		potential = nbody_host_potential(&g->s, g->p->eps2, 0, g->p->n);
+	nbody_rows(k, sums, g->p->mass, potential, rows);
+	return 0;
+}
+
+static int fetch(void *ctx, int a, void *dst)
+{
+	nbody_soa_fetch(&((struct gpu1 *)ctx)->s, a, (float *)dst);
+	return 0;
+}
+
+extern "C" const struct apod_stage nbody_stage_gpu1 = {
+	.name = "gpu1",
+	.about = NBODY_GPU1_ABOUT,
+	.ports = NBODY_GPU1_PORTS,
+	.available = apod_gpu_available,
+	.width = width,
+	.create = create,
+	.step = step,
+	.probe = probe,
+	.fetch = fetch,
+	.destroy = destroy,
+	.snapshot_begin = NULL,
+	.snapshot_stream = NULL,
+};

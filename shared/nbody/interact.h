@@ -1,0 +1,108 @@
+/*
+ * interact.h: the arithmetic of the n-body workload, written once for
+ * every stage (gcc for serial and omp, nvcc for the GPU stages).
+ *
+ * Units: G = 1.  The acceleration of body i is
+ *
+ *     a_i = sum_j m_j (r_j - r_i) / (|r_j - r_i|^2 + eps^2)^(3/2)
+ *
+ * with Plummer softening eps > 0.  The j = i term needs no test: its
+ * difference is exactly zero, so it adds exactly 0 to each component.
+ *
+ * Bit for bit: every stage that calls nbody_interact() for j = 0, 1, ...,
+ * n-1 in that order, with one accumulator per body, gets the same bits as
+ * serial wherever the device rounds as the host does (--disable-fmad:
+ * sqrtf and the division are IEEE on both sides, nvcc's defaults
+ * -prec-sqrt=true -prec-div=true).  nbody_interact_rsqrt() replaces the
+ * square root and the division by rsqrtf on the device (2 ulp): faster,
+ * never bit for bit.  doc/verification.md, section "n-body", says which
+ * stage uses which and what the gate expects of each.
+ */
+#ifndef APOD_NBODY_INTERACT_H
+#define APOD_NBODY_INTERACT_H
+
+#include <math.h>
+
+#include "apod_hd.h"
+
+/* The flop convention of the benchmarks: 20 flops per interaction (3 subs,
+ * 6 for the squared distance with eps^2, sqrt, mul and div counted as the
+ * customary few, 1 for the mass, 6 for the accumulation). */
+#define NBODY_FLOPS_PER_INTERACTION 20
+
+/* The largest |f| of one pair per unit mass, max over r of
+ * r / (r^2 + eps^2)^(3/2) = 2 / (3 sqrt(3) eps^2), and the largest norm of
+ * its Jacobian, 1 / eps^3 (both used by the tolerances). */
+#define NBODY_FORCE_MAX_COEF 0.38490017945975050   /* 2 / (3 sqrt 3) */
+
+/* Add body j's pull on body i to (ax, ay, az): the reference form. */
+APOD_HD void nbody_interact(float xi, float yi, float zi, float xj, float yj, float zj, float mj,
+                            float eps2, float *ax, float *ay, float *az)
+{
+	float dx = xj - xi, dy = yj - yi, dz = zj - zi;
+	float s = dx * dx + dy * dy + dz * dz + eps2;
+	float w = mj / (s * sqrtf(s));
+	*ax += dx * w;
+	*ay += dy * w;
+	*az += dz * w;
+}
+
+/* 1/sqrt(s): rsqrtf on the device (one MUFU instruction, 2 ulp), the
+ * correctly rounded quotient on the host (for the unit tests). */
+APOD_HD float nbody_rsqrt(float s)
+{
+#ifdef __CUDA_ARCH__
+	return rsqrtf(s);
+#else
+	return 1.0f / sqrtf(s);
+#endif
+}
+
+/* The same pull with the reciprocal square root cubed: no division, no
+ * square root, and the squared distance built from eps^2 up, so that it
+ * contracts to three FMAs.  Used by the tuned stage (gpu4) alone. */
+APOD_HD void nbody_interact_rsqrt(float xi, float yi, float zi, float xj, float yj, float zj,
+                                  float mj, float eps2, float *ax, float *ay, float *az)
+{
+	float dx = xj - xi, dy = yj - yi, dz = zj - zi;
+	float s = eps2 + dx * dx;
+	float r, w;
+	s += dy * dy;
+	s += dz * dz;
+	r = nbody_rsqrt(s);
+	w = mj * r * r * r;
+	*ax += dx * w;
+	*ay += dy * w;
+	*az += dz * w;
+}
+
+/* Half a kick: v + (dt/2) a, with h = dt/2 (exact). */
+APOD_HD float nbody_kick(float v, float a, float h)
+{
+	return v + h * a;
+}
+
+/* A drift: x + dt v. */
+APOD_HD float nbody_drift(float x, float v, float dt)
+{
+	return x + dt * v;
+}
+
+/* The potential energy of one pair, in double: -m_i m_j / sqrt(r^2 + eps^2).
+ * The differences of floats are rounded once in double; the rest is a few
+ * roundings of double. */
+APOD_HD double nbody_pair_potential(double xi, double yi, double zi, double mi, double xj,
+                                    double yj, double zj, double mj, double eps2)
+{
+	double dx = xj - xi, dy = yj - yi, dz = zj - zi;
+	return -mi * mj / sqrt(dx * dx + dy * dy + dz * dz + eps2);
+}
+
+/* One body's kinetic energy, in double (the squares of floats are exact). */
+APOD_HD double nbody_kinetic(float m, float vx, float vy, float vz)
+{
+	double x = vx, y = vy, z = vz;
+	return 0.5 * (double)m * (x * x + y * y + z * z);
+}
+
+#endif
