@@ -234,7 +234,29 @@ static const struct apod_stage heat_stage_mpi = {
 };
 #endif
 
+#define MGPU_ABOUT "one MPI rank per GPU, halos by NCCL overlapped with the interior (use mpirun)"
+#if defined(HAVE_NCCL) && defined(HAVE_MPI) && defined(HAVE_CUDA) && \
+	!defined(APOD_NO_MPI_STAGES) && !defined(APOD_NO_GPU_STAGES)
+HEAT_DISTRIBUTED(mgpu, MGPU_ABOUT, HEAT_PORTS_RANKS);
+#else
+static int no_nccl(char *why, size_t len)
+{
+#if !defined(HAVE_CUDA) || defined(APOD_NO_GPU_STAGES)
+	snprintf(why, len, "built without CUDA (configure found no nvcc, or --without-cuda)");
+#elif !defined(HAVE_MPI) || defined(APOD_NO_MPI_STAGES)
+	snprintf(why, len, "built without MPI (configure found no mpicc, or --without-mpi)");
+#else
+	snprintf(why, len, "built without NCCL (configure found no nccl.h and libnccl, or --without-nccl)");
+#endif
+	return 0;
+}
+static const struct apod_stage heat_stage_mgpu = {
+	.name = "mgpu", .about = MGPU_ABOUT, .ports = HEAT_PORTS_RANKS, .available = no_nccl
+};
+#endif
+
 const struct apod_stage *const heat_stages[] = {
 	&heat_stage_serial, &heat_stage_omp, &heat_stage_gpu1,
-	&heat_stage_gpu2,   &heat_stage_gpu3, &heat_stage_gpu4, &heat_stage_mpi, NULL,
+	&heat_stage_gpu2,   &heat_stage_gpu3, &heat_stage_gpu4, &heat_stage_mpi,
+	&heat_stage_mgpu,   NULL,
 };
