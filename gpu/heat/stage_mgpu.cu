@@ -277,6 +277,9 @@ static int setup_local(struct mgpu *g)
 	CUDA_TRY(cudaMemcpy(g->d_next, p->init + (g->lo - 1) * p->nx, field, cudaMemcpyHostToDevice));
 	if (upload_sources(g))
 		return -1;
+	/* cudaMemcpy from pageable memory may return before its DMA is done,
+	 * and the non-blocking streams do not wait for the legacy stream. */
+	CUDA_TRY(cudaDeviceSynchronize());
 	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, g->device));
 	g->stats_blocks = 8 * sms < MGPU_PARTS ? 8 * sms : MGPU_PARTS;
 	if (!(g->all_m = (struct apod_moments *)malloc((size_t)heat_mpi_size * sizeof *g->all_m)) ||
