@@ -179,6 +179,7 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 
 	snprintf(label, sizeof label, "%s %s", w->name, e->name);
 	apod_progress_begin(&prog, label, r->steps);
+	prog.on &= reports;   /* one progress line, the reporter's */
 	for (s = 1; s <= r->steps; s++) {
 		t = apod_now();
 		if (MARK(1, 0) || e->step(ctx) || MARK(1, 1))
