@@ -27,7 +27,7 @@ export CUDA_VISIBLE_DEVICES
 run_np() {
 	n=$1
 	shift
-	timeout 300 "$mpirun" -np "$n" --oversubscribe "$@"
+	timeout 300 "$mpirun" -np "$n" --oversubscribe --mca btl self,vader "$@"
 }
 
 expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --out="$work/serial"
