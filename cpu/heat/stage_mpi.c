@@ -99,6 +99,7 @@ static void mpi_destroy(void *ctx)
 	struct mpi *s = ctx;
 	if (!s)
 		return;
+	/* Teardown: a local call, and nothing useful to do if it failed. */
 	if (s->row != MPI_DATATYPE_NULL)
 		MPI_Type_free(&s->row);
 	free(s->cur);
