@@ -272,6 +272,76 @@ START_TEST(apod_main_refuses_a_bad_program)
 }
 END_TEST
 
+/* Revision 2: a stage of several processes.  Stand-ins for the link
+ * between them: this process is not the reporter, and agreeing is just
+ * passing its own verdict on (no other process to hear from). */
+static int not_reporter(void)
+{
+	return 0;
+}
+static int agree_alone(int failed)
+{
+	return failed ? -1 : 0;
+}
+static int no_snapshot_begin(void *ctx, int a)
+{
+	(void)ctx;
+	(void)a;
+	return 0;
+}
+static int no_snapshot_stream(void *ctx, int (*sink)(const void *, size_t, void *), void *arg)
+{
+	(void)ctx;
+	(void)sink;
+	(void)arg;
+	return 0;
+}
+
+START_TEST(a_process_that_does_not_report_writes_nothing)
+{
+	struct apod_workload w = count_workload();
+	struct apod_stage ranks = count_serial;
+	const struct apod_stage *ladder[] = { &count_serial, &ranks, NULL };
+	struct count_params *p = apod_params_new(&w);
+	char dir[] = "/tmp/apod-harness-XXXXXX", cmd[96];
+	struct apod_run r;
+	void *problem;
+
+	ranks.name = "ranks";
+	ranks.reporter = not_reporter;
+	ranks.agree = agree_alone;
+	w.stages = ladder;
+	ck_assert_int_eq(apod_workload_check(&w), 0);
+	ranks.agree = NULL;
+	refused(&w, "one of reporter and agree");
+	ranks.agree = agree_alone;
+	ranks.snapshot_begin = no_snapshot_begin;
+	ranks.snapshot_stream = no_snapshot_stream;
+	refused(&w, "cannot stream snapshots");
+	ranks.snapshot_begin = NULL;
+	ranks.snapshot_stream = NULL;
+
+	/* It runs the whole loop, fetch included, and writes no file. */
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_ptr_nonnull(problem = w.problem_create(p));
+	ck_assert_int_eq(apod_stage_reporter(&w, &ranks), 0);
+	ck_assert_int_eq(apod_simulate(&w, &ranks, p, problem, dir, 0, &r), 0);
+	ck_assert_double_eq(r.series[0].v[3], 4 * (0 + 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9));
+	apod_run_free(&r);
+	snprintf(cmd, sizeof cmd, "test -z \"$(ls -A %s)\"", dir);
+	ck_assert_msg(system(cmd) == 0, "a process that does not report wrote into %s", dir);
+	/* A workload of revision 1 has no such members: the harness does not
+	 * read them, and every process reports. */
+	w.version = 1;
+	ck_assert_int_eq(apod_stage_reporter(&w, &ranks), 1);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	w.problem_destroy(problem);
+	free(p);
+}
+END_TEST
+
 START_TEST(a_workload_runs_writes_reads_and_verifies)
 {
 	struct apod_workload w = count_workload();
@@ -365,6 +435,7 @@ int main(void)
 	int failed;
 	tcase_add_test(t, nonsense_is_refused_at_registration);
 	tcase_add_test(t, a_workload_runs_writes_reads_and_verifies);
+	tcase_add_test(t, a_process_that_does_not_report_writes_nothing);
 	tcase_add_test(t, apod_main_refuses_a_bad_program);
 	tcase_add_test(t, device_marks_come_in_pairs);
 	suite_add_tcase(s, t);

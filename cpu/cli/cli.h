@@ -79,6 +79,9 @@ int apod_option_error(const char *cmd, int c, char **argv);
 
 /* Print "apod: message" for the last failure and return its exit status. */
 int apod_report_failure(void);
+/* 1 unless this process only takes part in a stage that runs as several
+ * processes (apod/workload.h): such a process prints nothing. */
+int apod_reporting(void);
 /* Print a usage error with a hint, return APOD_EXIT_USAGE. */
 int apod_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

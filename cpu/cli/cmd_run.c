@@ -88,6 +88,13 @@ int apod_cmd_run(int argc, char **argv)
 		free(params);
 		return apod_report_failure();
 	}
+	if (!apod_reporting()) {
+		/* One of several processes: the reporter prints and writes alone. */
+		apod_run_free(&r);
+		w->problem_destroy(problem);
+		free(params);
+		return APOD_EXIT_OK;
+	}
 	printf("workload %s, stage %s, deck %s: %ld steps, %s precision\n", w->name, e->name,
 	       apod_deck_title(w, params), r.steps, apod_run_precision(&r));
 	apod_print_phases(stdout, &r);

@@ -12,9 +12,20 @@
 
 const struct apod_program *apod_prog;
 
+/* 0 in a process that only takes part in a stage of several processes
+ * (apod/workload.h): the reporter alone prints, failures included, since
+ * every process learns the same failure. */
+static int reporting = 1;
+
+int apod_reporting(void)
+{
+	return reporting;
+}
+
 int apod_report_failure(void)
 {
-	fprintf(stderr, "%s: %s\n", apod_prog ? apod_prog->name : "apod", apod_failure());
+	if (reporting)
+		fprintf(stderr, "%s: %s\n", apod_prog ? apod_prog->name : "apod", apod_failure());
 	return apod_failure_status();
 }
 
@@ -48,17 +59,24 @@ int apod_run_stage(const struct apod_workload *w, const struct apod_stage *e, co
 {
 	char why[256] = "";
 	struct apod_outdir od;
+	int rep;
 	if (!e->available(why, sizeof why))
 		return apod_fail("stage %s cannot run here: %s", e->name, why);
+	if ((rep = apod_stage_reporter(w, e)) < 0)
+		return -1;
+	reporting = rep;
 	if (!out)
 		return apod_simulate(w, e, params, problem, NULL, 0, r);
-	if (apod_outdir_begin(&od, out))
+	/* The reporter alone makes, fills and commits the results directory;
+	 * the others take part in the run (it is collective) and write nothing. */
+	if (apod_stage_agree(w, e, rep && apod_outdir_begin(&od, out)))
 		return -1;
-	if (apod_simulate(w, e, params, problem, od.staging, 0, r)) {
-		apod_outdir_abort(&od);
+	if (apod_simulate(w, e, params, problem, rep ? od.staging : out, 0, r)) {
+		if (rep)
+			apod_outdir_abort(&od);
 		return -1;
 	}
-	if (apod_outdir_commit(&od)) {
+	if (apod_stage_agree(w, e, rep && apod_outdir_commit(&od))) {
 		apod_run_free(r);
 		return -1;
 	}

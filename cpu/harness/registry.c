@@ -142,6 +142,12 @@ static int check_stages(const struct apod_workload *w)
 			                 "snapshot_stream without the other", w->name, e->name);
 		if (n == 0 && e->ports)
 			return apod_fail("workload %s: the serial reference ports no phase", w->name);
+		if (w->version >= 2 && !e->reporter != !e->agree)
+			return apod_fail("workload %s: stage %s has one of reporter and agree without "
+			                 "the other", w->name, e->name);
+		if (w->version >= 2 && e->reporter && e->snapshot_begin)
+			return apod_fail("workload %s: stage %s runs as several processes and cannot "
+			                 "stream snapshots", w->name, e->name);
 	}
 	return 0;
 }

@@ -97,9 +97,11 @@ static int snapshot_async(struct writer *w, int a, const struct apod_run *r, lon
 	return 0;
 }
 
-/* Every array that is snapshotted, at this step. */
+/* Every array that is snapshotted, at this step.  A process that does not
+ * report (one of several, apod/workload.h) fetches, since fetching is
+ * collective, but writes nothing. */
 static int snapshot(struct writer *w, const struct apod_run *r, const char *outdir, long step,
-                    void *buf)
+                    void *buf, int reports)
 {
 	for (int a = 0; a < r->narrays; a++) {
 		const struct apod_array *decl = &r->w->arrays[a];
@@ -110,9 +112,11 @@ static int snapshot(struct writer *w, const struct apod_run *r, const char *outd
 		if (w->e->snapshot_begin) {
 			if (snapshot_async(w, a, r, step))
 				return -1;
-		} else if (w->e->fetch(w->ctx, a, buf) ||
-		           snapshot_path(path, sizeof path, outdir, decl->snapshot, step) ||
-		           apod_npy_write(path, buf, d->dtype, d->ndim, d->dims))
+		} else if (w->e->fetch(w->ctx, a, buf)) {
+			return -1;
+		} else if (reports &&
+		           (snapshot_path(path, sizeof path, outdir, decl->snapshot, step) ||
+		           apod_npy_write(path, buf, d->dtype, d->ndim, d->dims)))
 			return -1;
 	}
 	return 0;
@@ -138,7 +142,7 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 	long M = outdir && w->snapshot_every && !(flags & APOD_SIM_NO_SNAPSHOTS)
 	         ? w->snapshot_every(params) : 0, s;
 	int nprobes = apod_probe_count(w), snap_phase = 2 + nprobes, fetch_phase = 3 + nprobes;
-	int report_phase = 4 + nprobes;
+	int report_phase = 4 + nprobes, reports;
 	long every[APOD_MAX_PROBES];
 	double *rows[64];
 	void *snap = NULL, *ctx = NULL;
@@ -147,7 +151,8 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 	char label[96];
 	double t0, t;
 
-	if (apod_run_alloc(r, w, params))
+	/* One of several processes (apod/workload.h) writes nothing itself. */
+	if ((reports = apod_stage_reporter(w, e)) < 0 || apod_run_alloc(r, w, params))
 		return -1;
 	if (r->nseries > 64)
 		return apod_run_free(r), apod_fail("%s: more than 64 series", w->name);
@@ -174,6 +179,7 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 
 	snprintf(label, sizeof label, "%s %s", w->name, e->name);
 	apod_progress_begin(&prog, label, r->steps);
+	prog.on &= reports;   /* one progress line, the reporter's */
 	for (s = 1; s <= r->steps; s++) {
 		t = apod_now();
 		if (MARK(1, 0) || e->step(ctx) || MARK(1, 1))
@@ -200,7 +206,10 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 
 		if (M && s % M == 0) {
 			t = apod_now();
-			if (MARK(snap_phase, 0) || snapshot(&wr, r, outdir, s, snap) || MARK(snap_phase, 1))
+			/* The reporter writes alone: every process learns whether it could. */
+			if (apod_stage_agree(w, e, MARK(snap_phase, 0) ||
+			                           snapshot(&wr, r, outdir, s, snap, reports) ||
+			                           MARK(snap_phase, 1)))
 				goto fail_ctx;
 			r->snapshots++;
 			r->phase[snap_phase] += apod_now() - t;
@@ -226,7 +235,7 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 		r->total = 0;
 		for (int i = 0; i < r->nphases; i++)
 			r->total += r->phase[i];
-		if (apod_results_write(outdir, params, r))
+		if (apod_stage_agree(w, e, reports && apod_results_write(outdir, params, r)))
 			goto fail_ctx;
 		r->phase[report_phase] = apod_now() - t;
 	}

@@ -76,6 +76,13 @@ int apod_device_timed(const struct apod_run *r, int i);
 double apod_attributed(const struct apod_run *r, int i);
 double apod_unattributed(const struct apod_run *r);
 
+/* A stage that runs as several processes (apod/workload.h, revision 2):
+ * apod_stage_reporter is 1 if this process reports (always, for a stage of
+ * one process), 0 if it only takes part, -1 on failure; apod_stage_agree
+ * is the stage's agree, or for a stage of one process just -1 if failed. */
+int apod_stage_reporter(const struct apod_workload *w, const struct apod_stage *e);
+int apod_stage_agree(const struct apod_workload *w, const struct apod_stage *e, int failed);
+
 /* The stage of w called name, or NULL. */
 const struct apod_stage *apod_stage_find(const struct apod_workload *w, const char *name);
 

@@ -146,3 +146,15 @@ double apod_unattributed(const struct apod_run *r)
 		t -= apod_attributed(r, i);
 	return r->has_device ? t : 0;
 }
+
+int apod_stage_reporter(const struct apod_workload *w, const struct apod_stage *e)
+{
+	return w->version >= 2 && e->reporter ? e->reporter() : 1;
+}
+
+int apod_stage_agree(const struct apod_workload *w, const struct apod_stage *e, int failed)
+{
+	if (w->version >= 2 && e->agree)
+		return e->agree(failed);
+	return failed ? -1 : 0;
+}

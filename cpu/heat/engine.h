@@ -65,6 +65,11 @@ struct heat_engine {
 	/* Optional, both or neither: device time per phase (apod/workload.h). */
 	int (*mark)(void *ctx, int phase, int end);
 	int (*device_seconds)(void *ctx, double *seconds, int nphases);
+
+	/* Optional, both or neither: a stage of several processes (MPI ranks);
+	 * the harness's reporter and agree (apod/workload.h, revision 2). */
+	int (*reporter)(void);
+	int (*agree)(int failed);
 };
 
 #ifdef __cplusplus

@@ -26,9 +26,14 @@ static void *adapt_create(const struct heat_engine *e, const void *problem)
 {
 	const struct heat_problem *p = problem;
 	struct adapted *a = calloc(1, sizeof *a);
-	if (!a || !(a->hist = malloc((size_t)p->nbins * sizeof *a->hist))) {
-		free(a);
+	int failed = !a || !(a->hist = malloc((size_t)p->nbins * sizeof *a->hist));
+	if (failed)
 		apod_fail("heat: out of memory");
+	/* A stage of several processes: the others must not enter create alone. */
+	if (e->agree ? e->agree(failed) : failed) {
+		if (a)
+			free(a->hist);
+		free(a);
 		return NULL;
 	}
 	a->e = e;
@@ -183,7 +188,75 @@ HEAT_UNBUILT(gpu3, GPU3_ABOUT, HEAT_PORTS_DEVICE);
 HEAT_UNBUILT(gpu4, GPU4_ABOUT, HEAT_PORTS_DEVICE);
 #endif
 
+/* A stage of several processes (MPI ranks): every rank runs apod; rank 0
+ * reports.  It changes how the field is set up, stepped, observed, and
+ * gathered for snapshots and the result. */
+#define HEAT_DISTRIBUTED(id, about_, ports_)                                                \
+	extern const struct heat_engine heat_engine_##id;                                  \
+	static int id##_available(char *why, size_t len)                                   \
+	{                                                                                  \
+		return heat_engine_##id.available(why, len);                               \
+	}                                                                                  \
+	static int id##_width(void)                                                        \
+	{                                                                                  \
+		return heat_engine_##id.width();                                           \
+	}                                                                                  \
+	static void *id##_create(const void *p)                                            \
+	{                                                                                  \
+		return adapt_create(&heat_engine_##id, p);                                 \
+	}                                                                                  \
+	static int id##_reporter(void)                                                     \
+	{                                                                                  \
+		return heat_engine_##id.reporter();                                        \
+	}                                                                                  \
+	static int id##_agree(int failed)                                                  \
+	{                                                                                  \
+		return heat_engine_##id.agree(failed);                                     \
+	}                                                                                  \
+	static const struct apod_stage heat_stage_##id = {                                 \
+		.name = #id, .about = about_, .ports = ports_, .available = id##_available, \
+		.width = id##_width, .create = id##_create, .step = adapt_step,             \
+		.probe = adapt_probe, .fetch = adapt_fetch, .destroy = adapt_destroy,       \
+		.reporter = id##_reporter, .agree = id##_agree,                             \
+	}
+#define HEAT_PORTS_RANKS (APOD_PORTS_SETUP | HEAT_PORTS_COMPUTE | APOD_PORTS_SNAPSHOT | APOD_PORTS_FETCH)
+#define MPI_ABOUT "MPI ranks x OpenMP threads, rows split, halos traded (1 rank in the table: use mpirun)"
+#if defined(HAVE_MPI) && !defined(APOD_NO_MPI_STAGES)
+HEAT_DISTRIBUTED(mpi, MPI_ABOUT, HEAT_PORTS_RANKS);
+#else
+static int no_mpi(char *why, size_t len)
+{
+	snprintf(why, len, "built without MPI (configure found no mpicc, or --without-mpi)");
+	return 0;
+}
+static const struct apod_stage heat_stage_mpi = {
+	.name = "mpi", .about = MPI_ABOUT, .ports = HEAT_PORTS_RANKS, .available = no_mpi
+};
+#endif
+
+#define MGPU_ABOUT "one MPI rank per GPU, halos by NCCL overlapped with the interior (use mpirun)"
+#if defined(HAVE_NCCL) && defined(HAVE_MPI) && defined(HAVE_CUDA) && \
+	!defined(APOD_NO_MPI_STAGES) && !defined(APOD_NO_GPU_STAGES)
+HEAT_DISTRIBUTED(mgpu, MGPU_ABOUT, HEAT_PORTS_RANKS);
+#else
+static int no_nccl(char *why, size_t len)
+{
+#if !defined(HAVE_CUDA) || defined(APOD_NO_GPU_STAGES)
+	snprintf(why, len, "built without CUDA (configure found no nvcc, or --without-cuda)");
+#elif !defined(HAVE_MPI) || defined(APOD_NO_MPI_STAGES)
+	snprintf(why, len, "built without MPI (configure found no mpicc, or --without-mpi)");
+#else
+	snprintf(why, len, "built without NCCL (configure found no nccl.h and libnccl, or --without-nccl)");
+#endif
+	return 0;
+}
+static const struct apod_stage heat_stage_mgpu = {
+	.name = "mgpu", .about = MGPU_ABOUT, .ports = HEAT_PORTS_RANKS, .available = no_nccl
+};
+#endif
+
 const struct apod_stage *const heat_stages[] = {
 	&heat_stage_serial, &heat_stage_omp, &heat_stage_gpu1,
-	&heat_stage_gpu2,   &heat_stage_gpu3, &heat_stage_gpu4, NULL,
+	&heat_stage_gpu2,   &heat_stage_gpu3, &heat_stage_gpu4, &heat_stage_mpi,
+	&heat_stage_mgpu,   NULL,
 };

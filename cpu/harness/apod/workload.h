@@ -38,7 +38,9 @@
 extern "C" {
 #endif
 
-#define APOD_WORKLOAD_VERSION 1
+/* 1: the first revision.  2: struct apod_stage gained reporter and agree
+ * (a stage that runs as several processes, such as MPI ranks). */
+#define APOD_WORKLOAD_VERSION 2
 
 /* ---- parameters: one key table gives the deck parser, the defaults, the
  * --KEY=VALUE options, the JSON in report.json both ways and the test that
@@ -196,6 +198,34 @@ struct apod_stage {
 	 * device time of each phase (CUDA events on the stage's stream, say). */
 	int (*mark)(void *ctx, int phase, int end);
 	int (*device_seconds)(void *ctx, double *seconds, int nphases);
+
+	/* ---- revision 2: read only where the workload's version >= 2 ----
+	 *
+	 * Optional, both or neither: a stage that runs as several processes at
+	 * once (MPI ranks under mpirun), each running apod with the same
+	 * arguments and holding part of the problem.  The harness stays free of
+	 * the library that connects them; it only asks the stage two things.
+	 *
+	 * reporter: 1 if this process is the one that reports (prints the
+	 * table, writes the results files and the JSON), 0 if it only takes
+	 * part, or -1 after apod_fail() if the processes cannot be started.
+	 * The harness calls it once, before create, and only for the stage that
+	 * is about to run: it is where the stage may start its processes' link.
+	 *
+	 * agree: a collective call, made on every process at the same point with
+	 * whether this process failed there.  It returns 0 where none did; else
+	 * -1 on every process, with the first failure's reason recorded (by
+	 * apod_fail or apod_usage_fail, as the failing process recorded it).
+	 * The harness calls it after each thing the reporter does alone (making
+	 * the results directory, writing a snapshot or the results, committing
+	 * them), so that no process waits in a collective for one that gave up.
+	 *
+	 * The stage's own calls (create, step, probe, fetch) are made on every
+	 * process in the same order, and each must agree before it returns: 0
+	 * everywhere or -1 everywhere.  fetch need fill dst only on the
+	 * reporter.  Such a stage does not stream snapshots (no snapshot_begin). */
+	int (*reporter)(void);
+	int (*agree)(int failed);
 };
 
 /* ---- the workload ------------------------------------------------------ */

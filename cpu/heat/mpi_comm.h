@@ -1,0 +1,55 @@
+/*
+ * mpi_comm.h: what heat's multi-process stages (mpi, mgpu) share: starting
+ * MPI once, the communicator they run on, checked MPI calls, and the
+ * agreement on failure that keeps every rank from waiting on one that gave
+ * up.  Only libheatmpi.a includes this: nothing else links MPI.
+ */
+#ifndef APOD_HEAT_MPI_COMM_H
+#define APOD_HEAT_MPI_COMM_H
+
+#include <mpi.h>
+
+#include "apod_hd.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The stages' own communicator (a duplicate of MPI_COMM_WORLD, errors
+ * returned rather than fatal), this rank and the number of ranks; set by
+ * heat_mpi_start. */
+extern MPI_Comm heat_mpi_comm;
+extern int heat_mpi_rank, heat_mpi_size;
+
+/* Start MPI if it is not started (MPI_Init_thread, FUNNELED: OpenMP threads
+ * compute, the main thread alone calls MPI), finalised at exit.  Returns 0,
+ * or -1 after apod_fail.  Without mpirun MPI starts as a singleton: one rank. */
+int heat_mpi_start(void);
+/* 1 on rank 0, 0 on the others, -1 if MPI cannot start. */
+int heat_mpi_reporter(void);
+/* Collective: 0 if no rank failed; else -1 on every rank, with the lowest
+ * failing rank's reason (and exit status) recorded on all of them. */
+int heat_mpi_agree(int failed);
+/* 1 once heat_mpi_start has succeeded. */
+int heat_mpi_started(void);
+
+/* An MPI call that fails leaves the ranks in states no agreement can
+ * repair (a peer may be blocked in the matching call): the failing rank
+ * says which call failed and why on stderr, and MPI_Abort ends every rank
+ * with a non-zero status.  This is the one place a stage prints. */
+void heat_mpi_die(const char *call, int rc, const char *file, int line);
+#define MPI_TRY(call)                                                    \
+	do {                                                             \
+		int mpi_rc_ = (call);                                    \
+		if (mpi_rc_ != MPI_SUCCESS)                              \
+			heat_mpi_die(#call, mpi_rc_, __FILE__, __LINE__); \
+	} while (0)
+
+/* The MPI datatype of apod_real. */
+#define HEAT_MPI_REAL (sizeof(apod_real) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

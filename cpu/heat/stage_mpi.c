@@ -1,0 +1,341 @@
+/*
+ * stage_mpi.c: the phases on several processes (MPI ranks), each with its
+ * OpenMP threads.  The interior rows are split into one contiguous block
+ * per rank; each step a rank sweeps its block and trades its first and last
+ * rows with its neighbours (the halos).  doc/multigpu.md has the picture.
+ *
+ * Bit for bit with serial, the statistics included:
+ * - the field: every cell is the same arithmetic on the same neighbours;
+ * - the moments: serial folds per-row moments into one, row by row, with
+ *   Chan's merge.  Here every rank computes its rows' moments in parallel,
+ *   then the fold itself passes from rank to rank in row order (rank r
+ *   receives the running moments from r-1, merges its rows in order and
+ *   hands them to r+1), so the merges are serial's merges, in serial's
+ *   order.  The price is P small messages in sequence per step: the rows'
+ *   moments, the costly part, are still computed in parallel.
+ * - the histogram: counts, summed exactly in any order (MPI_Reduce);
+ * - the zone means: serial adds each zone's row segments in row order; the
+ *   running zone sums pass from rank to rank as the moments do.
+ * Merging per-rank partial results instead (a tree) would round differently
+ * from serial and pass the gate only within its tolerance; this way the
+ * gate can ask for equality.
+ */
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "engine.h"
+#include "fail.h"
+#include "hostphases.h"
+#include "mpi_comm.h"
+#include "rowops.h"
+
+_Static_assert(sizeof(struct apod_moments) == 5 * sizeof(double),
+               "moments are sent as five doubles");
+
+enum { TAG_UP = 1, TAG_DOWN, TAG_MOMENTS, TAG_ZONES };
+
+struct mpi {
+	const struct heat_problem *p;
+	size_t lo, hi;              /* the interior rows this rank sweeps: [lo, hi) */
+	size_t own0, own1;          /* rows it holds for statistics and the result */
+	size_t nloc;                /* local rows: global lo-1 .. hi (halos or edges) */
+	apod_real *cur, *next;
+	int up, down;               /* neighbour ranks, or MPI_PROC_NULL at an edge */
+	int nthreads;
+	struct apod_moments *rowm;  /* one per held row */
+	unsigned *thread_hist;      /* nthreads x nbins */
+	double *seg;                /* held rows x zones_x: each row's zone segments' sums */
+	int *zone_row;              /* zone row of each held row */
+	double *zone_acc;           /* running zone sums, nzones */
+	MPI_Datatype row;
+	int *counts, *displs;       /* rank 0: held rows of every rank, for the gather */
+};
+
+static int mpi_width(void)
+{
+#ifdef _OPENMP
+	int threads = omp_get_max_threads();
+#else
+	int threads = 1;
+#endif
+	return (heat_mpi_started() ? heat_mpi_size : 1) * threads;
+}
+
+static int mpi_available(char *why, size_t len)
+{
+	(void)why;
+	(void)len;
+	return 1;
+}
+
+/* Rank r's interior rows of the ny - 2: as even a split as whole rows allow. */
+static void split(size_t ny, int r, int nranks, size_t *lo, size_t *hi)
+{
+	size_t interior = ny - 2;
+	*lo = 1 + (size_t)r * interior / (size_t)nranks;
+	*hi = 1 + (size_t)(r + 1) * interior / (size_t)nranks;
+}
+
+/* The rows a rank holds: its interior rows, with the top edge on the first
+ * rank and the bottom edge on the last. */
+static void held(size_t ny, int r, int nranks, size_t *own0, size_t *own1)
+{
+	size_t lo, hi;
+	split(ny, r, nranks, &lo, &hi);
+	*own0 = r == 0 ? 0 : lo;
+	*own1 = r == nranks - 1 ? ny : hi;
+}
+
+static apod_real *local_row(const struct mpi *s, apod_real *field, size_t global)
+{
+	return field + (global - (s->lo - 1)) * s->p->nx;
+}
+
+static void mpi_destroy(void *ctx)
+{
+	struct mpi *s = ctx;
+	if (!s)
+		return;
+	/* Teardown: a local call, and nothing useful to do if it failed. */
+	if (s->row != MPI_DATATYPE_NULL)
+		MPI_Type_free(&s->row);
+	free(s->cur);
+	free(s->next);
+	free(s->rowm);
+	free(s->thread_hist);
+	free(s->seg);
+	free(s->zone_row);
+	free(s->zone_acc);
+	free(s->counts);
+	free(s->displs);
+	free(s);
+}
+
+static void *mpi_create(const struct heat_problem *p)
+{
+	struct mpi *s;
+	size_t nheld, bytes;
+	int failed = 0;
+
+	if (heat_mpi_start())
+		return NULL;
+	/* Every rank finds this alike; agreeing still gives one message. */
+	if ((size_t)heat_mpi_size > p->ny - 2) {
+		apod_usage_fail("mpi: %d ranks but the %zux%zu grid has %zu interior rows: at most "
+		                "one rank per interior row", heat_mpi_size, p->nx, p->ny, p->ny - 2);
+		heat_mpi_agree(1);
+		return NULL;
+	}
+	if (heat_mpi_agree(0))
+		return NULL;
+
+	s = calloc(1, sizeof *s);
+	if (s) {
+		s->p = p;
+		s->row = MPI_DATATYPE_NULL;
+		split(p->ny, heat_mpi_rank, heat_mpi_size, &s->lo, &s->hi);
+		held(p->ny, heat_mpi_rank, heat_mpi_size, &s->own0, &s->own1);
+		s->nloc = s->hi - s->lo + 2;
+		s->up = heat_mpi_rank > 0 ? heat_mpi_rank - 1 : MPI_PROC_NULL;
+		s->down = heat_mpi_rank < heat_mpi_size - 1 ? heat_mpi_rank + 1 : MPI_PROC_NULL;
+#ifdef _OPENMP
+		s->nthreads = omp_get_max_threads();
+#else
+		s->nthreads = 1;
+#endif
+		nheld = s->own1 - s->own0;
+		bytes = s->nloc * p->nx * sizeof(apod_real);
+		s->cur = malloc(bytes);
+		s->next = malloc(bytes);
+		s->rowm = malloc(nheld * sizeof *s->rowm);
+		s->thread_hist = malloc((size_t)s->nthreads * (size_t)p->nbins * sizeof *s->thread_hist);
+		s->seg = malloc(nheld * (size_t)p->zones_x * sizeof *s->seg);
+		s->zone_row = malloc(nheld * sizeof *s->zone_row);
+		s->zone_acc = malloc((size_t)p->nzones * sizeof *s->zone_acc);
+		s->counts = malloc((size_t)heat_mpi_size * sizeof *s->counts);
+		s->displs = malloc((size_t)heat_mpi_size * sizeof *s->displs);
+	}
+	if (!s || !s->cur || !s->next || !s->rowm || !s->thread_hist || !s->seg || !s->zone_row ||
+	    !s->zone_acc || !s->counts || !s->displs) {
+		apod_fail("mpi: rank %d cannot allocate its %zu of %zu rows (%zu bytes a field)",
+		          heat_mpi_rank, s ? s->nloc : 0, p->ny, s ? s->nloc * p->nx * sizeof(apod_real) : 0);
+		failed = 1;
+	}
+	if (heat_mpi_agree(failed)) {
+		mpi_destroy(s);
+		return NULL;
+	}
+
+	/* First touch by the threads that use each row; both buffers whole, as
+	 * the sweep never writes the fixed edges. */
+#pragma omp parallel for schedule(static)
+	for (size_t l = 0; l < s->nloc; l++) {
+		const apod_real *src = p->init + (s->lo - 1 + l) * p->nx;
+		memcpy(s->cur + l * p->nx, src, p->nx * sizeof(apod_real));
+		memcpy(s->next + l * p->nx, src, p->nx * sizeof(apod_real));
+	}
+	for (size_t g = s->own0; g < s->own1; g++) {
+		int zr = 0;
+		while (zr + 1 < p->zones_y && heat_zone_row0(p, zr + 1) <= g)
+			zr++;
+		s->zone_row[g - s->own0] = zr;
+	}
+	for (int r = 0; r < heat_mpi_size; r++) {
+		size_t a, b;
+		held(p->ny, r, heat_mpi_size, &a, &b);
+		/* Row counts: ny <= HEAT_MAX_DIM, far below INT_MAX. */
+		s->counts[r] = (int)(b - a);
+		s->displs[r] = (int)a;
+	}
+	MPI_TRY(MPI_Type_contiguous((int)p->nx, HEAT_MPI_REAL, &s->row));
+	MPI_TRY(MPI_Type_commit(&s->row));
+	return s;
+}
+
+static int mpi_step(void *ctx)
+{
+	struct mpi *s = ctx;
+	const struct heat_problem *p = s->p;
+	size_t nx = p->nx, rows = s->hi - s->lo;
+	apod_real *t, *cur = s->cur, *next = s->next;
+
+#pragma omp parallel for schedule(static)
+	for (size_t l = 1; l <= rows; l++)
+		apod_sweep_row(cur + (l - 1) * nx, cur + l * nx, cur + (l + 1) * nx, next + l * nx, nx,
+		               p->alpha);
+	/* Heaters on this rank's rows, halos included: a halo's is overwritten
+	 * by the neighbour's own pinned value below. */
+	for (size_t k = 0; k < p->nsrc; k++) {
+		size_t g = p->src_idx[k] / nx;
+		if (g + 1 >= s->lo && g <= s->hi)
+			local_row(s, next, g)[p->src_idx[k] % nx] = p->src_temp[k];
+	}
+	t = s->cur;
+	s->cur = s->next;
+	s->next = t;
+	/* The halos: my first row up in exchange for the row below my last,
+	 * then my last row down for the row above my first.  At an edge the
+	 * neighbour is MPI_PROC_NULL and the fixed edge row stays. */
+	MPI_TRY(MPI_Sendrecv(s->cur + nx, 1, s->row, s->up, TAG_UP, s->cur + (s->nloc - 1) * nx, 1,
+	                     s->row, s->down, TAG_UP, heat_mpi_comm, MPI_STATUS_IGNORE));
+	MPI_TRY(MPI_Sendrecv(s->cur + (s->nloc - 2) * nx, 1, s->row, s->down, TAG_DOWN, s->cur, 1,
+	                     s->row, s->up, TAG_DOWN, heat_mpi_comm, MPI_STATUS_IGNORE));
+	return 0;
+}
+
+/* The fold handed from rank to rank in row order (see the top of the file):
+ * count doubles, received from the rank before, folded by fold(), passed to
+ * the next; the last rank sends the result to rank 0. */
+static void relay_in(double *acc, int count, int tag)
+{
+	if (heat_mpi_rank > 0)
+		MPI_TRY(MPI_Recv(acc, count, MPI_DOUBLE, heat_mpi_rank - 1, tag, heat_mpi_comm,
+		                 MPI_STATUS_IGNORE));
+}
+
+static void relay_out(double *acc, int count, int tag)
+{
+	int last = heat_mpi_size - 1;
+	if (heat_mpi_rank < last)
+		MPI_TRY(MPI_Send(acc, count, MPI_DOUBLE, heat_mpi_rank + 1, tag, heat_mpi_comm));
+	else if (last > 0)
+		MPI_TRY(MPI_Send(acc, count, MPI_DOUBLE, 0, tag, heat_mpi_comm));
+	if (heat_mpi_rank == 0 && last > 0)
+		MPI_TRY(MPI_Recv(acc, count, MPI_DOUBLE, last, tag, heat_mpi_comm, MPI_STATUS_IGNORE));
+}
+
+static int mpi_calcStats(void *ctx, struct apod_moments *m, unsigned *hist)
+{
+	struct mpi *s = ctx;
+	const struct heat_problem *p = s->p;
+	size_t nb = (size_t)p->nbins, nheld = s->own1 - s->own0;
+	const apod_real *first = local_row(s, s->cur, s->own0);
+
+	memset(s->thread_hist, 0, (size_t)s->nthreads * nb * sizeof *s->thread_hist);
+#pragma omp parallel
+	{
+#ifdef _OPENMP
+		unsigned *h = s->thread_hist + (size_t)omp_get_thread_num() * nb;
+#else
+		unsigned *h = s->thread_hist;
+#endif
+#pragma omp for schedule(static)
+		for (size_t i = 0; i < nheld; i++) {
+			const apod_real *row = first + i * p->nx;
+			apod_row_moments(row, p->nx, &s->rowm[i]);
+			apod_row_hist(row, p->nx, p->hist_lo, p->hist_inv_width, p->nbins, h);
+		}
+	}
+	apod_moments_init(m);
+	relay_in((double *)m, 5, TAG_MOMENTS);
+	for (size_t i = 0; i < nheld; i++)
+		apod_moments_merge(m, &s->rowm[i]);
+	relay_out((double *)m, 5, TAG_MOMENTS);
+
+	memset(hist, 0, nb * sizeof *hist);
+	for (int t = 0; t < s->nthreads; t++)
+		for (size_t b = 0; b < nb; b++)
+			hist[b] += s->thread_hist[(size_t)t * nb + b];
+	MPI_TRY(MPI_Reduce(heat_mpi_rank == 0 ? MPI_IN_PLACE : hist, hist, p->nbins, MPI_UNSIGNED,
+	                   MPI_SUM, 0, heat_mpi_comm));
+	return 0;
+}
+
+static int mpi_calcSummaryData(void *ctx, double *zone_means)
+{
+	struct mpi *s = ctx;
+	const struct heat_problem *p = s->p;
+	size_t zx = (size_t)p->zones_x, nheld = s->own1 - s->own0;
+	const apod_real *first = local_row(s, s->cur, s->own0);
+
+#pragma omp parallel for schedule(static)
+	for (size_t i = 0; i < nheld; i++)
+		for (size_t zc = 0; zc < zx; zc++) {
+			size_t c0 = heat_zone_col0(p, (int)zc), c1 = heat_zone_col0(p, (int)zc + 1);
+			s->seg[i * zx + zc] = apod_row_sum(first + i * p->nx + c0, c1 - c0);
+		}
+	/* Each zone's sum starts at 0.0 and takes its rows in order, as in
+	 * apod_zone_mean. */
+	for (int z = 0; z < p->nzones; z++)
+		s->zone_acc[z] = 0.0;
+	relay_in(s->zone_acc, p->nzones, TAG_ZONES);
+	for (size_t i = 0; i < nheld; i++)
+		for (size_t zc = 0; zc < zx; zc++)
+			s->zone_acc[(size_t)s->zone_row[i] * zx + zc] += s->seg[i * zx + zc];
+	relay_out(s->zone_acc, p->nzones, TAG_ZONES);
+
+	for (int zr = 0; zr < p->zones_y; zr++)
+		for (int zc = 0; zc < p->zones_x; zc++) {
+			size_t r0 = heat_zone_row0(p, zr), r1 = heat_zone_row0(p, zr + 1);
+			size_t c0 = heat_zone_col0(p, zc), c1 = heat_zone_col0(p, zc + 1);
+			zone_means[zr * p->zones_x + zc] =
+				s->zone_acc[zr * p->zones_x + zc] / (double)((r1 - r0) * (c1 - c0));
+		}
+	return 0;
+}
+
+/* The held rows of every rank, gathered on rank 0 (the reporter). */
+static int mpi_fetch(void *ctx, apod_real *dst)
+{
+	struct mpi *s = ctx;
+	MPI_TRY(MPI_Gatherv(local_row(s, s->cur, s->own0), (int)(s->own1 - s->own0), s->row, dst,
+	                    s->counts, s->displs, s->row, 0, heat_mpi_comm));
+	return 0;
+}
+
+/* Named and placed in the ladder in stages.c. */
+const struct heat_engine heat_engine_mpi = {
+	.available = mpi_available,
+	.width = mpi_width,
+	.create = mpi_create,
+	.step = mpi_step,
+	.stats = mpi_calcStats,
+	.summary = mpi_calcSummaryData,
+	.fetch = mpi_fetch,
+	.destroy = mpi_destroy,
+	.reporter = heat_mpi_reporter,
+	.agree = heat_mpi_agree,
+};

@@ -1,0 +1,56 @@
+#!/bin/sh
+# Heat's mgpu stage (one MPI rank per GPU, halos by NCCL) where it can run:
+# at 2 ranks on 2 GPUs, or at 1 rank where one GPU is visible (NCCL will not
+# put two ranks on one GPU).  Held to the gate against serial and the
+# committed reference; a rank count that does not match the GPUs, and more
+# ranks than rows, are usage errors on every rank.  Skips elsewhere.
+. "$top_srcdir/tests/lib.sh"
+deck=$top_srcdir/data/small.deck
+ref=$top_srcdir/data/ref/small
+
+stages=$("$APOD" stages)
+if ! echo "$stages" | grep -q '^mgpu *available'; then
+	echo "SKIP: mgpu stage not run: $(echo "$stages" | grep -A1 '^mgpu' | sed -n 's/.*why: //p')"
+	exit 77
+fi
+mpirun=${APOD_MPIRUN:-mpirun}
+command -v "$mpirun" >/dev/null 2>&1 || { echo "SKIP: no mpirun ($mpirun)"; exit 77; }
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+[ "$gpus" -ge 1 ] || { echo "SKIP: nvidia-smi lists no GPU"; exit 77; }
+
+# The GPU hosts refuse NVLink multicast (NVLS): NCCL must not try it.
+NCCL_NVLS_ENABLE=0
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export NCCL_NVLS_ENABLE OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+if [ "$gpus" -ge 2 ]; then np=2; CUDA_VISIBLE_DEVICES=0,1; else np=1; CUDA_VISIBLE_DEVICES=0; fi
+export CUDA_VISIBLE_DEVICES
+run_np() {
+	n=$1
+	shift
+	timeout 300 "$mpirun" -np "$n" --oversubscribe --mca btl self,vader "$@"
+}
+
+expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --out="$work/serial"
+expect 0 "stage mgpu" run_np $np "$APOD" run --stage=mgpu --deck="$deck" --out="$work/mgpu"
+n=$(grep -c "^workload heat, stage mgpu" "$work/out")
+[ "$n" = 1 ] || { echo "FAIL: $np ranks printed $n tables, not 1"; fails=$((fails + 1)); }
+expect 0 "PASS" "$APOD" verify "$work/serial" "$work/mgpu"
+expect 0 "PASS" "$APOD" verify "$ref" "$work/mgpu"
+# A grid whose rows do not split evenly, no heaters, snapshots gathered.
+expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --size=301x97 --steps=30 \
+	--snapshot_every=10 --out="$work/s2"
+expect 0 "stage mgpu" run_np $np "$APOD" run --stage=mgpu --deck="$deck" --size=301x97 --steps=30 \
+	--snapshot_every=10 --out="$work/m2"
+expect 0 "PASS" "$APOD" verify "$work/s2" "$work/m2"
+
+# One rank more than the visible GPUs: refused on every rank, said once.
+more=$((np + 1))
+expect 2 "$more ranks but $np visible GPU" run_np $more "$APOD" run --stage=mgpu --deck="$deck"
+n=$(grep -c "visible GPU" "$work/out")
+[ "$n" = 1 ] || { echo "FAIL: the rank-count message came $n times, not once"; fails=$((fails + 1)); }
+# More ranks than interior rows (2 ranks, 1 interior row), where 2 GPUs are.
+if [ "$np" = 2 ]; then
+	expect 2 "interior rows" run_np 2 "$APOD" run --stage=mgpu --deck="$top_srcdir/tests/decks/tiny.deck" \
+		--size=9x3 --zones=1x1
+fi
+finish
