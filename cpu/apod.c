@@ -10,11 +10,13 @@
 #include "apod/apod.h"
 #include "heat_workload.h"
 #include "lab_cmd.h"
+#include "montecarlo_workload.h"
 #include "particles_workload.h"
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
 #include "bench.h"
 #include "device.h"
 #include "gpu_info.h"
+#include "montecarlo_bench.h"
 #endif
 
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
@@ -23,13 +25,17 @@ static int device_info(FILE *f)
 	return apod_gpu_print_info(f);
 }
 
-/* bench --kernels: heat's kernels, where there is a GPU to measure them on. */
+/* bench --kernels: each workload's kernels, where there is a GPU to measure them on. */
 static int kernels(const struct apod_workload *w, const void *problem, int reps, void *json)
 {
 	char why[256];
-	if (w != &heat_workload || !apod_gpu_available(why, sizeof why))
+	if (!apod_gpu_available(why, sizeof why))
 		return 0;
-	return apod_gpu_bench(problem, reps, json);
+	if (w == &heat_workload)
+		return apod_gpu_bench(problem, reps, json);
+	if (w == &montecarlo_workload)
+		return montecarlo_gpu_bench(problem, reps, json);
+	return 0;
 }
 #define KERNELS kernels
 #else
@@ -44,6 +50,7 @@ static int device_info(FILE *f)
 static const struct apod_workload *const workloads[] = {
 	&heat_workload,
 	&particles_workload,
+	&montecarlo_workload,
 	NULL,
 };
 

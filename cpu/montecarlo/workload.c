@@ -1,0 +1,339 @@
+/*
+ * workload.c: Monte Carlo option pricing, declared to the harness: its
+ * parameters, its problem (the model's constants and the closed forms),
+ * its probe (calcEstimates), its outputs and the tolerances of the gate.
+ *
+ * The tolerances are designed, not tuned.  Every stage draws the same
+ * normals (Philox, shared/rng.h: exact integer-to-double conversions), so
+ * two stages differ only by
+ *
+ * 1. libm and contraction inside a path.  A libm call differs between
+ *    glibc (< 1 ulp) and CUDA's double library (log, exp 1 ulp; sin, cos
+ *    2 ulp) by at most 3 ulp, 6u relative (u = 2^-53).  gpu2 also uses
+ *    sincospi(2 u2) where the host computes sin(2pi u2) and 2pi rounded,
+ *    an argument error of at most 2u * 2pi, absolute.  So one normal
+ *    differs by at most C_Z u ZMAX (C_Z = 24 covers 6u + 13u for the angle,
+ *    3u for the radius, and the product's rounding), ZMAX the largest
+ *    Box-Muller radius on apod_u01d's grid.  A step x += mu_dt + vol_dt z
+ *    adds vol_dt ZMAX (C_Z + 1) u (the FMA nvcc makes moves one rounding)
+ *    and 2u X, X bounding |x|; after n steps the log price differs by
+ *        dx = n (vol_dt ZMAX (C_Z + 1) u + 2u X).
+ *    S_T = exp(x), G = exp(mean x) and A = mean exp(x_k) then differ by a
+ *    relative
+ *        eta = dx + 3u X + (2n + 10) u
+ *    (exp's 6u, the sums' n u on each side, the divisions).  A call's
+ *    payoff v = disc (S - K)+ then differs by at most eta (v + K): where S
+ *    is in the money S = v/disc + K, and where the two sides straddle the
+ *    strike neither payoff exceeds eta S ~ eta K.
+ *
+ * 2. The order of the sums of a batch, in double: any order of P terms
+ *    is within (P - 1) u sum|terms| of the exact sum, so two orders differ
+ *    by twice that.  The merges across batches run in batch order on the
+ *    host for every stage (host.c) and add 2u a merge on inputs that
+ *    differ as above.
+ *
+ * The bounds below add these up per output.  Where a bound needs the size
+ * of a mean that params alone cannot give, it uses M, a bound on a batch's
+ * mean discounted payoff: every payoff is below disc S_T, whose mean over
+ * paths has expectation S0 and per-path standard deviation
+ * S0 sqrt(e^{s^2 T} - 1); M allows ten of those (by Chebyshev a mean beyond
+ * it has probability below 1/100 even for a single path, 1/(100 P) for a
+ * batch).  Those terms are absolute allowances far below any real fault
+ * (a path left out of a batch of P moves its mean by about mean/P).
+ */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "apod/apod.h"
+#include "montecarlo.h"
+#include "montecarlo/closed_form.h"
+#include "montecarlo_workload.h"
+
+#define C_Z 24.0
+
+struct mc_tolerance {
+	double batch_atol, batch_rtol;    /* a batch's mean (the array) */
+	double mean_atol, mean_rtol;      /* the running means */
+	double var_atol, var_rtol;
+	double se_atol, se_rtol;
+	double ci_atol, ci_rtol;
+	double hist_frac;
+};
+
+static void exact_prices(const struct mc_params *p, double exact[2])
+{
+	exact[0] = mc_black_scholes_call(p->s0, p->strike, p->rate, p->sigma, p->maturity);
+	exact[1] = mc_geometric_asian_call(p->s0, p->strike, p->rate, p->sigma, p->maturity,
+	                                   p->monitor);
+}
+
+static void design(const struct mc_params *p, struct mc_tolerance *t)
+{
+	double u = DBL_EPSILON / 2;
+	double n = (double)p->monitor, P = (double)p->paths, B = (double)p->batches;
+	double dt = p->maturity / n;
+	double mu_dt = (p->rate - 0.5 * p->sigma * p->sigma) * dt, vol_dt = p->sigma * sqrt(dt);
+	double X = fabs(log(p->s0)) + fabs(mu_dt) * n + vol_dt * n * MC_ZMAX;
+	double dx = n * (vol_dt * MC_ZMAX * (C_Z + 1) * u + 2 * u * X);
+	double eta = dx + 3 * u * X + (2 * n + 10) * u;
+	double K = p->strike, exact[2], c, M, sd_max, order, dmean;
+	double s2t = p->sigma * p->sigma * p->maturity;
+	double m_log = log(p->s0) + (p->rate - 0.5 * p->sigma * p->sigma) * p->maturity;
+	double pdf_max, expected;
+
+	exact_prices(p, exact);
+	c = fmax(exact[0], exact[1]);                 /* the largest shift */
+	M = p->s0 * (1 + 10 * sqrt(expm1(s2t)));
+	sd_max = 10 * p->s0 * exp(0.5 * s2t);
+
+	/* A batch's mean, shift + S1/P: the payoffs' eta, the order of S1
+	 * (sum |v - c| <= P (mean + c)), and the last roundings. */
+	order = 2 * (P + 1) * u;
+	t->batch_rtol = eta + order;
+	t->batch_atol = eta * K + order * c;
+	/* Running means: weighted averages of batch means (the bound carries
+	 * over) plus the merges' own rounding. */
+	t->mean_rtol = t->batch_rtol + 2 * (B + 1) * u;
+	t->mean_atol = t->batch_atol;
+	dmean = t->mean_atol + t->mean_rtol * M;
+	/* Variance.  Perturbing every v by at most eta (v + K) moves the
+	 * variance by 2 cov(v, dv) + var(dv) <= 3 eta var + eta (mean + K)^2
+	 * (Cauchy-Schwarz, then 2ab <= a^2 + b^2).  S2 = m2 + P (mean - c)^2 and
+	 * S1^2/P are each summed in another order (2(P+1)u of them, and
+	 * 4(P+1)u P (M + c)^2 for S1^2/P); the merges' between-batch terms move
+	 * with the batch means by 2 M dmean each. */
+	t->var_rtol = 3 * eta + 2 * (P + 1) * u + 2 * (B + 1) * u;
+	t->var_atol = eta * (M + K) * (M + K) + 6 * (P + 1) * u * (M + c) * (M + c) + 4 * M * dmean;
+	/* se = sqrt(var / N), N >= P: sqrt(a + b) <= sqrt(a) + sqrt(b). */
+	t->se_rtol = 0.5 * t->var_rtol + 2 * u;
+	t->se_atol = sqrt(t->var_atol / P);
+	/* ci = mean -+ z se: both errors, the relative parts on |ci| plus, for
+	 * the low end (mean = lo + z se), 2 z se at most sd_max / sqrt(P). */
+	t->ci_rtol = fmax(t->mean_rtol, t->se_rtol) + 2 * u;
+	t->ci_atol = t->mean_atol + MC_Z95 * t->se_atol + t->ci_rtol * 2 * MC_Z95 * sd_max / sqrt(P);
+
+	/* The histogram of S_T, per batch.  A path changes bin only if its
+	 * S_T lies within eta S_T of one of the bins + 1 edges.  S_T is
+	 * lognormal, its density at most e^{-m + s^2/2} / (s sqrt(2 pi)) (at its
+	 * mode), so the expected number of paths moved in a batch is at most
+	 * P (bins + 1) 2 eta hist_hi pdf_max, about 1e-8 on the decks.  One
+	 * moved path changes two counts; the tolerance allows one moved path a
+	 * batch, plus ten times the expectation should that ever be larger. */
+	pdf_max = exp(-m_log + 0.5 * s2t) / sqrt(2 * M_PI * s2t);
+	expected = P * (double)(p->hist_bins + 1) * 2 * eta * p->hist_hi * pdf_max;
+	t->hist_frac = 2 * (1 + floor(10 * expected)) / P;
+}
+
+static void batch_tol(const void *params, int any_float, struct apod_tol *t)
+{
+	struct mc_tolerance d;
+	(void)any_float;   /* every value is double */
+	design(params, &d);
+	t->atol = d.batch_atol;
+	t->rtol = d.batch_rtol;
+}
+
+static void mean_tol(const void *params, int any_float, int column, struct apod_tol *t)
+{
+	struct mc_tolerance d;
+	(void)any_float;
+	(void)column;
+	design(params, &d);
+	t->atol = d.mean_atol;
+	t->rtol = d.mean_rtol;
+}
+
+static void var_tol(const void *params, int any_float, int column, struct apod_tol *t)
+{
+	struct mc_tolerance d;
+	(void)any_float;
+	(void)column;
+	design(params, &d);
+	t->atol = d.var_atol;
+	t->rtol = d.var_rtol;
+}
+
+static void se_tol(const void *params, int any_float, int column, struct apod_tol *t)
+{
+	struct mc_tolerance d;
+	(void)any_float;
+	(void)column;
+	design(params, &d);
+	t->atol = d.se_atol;
+	t->rtol = d.se_rtol;
+}
+
+static void ci_tol(const void *params, int any_float, int column, struct apod_tol *t)
+{
+	struct mc_tolerance d;
+	(void)any_float;
+	(void)column;
+	design(params, &d);
+	t->atol = d.ci_atol;
+	t->rtol = d.ci_rtol;
+}
+
+static void hist_tol(const void *params, int any_float, int column, struct apod_tol *t)
+{
+	struct mc_tolerance d;
+	(void)any_float;
+	(void)column;
+	design(params, &d);
+	t->frac = d.hist_frac;
+	t->total = (double)((const struct mc_params *)params)->paths;
+}
+
+static int batch_shape(const void *params, size_t dims[2])
+{
+	dims[0] = (size_t)((const struct mc_params *)params)->batches;
+	dims[1] = MC_NEST;
+	return 2;
+}
+
+static long steps(const void *params)
+{
+	return ((const struct mc_params *)params)->batches;
+}
+
+static long stats_every(const void *params)
+{
+	return ((const struct mc_params *)params)->stats_every;
+}
+
+static const char *title(const void *params)
+{
+	return ((const struct mc_params *)params)->name;
+}
+
+static int nest_columns(const void *params)
+{
+	(void)params;
+	return MC_NEST;
+}
+
+static int ci_columns(const void *params)
+{
+	(void)params;
+	return 2 * MC_NEST;
+}
+
+static int exact_columns(const void *params)
+{
+	(void)params;
+	return 2;
+}
+
+static int hist_columns(const void *params)
+{
+	return (int)((const struct mc_params *)params)->hist_bins;
+}
+
+/* The model's constants, once on the host: every stage uses these bits. */
+static void *problem_create(const void *params)
+{
+	const struct mc_params *prm = params;
+	struct mc_problem *p = calloc(1, sizeof *p);
+	double dt = prm->maturity / (double)prm->monitor;
+	if (!p) {
+		apod_fail("montecarlo: out of memory");
+		return NULL;
+	}
+	p->model.seed = (uint64_t)prm->seed;
+	p->model.steps = (int)prm->monitor;
+	p->model.x0 = log(prm->s0);
+	p->model.mu_dt = (prm->rate - 0.5 * prm->sigma * prm->sigma) * dt;
+	p->model.vol_dt = prm->sigma * sqrt(dt);
+	p->model.strike = prm->strike;
+	p->model.disc = exp(-prm->rate * prm->maturity);
+	p->model.inv_steps = 1.0 / (double)prm->monitor;
+	p->paths = (size_t)prm->paths;
+	p->batches = (size_t)prm->batches;
+	p->bins = (int)prm->hist_bins;
+	p->hist_lo = prm->hist_lo;
+	p->hist_inv_width = (double)prm->hist_bins / (prm->hist_hi - prm->hist_lo);
+	exact_prices(prm, p->exact);
+	/* The arithmetic mean is at least the geometric one: its price is
+	 * above the geometric price and near it, a good shift. */
+	p->shift[MC_EUROPEAN] = p->exact[0];
+	p->shift[MC_GEOMETRIC] = p->exact[1];
+	p->shift[MC_ARITHMETIC] = p->exact[1];
+	return p;
+}
+
+static void problem_destroy(void *problem)
+{
+	free(problem);
+}
+
+static const struct apod_probe probes[] = {
+	[MC_PROBE_ESTIMATES] = { .name = "calcEstimates", .every = stats_every },
+	{ .name = NULL },
+};
+
+static const struct apod_array arrays[] = {
+	/* Each batch's mean of each estimator: the independent samples a user
+	 * would test for normality, or batch-means errors, after the run. */
+	[MC_ARRAY_BATCH_MEAN] = { .name = "batch_mean", .dtype = APOD_F64, .shape = batch_shape,
+	                          .snapshot = NULL, .compare = APOD_COMPARE_CLOSE,
+	                          .tolerance = batch_tol },
+	{ .name = NULL },
+};
+
+#define NEST_NAMES "european,geometric,arithmetic"
+
+static const struct apod_series series[] = {
+	[MC_SERIES_MEAN] = { .name = "mean", .probe = MC_PROBE_ESTIMATES, .columns = nest_columns,
+	                     .column_names = NEST_NAMES, .compare = APOD_COMPARE_CLOSE,
+	                     .tolerance = mean_tol },
+	[MC_SERIES_VARIANCE] = { .name = "variance", .probe = MC_PROBE_ESTIMATES,
+	                         .columns = nest_columns, .column_names = NEST_NAMES,
+	                         .compare = APOD_COMPARE_CLOSE, .tolerance = var_tol },
+	[MC_SERIES_STDERR] = { .name = "stderr", .probe = MC_PROBE_ESTIMATES,
+	                       .columns = nest_columns, .column_names = NEST_NAMES,
+	                       .compare = APOD_COMPARE_CLOSE, .tolerance = se_tol },
+	[MC_SERIES_CI95] = { .name = "ci95", .probe = MC_PROBE_ESTIMATES, .columns = ci_columns,
+	                     .column_names = "european_lo,european_hi,geometric_lo,geometric_hi,"
+	                                     "arithmetic_lo,arithmetic_hi",
+	                     .compare = APOD_COMPARE_CLOSE, .tolerance = ci_tol },
+	/* The closed forms, from the same host code in every stage: bit for bit. */
+	[MC_SERIES_EXACT] = { .name = "exact", .probe = MC_PROBE_ESTIMATES, .columns = exact_columns,
+	                      .column_names = "european,geometric", .compare = APOD_COMPARE_EXACT },
+	[MC_SERIES_HIST] = { .name = "hist", .probe = MC_PROBE_ESTIMATES, .columns = hist_columns,
+	                     .column_prefix = "bin", .integer = 1, .compare = APOD_COMPARE_COUNTS,
+	                     .tolerance = hist_tol },
+	{ .name = NULL },
+};
+
+/* Weak scaling: factor times the paths of a batch. */
+static int grow(void *params, int factor)
+{
+	struct mc_params *q = params;
+	if (factor < 1 || q->paths > MC_MAX_PATHS / factor)
+		return apod_usage_fail("montecarlo: %ld paths grown %d times is beyond %ld", q->paths,
+		                       factor, MC_MAX_PATHS);
+	q->paths *= factor;
+	return mc_params_check(q);
+}
+
+const struct apod_workload montecarlo_workload = {
+	.version = APOD_WORKLOAD_VERSION,
+	.name = "montecarlo",
+	.about = "European and Asian calls under geometric Brownian motion, Philox normals, closed "
+	         "forms (compute-bound, embarrassingly parallel)",
+	.params_size = sizeof(struct mc_params),
+	.params = mc_params_table,
+	.check = mc_params_check,
+	.steps = steps,
+	.snapshot_every = NULL,
+	.title = title,
+	.problem_create = problem_create,
+	.problem_destroy = problem_destroy,
+	.step_phase = "simulateBatch",
+	.probes = probes,
+	.arrays = arrays,
+	.series = series,
+	.stages = mc_stages,
+	.grow = grow,
+};
