@@ -25,6 +25,7 @@
 #include "device.h"
 #include "kernels.cuh"
 #include "montecarlo.h"
+#include "phase_events.h"
 
 struct gpu {
 	struct mc_host h;
@@ -36,6 +37,7 @@ struct gpu {
 	double *d_partial;        /* blocks x MC_SUMS */
 	unsigned *d_hist;         /* bins: the last batch */
 	unsigned *h_hist;
+	struct apod_phase_events *events;   /* device time per phase, legacy stream */
 };
 
 static int gpu_width(void)
@@ -48,6 +50,7 @@ static void gpu_destroy(void *ctx)
 	struct gpu *g = (struct gpu *)ctx;
 	if (!g)
 		return;
+	apod_phase_events_free(g->events);
 	cudaFree(g->d_sums);
 	cudaFree(g->d_partial);
 	cudaFree(g->d_hist);
@@ -83,6 +86,9 @@ static int gpu_init(struct gpu *g, const struct mc_problem *p, const char *name)
 	CUDA_TRY(cudaMalloc((void **)&g->d_sums, p->batches * MC_SUMS * sizeof(double)));
 	CUDA_TRY(cudaMalloc((void **)&g->d_partial, (size_t)g->blocks * MC_SUMS * sizeof(double)));
 	CUDA_TRY(cudaMalloc((void **)&g->d_hist, (size_t)p->bins * sizeof(unsigned)));
+	/* The harness's phases: the step, the probe, writeSnapshot, fetchResults. */
+	if (!(g->events = apod_phase_events_new(0, 8)))
+		return -1;
 	return 0;
 }
 
@@ -165,6 +171,16 @@ static int gpu_fetch(void *ctx, int a, void *dst)
 	return 0;
 }
 
+static int gpu_mark(void *ctx, int phase, int end)
+{
+	return apod_phase_events_mark(((struct gpu *)ctx)->events, phase, end);
+}
+
+static int gpu_device_seconds(void *ctx, double *seconds, int nphases)
+{
+	return apod_phase_events_collect(((struct gpu *)ctx)->events, seconds, nphases);
+}
+
 extern "C" const struct apod_stage mc_stage_gpu1 = {
 	.name = "gpu1",
 	.about = MC_GPU1_ABOUT,
@@ -176,6 +192,10 @@ extern "C" const struct apod_stage mc_stage_gpu1 = {
 	.probe = gpu_probe,
 	.fetch = gpu_fetch,
 	.destroy = gpu_destroy,
+	.snapshot_begin = NULL,
+	.snapshot_stream = NULL,
+	.mark = gpu_mark,
+	.device_seconds = gpu_device_seconds,
 };
 
 extern "C" const struct apod_stage mc_stage_gpu2 = {
@@ -189,4 +209,8 @@ extern "C" const struct apod_stage mc_stage_gpu2 = {
 	.probe = gpu_probe,
 	.fetch = gpu_fetch,
 	.destroy = gpu_destroy,
+	.snapshot_begin = NULL,
+	.snapshot_stream = NULL,
+	.mark = gpu_mark,
+	.device_seconds = gpu_device_seconds,
 };
