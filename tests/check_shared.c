@@ -244,7 +244,7 @@ END_TEST
 START_TEST(path_one_step)
 {
 	struct mc_model m = { .seed = 3, .steps = 1, .x0 = log(100.0), .mu_dt = 0.03, .vol_dt = 0.2,
-	                      .strike = 100, .disc = 0.95, .inv_steps = 1 };
+	                      .strike = 100, .disc = 0.95, .inv_steps = 1, .geo_exact = 4.5 };
 	double z0, z1, v[MC_NEST];
 	struct mc_outcome o = mc_path(&m, 12345);
 	mc_normal2(apod_rng4(3, MC_STREAM_PATH, 12345, 0), &z0, &z1);
@@ -253,6 +253,8 @@ START_TEST(path_one_step)
 	mc_payoffs(&m, &o, v);
 	ck_assert(v[MC_EUROPEAN] == (o.st > 100 ? 0.95 * (o.st - 100) : 0.0));
 	ck_assert(v[MC_GEOMETRIC] == v[MC_EUROPEAN] && v[MC_ARITHMETIC] == v[MC_EUROPEAN]);
+	/* One date: A = G, so the control-variate estimator is the control's mean. */
+	ck_assert(v[MC_ARITHMETIC_CV] == 4.5);
 	(void)z1;
 }
 END_TEST

@@ -33,8 +33,8 @@ expect 0 "hist        ok    counts: 0 of" "$APOD" verify "$work/serial" "$work/o
 # the deck's seed passes, and being deterministic, always will.
 closed_form() {   # DIR: prints "ok" or why not
 	paste -d, "$1/mean.csv" "$1/stderr.csv" "$1/exact.csv" | tail -n 1 | awk -F, '{
-		# mean: $2..$4, stderr: $6..$8, exact: $10, $11
-		ze = ($2 - $10) / $6; zg = ($3 - $11) / $7
+		# mean: $2..$5, stderr: $7..$10, exact: $12, $13
+		ze = ($2 - $12) / $7; zg = ($3 - $13) / $8
 		if (ze < 0) ze = -ze
 		if (zg < 0) zg = -zg
 		if (ze <= 3.2905 && zg <= 3.2905) printf "ok: european %.2f, geometric %.2f standard errors\n", ze, zg
@@ -59,6 +59,17 @@ case $got in outside*) echo "ok: a wrong closed form is caught ($got)" ;;
 # path (AM-GM), so the arithmetic call's estimate is at least the geometric one's.
 tail -n 1 "$work/serial/mean.csv" | awk -F, '{ exit !($4 >= $3) }' ||
 	{ echo "FAIL: arithmetic below geometric"; fails=$((fails + 1)); }
+# The control variate estimates the same price as the plain arithmetic
+# estimator: their difference has a standard deviation of at most the sum
+# of the two standard errors (Minkowski), so at 99.9% they are within
+# 3.2905 times that.  And it is the point of the control: its standard
+# error is far below the plain one's (about 16 times on this deck; a third
+# is asked).
+paste -d, "$work/serial/mean.csv" "$work/serial/stderr.csv" | tail -n 1 | awk -F, '{
+	d = $5 - $4; if (d < 0) d = -d
+	printf "control variate: %.6f against %.6f, standard errors %.3g and %.3g\n", $5, $4, $10, $9
+	exit !(d <= 3.2905 * ($9 + $10) && 3 * $10 < $9) }' ||
+	{ echo "FAIL: the control-variate estimator"; fails=$((fails + 1)); }
 
 # Damaged results are caught: one batch mean (a double well past the header)...
 cp -r "$work/omp" "$work/bad"

@@ -4,11 +4,12 @@
  *
  * One harness step simulates one batch of `paths` paths of geometric
  * Brownian motion (shared/montecarlo/path.h) and prices three calls on
- * them: European, geometric-average and arithmetic-average Asian.  The
+ * them: European, geometric-average and arithmetic-average Asian (the
+ * last twice: plain, and with the geometric call as control variate).  The
  * first two have closed forms (shared/montecarlo/closed_form.h), which is
  * what the estimates are finally checked against.
  *
- * Every stage reduces a batch to the same six numbers, per estimator e
+ * Every stage reduces a batch to the same 2 x MC_NEST numbers, per estimator e
  * the shifted sums S1 = sum (v - c_e) and S2 = sum (v - c_e)^2, with c_e
  * near the price (the closed form), so that the batch's squared deviations
  * S2 - S1^2/P lose little to cancellation; and to a histogram of S_T.  The

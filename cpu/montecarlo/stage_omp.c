@@ -76,27 +76,23 @@ static int omp_step(void *ctx)
 	uint64_t first = (uint64_t)s->h.done * p->paths;
 	size_t n = p->paths;
 	int bins = p->bins;
-	double e0 = 0, e1 = 0, g0 = 0, g1 = 0, a0 = 0, a1 = 0;
+	double acc[MC_SUMS] = { 0 };
 	memset(hist, 0, (size_t)bins * sizeof *hist);
-	#pragma omp parallel reduction(+ : e0, e1, g0, g1, a0, a1)
+	#pragma omp parallel reduction(+ : acc[:MC_SUMS])
 	{
 		/* Each thread counts into its own histogram, added once at the end. */
 		unsigned long long *mine = calloc((size_t)bins, sizeof *mine);
 		#pragma omp for schedule(static)
 		for (size_t i = 0; i < n; i++) {
 			struct mc_outcome o = mc_path(m, first + i);
-			double v[MC_NEST], d;
+			double v[MC_NEST];
 			int b = mc_bin(o.st, p->hist_lo, p->hist_inv_width, bins);
 			mc_payoffs(m, &o, v);
-			d = v[MC_EUROPEAN] - p->shift[MC_EUROPEAN];
-			e0 += d;
-			e1 += d * d;
-			d = v[MC_GEOMETRIC] - p->shift[MC_GEOMETRIC];
-			g0 += d;
-			g1 += d * d;
-			d = v[MC_ARITHMETIC] - p->shift[MC_ARITHMETIC];
-			a0 += d;
-			a1 += d * d;
+			for (int e = 0; e < MC_NEST; e++) {
+				double d = v[e] - p->shift[e];
+				acc[2 * e] += d;
+				acc[2 * e + 1] += d * d;
+			}
 			if (mine)
 				mine[b]++;
 			else {
@@ -112,12 +108,7 @@ static int omp_step(void *ctx)
 			free(mine);
 		}
 	}
-	sums[2 * MC_EUROPEAN] = e0;
-	sums[2 * MC_EUROPEAN + 1] = e1;
-	sums[2 * MC_GEOMETRIC] = g0;
-	sums[2 * MC_GEOMETRIC + 1] = g1;
-	sums[2 * MC_ARITHMETIC] = a0;
-	sums[2 * MC_ARITHMETIC + 1] = a1;
+	memcpy(sums, acc, sizeof acc);
 	s->h.done++;
 	return 0;
 }

@@ -37,14 +37,23 @@
  *    host for every stage (host.c) and add 2u a merge on inputs that
  *    differ as above.
  *
- * The bounds below add these up per output.  Where a bound needs the size
- * of a mean that params alone cannot give, it uses M, a bound on a batch's
- * mean discounted payoff: every payoff is below disc S_T, whose mean over
- * paths has expectation S0 and per-path standard deviation
- * S0 sqrt(e^{s^2 T} - 1); M allows ten of those (by Chebyshev a mean beyond
- * it has probability below 1/100 even for a single path, 1/(100 P) for a
- * batch).  Those terms are absolute allowances far below any real fault
- * (a path left out of a batch of P moves its mean by about mean/P).
+ * 3. The control-variate estimator Y = (v_A - v_G) + c_G adds the two
+ *    payoffs' differences and 2u (v_A + v_G + c_G) for its own two
+ *    roundings, so |dY| <= eta' W with eta' = eta + 2u and
+ *    W = v_A + v_G + 2K + c_G; for the plain payoffs |dv| <= eta W with
+ *    W = v + K.  Every bound below is written for |dv| <= eta_e W.
+ *
+ * The bounds add these up per output.  Where a bound needs the size of a
+ * mean or of a second moment that params alone cannot give, it uses
+ * allowances: M bounds a batch's mean payoff (every payoff is below
+ * disc S_T, whose mean over paths has expectation S0 and per-path standard
+ * deviation S0 sqrt(e^{s^2 T} - 1); M allows ten of those, which by
+ * Chebyshev a batch mean exceeds with probability below 1/(100 P)); R_e
+ * bounds sqrt(mean W^2) (disc S_T has root mean square S0 e^{s^2 T/2};
+ * ten times that, which by Markov the sample's mean square exceeds with
+ * probability below 1/100, plus the constants of W).  Those terms are
+ * absolute allowances far below any real fault (a path left out of a
+ * batch of P moves its mean by about mean/P).
  */
 #include <float.h>
 #include <math.h>
@@ -58,12 +67,17 @@
 
 #define C_Z 25.0
 
-struct mc_tolerance {
+/* One estimator's bounds (indexed by MC_*). */
+struct mc_bounds {
 	double batch_atol, batch_rtol;    /* a batch's mean (the array) */
 	double mean_atol, mean_rtol;      /* the running means */
 	double var_atol, var_rtol;
 	double se_atol, se_rtol;
 	double ci_atol, ci_rtol;
+};
+
+struct mc_tolerance {
+	struct mc_bounds e[MC_NEST];
 	double hist_frac;
 };
 
@@ -72,6 +86,12 @@ static void exact_prices(const struct mc_params *p, double exact[2])
 	exact[0] = mc_black_scholes_call(p->s0, p->strike, p->rate, p->sigma, p->maturity);
 	exact[1] = mc_geometric_asian_call(p->s0, p->strike, p->rate, p->sigma, p->maturity,
 	                                   p->monitor);
+}
+
+/* The shift of estimator e's sums (problem_create uses the same). */
+static double shift_of(const double exact[2], int e)
+{
+	return e == MC_EUROPEAN ? exact[0] : exact[1];
 }
 
 static void design(const struct mc_params *p, struct mc_tolerance *t)
@@ -83,41 +103,60 @@ static void design(const struct mc_params *p, struct mc_tolerance *t)
 	double X = fabs(log(p->s0)) + fabs(mu_dt) * n + vol_dt * n * MC_ZMAX;
 	double dx = n * (vol_dt * MC_ZMAX * (C_Z + 1) * u + 2 * u * X);
 	double eta = dx + 3 * u * X + (2 * n + 10) * u;
-	double K = p->strike, exact[2], c, M, sd_max, order, dmean;
+	double K = p->strike, exact[2], M, rms_max;
 	double s2t = p->sigma * p->sigma * p->maturity;
 	double m_log = log(p->s0) + (p->rate - 0.5 * p->sigma * p->sigma) * p->maturity;
-	double pdf_max, expected;
+	double order = 2 * (P + 1) * u, pdf_max, expected;
 
 	exact_prices(p, exact);
-	c = fmax(exact[0], exact[1]);                 /* the largest shift */
 	M = p->s0 * (1 + 10 * sqrt(expm1(s2t)));
-	sd_max = 10 * p->s0 * exp(0.5 * s2t);
+	rms_max = 10 * p->s0 * exp(0.5 * s2t);
 
-	/* A batch's mean, shift + S1/P: the payoffs' eta, the order of S1
-	 * (sum |v - c| <= P (mean + c)), and the last roundings. */
-	order = 2 * (P + 1) * u;
-	t->batch_rtol = eta + order;
-	t->batch_atol = eta * K + order * c;
-	/* Running means: weighted averages of batch means (the bound carries
-	 * over) plus the merges' own rounding. */
-	t->mean_rtol = t->batch_rtol + 2 * (B + 1) * u;
-	t->mean_atol = t->batch_atol;
-	dmean = t->mean_atol + t->mean_rtol * M;
-	/* Variance.  Perturbing every v by at most eta (v + K) moves the
-	 * variance by 2 cov(v, dv) + var(dv) <= 3 eta var + eta (mean + K)^2
-	 * (Cauchy-Schwarz, then 2ab <= a^2 + b^2).  S2 = m2 + P (mean - c)^2 and
-	 * S1^2/P are each summed in another order (2(P+1)u of them, and
-	 * 4(P+1)u P (M + c)^2 for S1^2/P); the merges' between-batch terms move
-	 * with the batch means by 2 M dmean each. */
-	t->var_rtol = 3 * eta + 2 * (P + 1) * u + 2 * (B + 1) * u;
-	t->var_atol = eta * (M + K) * (M + K) + 6 * (P + 1) * u * (M + c) * (M + c) + 4 * M * dmean;
-	/* se = sqrt(var / N), N >= P: sqrt(a + b) <= sqrt(a) + sqrt(b). */
-	t->se_rtol = 0.5 * t->var_rtol + 2 * u;
-	t->se_atol = sqrt(t->var_atol / P);
-	/* ci = mean -+ z se: both errors, the relative parts on |ci| plus, for
-	 * the low end (mean = lo + z se), 2 z se at most sd_max / sqrt(P). */
-	t->ci_rtol = fmax(t->mean_rtol, t->se_rtol) + 2 * u;
-	t->ci_atol = t->mean_atol + MC_Z95 * t->se_atol + t->ci_rtol * 2 * MC_Z95 * sd_max / sqrt(P);
+	for (int e = 0; e < MC_NEST; e++) {
+		struct mc_bounds *b = &t->e[e];
+		double c = shift_of(exact, e), eta_e, wa, wr, R, top, dmean;
+		if (e == MC_ARITHMETIC_CV) {
+			/* W = v_A + v_G + 2K + c: its mean at most 2M + 2K + c whatever Y is. */
+			eta_e = eta + 2 * u;
+			wa = 2 * M + 2 * K + c;
+			wr = 0;
+			R = 2 * rms_max + 2 * K + c;
+			top = M + c;                  /* Y <= v_A + c */
+		} else {
+			/* W = v + K: its mean is the estimate plus K. */
+			eta_e = eta;
+			wa = K;
+			wr = 1;
+			R = rms_max + K;
+			top = M;
+		}
+		/* A batch's mean, shift + S1/P: the paths' eta_e mean(W), the order
+		 * of S1 (sum |v - c| <= P (mean + c): v >= 0, and Y >= c since
+		 * A >= G path by path), and the last roundings. */
+		b->batch_rtol = eta_e * wr + order;
+		b->batch_atol = eta_e * wa + order * c;
+		/* Running means: weighted averages of batch means (the bound
+		 * carries over) plus the merges' own rounding. */
+		b->mean_rtol = b->batch_rtol + 2 * (B + 1) * u;
+		b->mean_atol = b->batch_atol;
+		dmean = b->mean_atol + b->mean_rtol * top;
+		/* Variance.  Perturbing every v by dv, |dv| <= eta_e W, moves it by
+		 * at most 2 sd(v) sd(dv) + mean(dv^2) <= 2 sd(v) eta_e R + eta_e^2 R^2
+		 * <= eta_e (var + R^2) + eta_e^2 R^2 (Cauchy-Schwarz, 2ab <= a^2 + b^2).
+		 * S2 = m2 + P (mean - c)^2 and S1^2/P are summed in another order
+		 * (2(P+1)u of S2, and 4(P+1)u P (top + c)^2 for S1^2/P); the merges'
+		 * between-batch terms move with the batch means by 2 (top + c) dmean. */
+		b->var_rtol = eta_e + order + 2 * (B + 1) * u;
+		b->var_atol = eta_e * R * R * (1 + eta_e) + 6 * (P + 1) * u * (top + c) * (top + c) +
+		              4 * (top + c) * dmean;
+		/* se = sqrt(var / N), N >= P: sqrt(a + b) <= sqrt(a) + sqrt(b). */
+		b->se_rtol = 0.5 * b->var_rtol + 2 * u;
+		b->se_atol = sqrt(b->var_atol / P);
+		/* ci = mean -+ z se: both errors, the relative parts on |ci| plus,
+		 * for the low end (mean = lo + z se), 2 z se, se <= R / sqrt(P). */
+		b->ci_rtol = fmax(b->mean_rtol, b->se_rtol) + 2 * u;
+		b->ci_atol = b->mean_atol + MC_Z95 * b->se_atol + b->ci_rtol * 2 * MC_Z95 * R / sqrt(P);
+	}
 
 	/* The histogram of S_T, per batch.  A path changes bin only if its
 	 * S_T lies within eta S_T of one of the bins + 1 edges.  S_T is
@@ -131,55 +170,55 @@ static void design(const struct mc_params *p, struct mc_tolerance *t)
 	t->hist_frac = 2 * (1 + floor(10 * expected)) / P;
 }
 
+/* The array holds every estimator in a row: the loosest of their bounds. */
 static void batch_tol(const void *params, int any_float, struct apod_tol *t)
 {
 	struct mc_tolerance d;
 	(void)any_float;   /* every value is double */
 	design(params, &d);
-	t->atol = d.batch_atol;
-	t->rtol = d.batch_rtol;
+	t->atol = t->rtol = 0;
+	for (int e = 0; e < MC_NEST; e++) {
+		t->atol = fmax(t->atol, d.e[e].batch_atol);
+		t->rtol = fmax(t->rtol, d.e[e].batch_rtol);
+	}
 }
 
 static void mean_tol(const void *params, int any_float, int column, struct apod_tol *t)
 {
 	struct mc_tolerance d;
 	(void)any_float;
-	(void)column;
 	design(params, &d);
-	t->atol = d.mean_atol;
-	t->rtol = d.mean_rtol;
+	t->atol = d.e[column].mean_atol;
+	t->rtol = d.e[column].mean_rtol;
 }
 
 static void var_tol(const void *params, int any_float, int column, struct apod_tol *t)
 {
 	struct mc_tolerance d;
 	(void)any_float;
-	(void)column;
 	design(params, &d);
-	t->atol = d.var_atol;
-	t->rtol = d.var_rtol;
+	t->atol = d.e[column].var_atol;
+	t->rtol = d.e[column].var_rtol;
 }
 
 static void se_tol(const void *params, int any_float, int column, struct apod_tol *t)
 {
 	struct mc_tolerance d;
 	(void)any_float;
-	(void)column;
 	design(params, &d);
-	t->atol = d.se_atol;
-	t->rtol = d.se_rtol;
+	t->atol = d.e[column].se_atol;
+	t->rtol = d.e[column].se_rtol;
 }
 
+/* Two columns (low, high) an estimator. */
 static void ci_tol(const void *params, int any_float, int column, struct apod_tol *t)
 {
 	struct mc_tolerance d;
 	(void)any_float;
-	(void)column;
 	design(params, &d);
-	t->atol = d.ci_atol;
-	t->rtol = d.ci_rtol;
+	t->atol = d.e[column / 2].ci_atol;
+	t->rtol = d.e[column / 2].ci_rtol;
 }
-
 static void hist_tol(const void *params, int any_float, int column, struct apod_tol *t)
 {
 	struct mc_tolerance d;
@@ -260,10 +299,11 @@ static void *problem_create(const void *params)
 	p->hist_inv_width = (double)prm->hist_bins / (prm->hist_hi - prm->hist_lo);
 	exact_prices(prm, p->exact);
 	/* The arithmetic mean is at least the geometric one: its price is
-	 * above the geometric price and near it, a good shift. */
-	p->shift[MC_EUROPEAN] = p->exact[0];
-	p->shift[MC_GEOMETRIC] = p->exact[1];
-	p->shift[MC_ARITHMETIC] = p->exact[1];
+	 * above the geometric price and near it, a good shift for both of its
+	 * estimators. */
+	for (int e = 0; e < MC_NEST; e++)
+		p->shift[e] = shift_of(p->exact, e);
+	p->model.geo_exact = p->exact[1];
 	return p;
 }
 
@@ -286,7 +326,7 @@ static const struct apod_array arrays[] = {
 	{ .name = NULL },
 };
 
-#define NEST_NAMES "european,geometric,arithmetic"
+#define NEST_NAMES "european,geometric,arithmetic,arithmetic_cv"
 
 static const struct apod_series series[] = {
 	[MC_SERIES_MEAN] = { .name = "mean", .probe = MC_PROBE_ESTIMATES, .columns = nest_columns,
@@ -300,7 +340,8 @@ static const struct apod_series series[] = {
 	                       .compare = APOD_COMPARE_CLOSE, .tolerance = se_tol },
 	[MC_SERIES_CI95] = { .name = "ci95", .probe = MC_PROBE_ESTIMATES, .columns = ci_columns,
 	                     .column_names = "european_lo,european_hi,geometric_lo,geometric_hi,"
-	                                     "arithmetic_lo,arithmetic_hi",
+	                                     "arithmetic_lo,arithmetic_hi,arithmetic_cv_lo,"
+	                                     "arithmetic_cv_hi",
 	                     .compare = APOD_COMPARE_CLOSE, .tolerance = ci_tol },
 	/* The closed forms, from the same host code in every stage: bit for bit. */
 	[MC_SERIES_EXACT] = { .name = "exact", .probe = MC_PROBE_ESTIMATES, .columns = exact_columns,

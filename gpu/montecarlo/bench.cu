@@ -4,8 +4,8 @@
  *
  * The yardstick: cuRAND's host API fills a device buffer with normals
  * (CURAND_RNG_PSEUDO_PHILOX4_32_10, curandGenerateNormalDouble), a payoff
- * kernel walks each path through its normals and writes the six shifted
- * terms and S_T to arrays, CUB's DeviceReduce::Sum adds each array and
+ * kernel walks each path through its normals and writes the shifted
+ * terms (2 x MC_NEST) and S_T to arrays, CUB's DeviceReduce::Sum adds each array and
  * DeviceHistogram::HistogramEven bins S_T.  The same work as a batch of
  * gpu1 or gpu2 (same paths, steps, payoffs, sums, histogram), but every
  * normal makes a round trip through device memory (8 bytes written, 8

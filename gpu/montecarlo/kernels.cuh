@@ -2,7 +2,7 @@
  * kernels.cuh: the Monte Carlo kernels of gpu1 and gpu2, shared by their
  * stages (stage_gpu.cu) and by the bench (bench.cu).
  *
- * A batch becomes, on the device, the same six sums every stage makes
+ * A batch becomes, on the device, the same 2 x MC_NEST sums every stage makes
  * (per estimator S1 = sum (v - c), S2 = sum (v - c)^2, cpu/montecarlo/
  * montecarlo.h) and a histogram of S_T.  Sums are in double and reduced
  * by a fixed tree, so a stage's results are the same on every run; the
@@ -38,7 +38,7 @@ struct mc_batch_args {
 	int bins;
 };
 
-/* One path's six shifted terms and its bin. */
+/* One path's MC_SUMS shifted terms and its bin. */
 static __device__ __forceinline__ int mc_terms(const struct mc_batch_args &a,
                                                const struct mc_outcome &o, double t[MC_SUMS])
 {
@@ -52,7 +52,7 @@ static __device__ __forceinline__ int mc_terms(const struct mc_batch_args &a,
 	return mc_bin(o.st, a.hist_lo, a.hist_inv_width, a.bins);
 }
 
-/* Sum the block's six values a thread; thread 0 gets them (a fixed tree). */
+/* Sum the block's MC_SUMS values a thread; thread 0 gets them (a fixed tree). */
 static __device__ void mc_block_tree(double t[MC_SUMS], double *out)
 {
 	__shared__ double sh[MC_SUMS][MC_BLOCK];
@@ -77,7 +77,7 @@ static __global__ void __launch_bounds__(MC_BLOCK)
 mc_gpu1_kernel(struct mc_batch_args a, double *partial, unsigned *hist)
 {
 	unsigned long long i = (unsigned long long)blockIdx.x * MC_BLOCK + threadIdx.x;
-	double t[MC_SUMS] = { 0, 0, 0, 0, 0, 0 };
+	double t[MC_SUMS] = {};
 	if (i < a.paths) {
 		struct mc_outcome o = mc_path(&a.m, a.first + i);
 		atomicAdd(&hist[mc_terms(a, o, t)], 1u);
@@ -126,7 +126,7 @@ mc_gpu2_kernel(struct mc_batch_args a, double *partial, unsigned *hist)
 	extern __shared__ unsigned sh_hist[];
 	__shared__ double warp_sums[MC_WARPS][MC_SUMS];
 	unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-	double acc[MC_SUMS] = { 0, 0, 0, 0, 0, 0 };
+	double acc[MC_SUMS] = {};
 	for (int b = threadIdx.x; b < a.bins; b += MC_BLOCK)
 		sh_hist[b] = 0;
 	__syncthreads();
@@ -160,11 +160,11 @@ mc_gpu2_kernel(struct mc_batch_args a, double *partial, unsigned *hist)
 }
 
 /* Both stages' last level: one block sums the blocks' partial sums into
- * the batch's six, in a fixed order. */
+ * the batch's MC_SUMS, in a fixed order. */
 static __global__ void __launch_bounds__(MC_BLOCK)
 mc_total_kernel(const double *partial, unsigned blocks, double *sums)
 {
-	double t[MC_SUMS] = { 0, 0, 0, 0, 0, 0 };
+	double t[MC_SUMS] = {};
 	for (unsigned b = threadIdx.x; b < blocks; b += MC_BLOCK)
 		for (int j = 0; j < MC_SUMS; j++)
 			t[j] += partial[(size_t)b * MC_SUMS + j];

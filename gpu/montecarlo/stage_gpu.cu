@@ -2,9 +2,9 @@
  * stage_gpu.cu: the Monte Carlo stages on the device, gpu1 and gpu2.
  *
  * What moved to the device: simulateBatch (the paths, their payoffs, the
- * batch's six sums and its histogram, kernels.cuh).  Nothing is uploaded
+ * batch's per-estimator sums and its histogram, kernels.cuh).  Nothing is uploaded
  * but the model's constants (kernel arguments); the batch sums stay on the
- * device (batches x 6 doubles) and cross to the host in calcEstimates (the
+ * device (batches x MC_SUMS doubles) and cross to the host in calcEstimates (the
  * rows since the last probe and the histogram, a few hundred bytes) and in
  * fetchResults.  The merge into running estimates is the host code every
  * stage shares (cpu/montecarlo/host.c).
