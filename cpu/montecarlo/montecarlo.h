@@ -109,6 +109,13 @@ void mc_host_batch_means(const struct mc_host *h, double *dst);
 
 extern const struct apod_param mc_params_table[];
 int mc_params_check(const void *params);
+/* eta: the relative difference two stages' S_T, geometric and arithmetic
+ * means of one path may show (workload.c derives it). */
+double mc_path_eta(const struct mc_params *p);
+/* The (S_T, G, A) of paths first .. first + n - 1 computed on the device
+ * with gpu1's path code (tuned = 0) or gpu2's (tuned = 1), into out (n x 3);
+ * for the unit test of the error analysis (stage_gpu.cu). */
+int mc_gpu_outcomes(const struct mc_model *m, uint64_t first, size_t n, int tuned, double *out);
 
 extern const struct apod_stage *const mc_stages[];
 extern const struct apod_stage mc_stage_serial;

@@ -94,15 +94,22 @@ static double shift_of(const double exact[2], int e)
 	return e == MC_EUROPEAN ? exact[0] : exact[1];
 }
 
-static void design(const struct mc_params *p, struct mc_tolerance *t)
+/* Point 1 above. */
+double mc_path_eta(const struct mc_params *p)
 {
 	double u = DBL_EPSILON / 2;
-	double n = (double)p->monitor, P = (double)p->paths, B = (double)p->batches;
-	double dt = p->maturity / n;
+	double n = (double)p->monitor, dt = p->maturity / n;
 	double mu_dt = (p->rate - 0.5 * p->sigma * p->sigma) * dt, vol_dt = p->sigma * sqrt(dt);
 	double X = fabs(log(p->s0)) + fabs(mu_dt) * n + vol_dt * n * MC_ZMAX;
 	double dx = n * (vol_dt * MC_ZMAX * (C_Z + 1) * u + 2 * u * X);
-	double eta = dx + 3 * u * X + (2 * n + 10) * u;
+	return dx + 3 * u * X + (2 * n + 10) * u;
+}
+
+static void design(const struct mc_params *p, struct mc_tolerance *t)
+{
+	double u = DBL_EPSILON / 2;
+	double P = (double)p->paths, B = (double)p->batches;
+	double eta = mc_path_eta(p);
 	double K = p->strike, exact[2], M, rms_max;
 	double s2t = p->sigma * p->sigma * p->maturity;
 	double m_log = log(p->s0) + (p->rate - 0.5 * p->sigma * p->sigma) * p->maturity;

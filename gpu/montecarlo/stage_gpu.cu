@@ -171,6 +171,36 @@ static int gpu_fetch(void *ctx, int a, void *dst)
 	return 0;
 }
 
+/* The unit test's window on the device paths (montecarlo.h). */
+static __global__ void outcomes_kernel(struct mc_model m, uint64_t first, size_t n, int tuned,
+                                       double *out)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	struct mc_outcome o;
+	if (i >= n)
+		return;
+	o = tuned ? mc_path_pi(&m, first + i) : mc_path(&m, first + i);
+	out[3 * i] = o.st;
+	out[3 * i + 1] = o.geo;
+	out[3 * i + 2] = o.arith;
+}
+
+extern "C" int mc_gpu_outcomes(const struct mc_model *m, uint64_t first, size_t n, int tuned,
+                               double *out)
+{
+	double *d_out = NULL;
+	cudaError_t err;
+	CUDA_TRY(cudaMalloc((void **)&d_out, 3 * n * sizeof(double)));
+	outcomes_kernel<<<(unsigned)((n + MC_BLOCK - 1) / MC_BLOCK), MC_BLOCK>>>(*m, first, n, tuned,
+	                                                                        d_out);
+	if ((err = cudaGetLastError()) == cudaSuccess)
+		err = cudaMemcpy(out, d_out, 3 * n * sizeof(double), cudaMemcpyDeviceToHost);
+	cudaFree(d_out);
+	if (err != cudaSuccess)
+		return apod_cuda_fail(err, "outcomes_kernel", __FILE__, __LINE__);
+	return 0;
+}
+
 static int gpu_mark(void *ctx, int phase, int end)
 {
 	return apod_phase_events_mark(((struct gpu *)ctx)->events, phase, end);
