@@ -85,7 +85,7 @@ expect 0 "stage serial" "$APOD" run $W --stage=serial --deck="$deck" --seed=2 --
 expect 2 "'seed'" "$APOD" verify "$work/serial" "$work/seed2"
 
 # Bad parameters: a usage error (2) that names the key.
-expect 2 "paths: 0 is out of range" "$APOD" run $W --stage=serial --paths=0
+expect 2 "paths_per_batch: 0 is out of range" "$APOD" run $W --stage=serial --paths_per_batch=0
 expect 2 "batches: 0 is out of range" "$APOD" run $W --stage=serial --batches=0
 expect 2 "monitor: 0 is out of range" "$APOD" run $W --stage=serial --monitor=0
 expect 2 "sigma: 0 is outside" "$APOD" run $W --stage=serial --sigma=0
@@ -104,9 +104,9 @@ for s in gpu1 gpu2; do
 		expect 0 "PASS" "$APOD" verify "$work/serial" "$work/$s"
 		# A batch no multiple of a block, warp or grid, and a probe every
 		# other batch (the sums cross in twos); one monitoring date.
-		expect 0 "stage serial" "$APOD" run $W --stage=serial --paths=1001 --batches=5 --monitor=1 \
+		expect 0 "stage serial" "$APOD" run $W --stage=serial --paths_per_batch=1001 --batches=5 --monitor=1 \
 			--stats_every=2 --out="$work/s1001"
-		expect 0 "stage $s" "$APOD" run $W --stage=$s --paths=1001 --batches=5 --monitor=1 \
+		expect 0 "stage $s" "$APOD" run $W --stage=$s --paths_per_batch=1001 --batches=5 --monitor=1 \
 			--stats_every=2 --out="$work/${s}1001"
 		expect 0 "PASS" "$APOD" verify "$work/s1001" "$work/${s}1001"
 	else

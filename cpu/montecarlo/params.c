@@ -13,7 +13,7 @@
 const struct apod_param mc_params_table[] = {
 	{ .key = "name", .type = APOD_PARAM_NAME, .def = "montecarlo", .offset = AT(name),
 	  .help = "a name for the deck", .neutral = 1 },
-	{ .key = "paths", .type = APOD_PARAM_INT, .def = "100000", .lo = 1, .hi = MC_MAX_PATHS,
+	{ .key = "paths_per_batch", .type = APOD_PARAM_INT, .def = "100000", .lo = 1, .hi = MC_MAX_PATHS,
 	  .offset = AT(paths), .help = "paths a batch (one step simulates one batch)" },
 	{ .key = "batches", .type = APOD_PARAM_INT, .def = "10", .lo = 1, .hi = MC_MAX_BATCHES,
 	  .offset = AT(batches), .help = "batches (the harness's steps)" },
