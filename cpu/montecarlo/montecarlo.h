@@ -2,7 +2,7 @@
  * montecarlo.h: the Monte Carlo workload's parameters, problem and the host
  * code every stage shares to turn per-batch sums into estimates.
  *
- * One harness step simulates one batch of `paths` paths of geometric
+ * One harness step simulates one batch of `paths_per_batch` paths of geometric
  * Brownian motion (shared/montecarlo/path.h) and prices three calls on
  * them: European, geometric-average and arithmetic-average Asian (the
  * last twice: plain, and with the geometric call as control variate).  The
