@@ -11,12 +11,14 @@
 #include "heat_workload.h"
 #include "lab_cmd.h"
 #include "nbody_workload.h"
+#include "montecarlo_workload.h"
 #include "particles_workload.h"
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
 #include "bench.h"
 #include "nbody_bench.h"
 #include "device.h"
 #include "gpu_info.h"
+#include "montecarlo_bench.h"
 #endif
 
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
@@ -35,6 +37,8 @@ static int kernels(const struct apod_workload *w, const void *problem, int reps,
 		return apod_gpu_bench(problem, reps, json);
 	if (w == &nbody_workload)
 		return nbody_gpu_bench(problem, reps, json);
+	if (w == &montecarlo_workload)
+		return montecarlo_gpu_bench(problem, reps, json);
 	return 0;
 }
 #define KERNELS kernels
@@ -51,6 +55,7 @@ static const struct apod_workload *const workloads[] = {
 	&heat_workload,
 	&particles_workload,
 	&nbody_workload,
+	&montecarlo_workload,
 	NULL,
 };
 

@@ -80,9 +80,14 @@ AS_IF([test -n "$NVCC"], [
   dnl PTX for the newest, so a GPU newer than any listed still runs, through the JIT.
   CUDA_GENCODE="$CUDA_GENCODE -gencode=arch=compute_$newest,code=compute_$newest"
   AC_MSG_RESULT([$CUDA_ARCHS (+PTX $newest)])
+  dnl cuRAND, for the Monte Carlo bench's yardstick: static where the toolkit
+  dnl has it (before the runtime it calls), else shared.
+  AS_IF([test -f "$CUDA_LIBDIR/libcurand_static.a"], [curand_libs="-lcurand_static -lculibos"],
+    [test -f "$CUDA_LIBDIR/libcurand.so"], [curand_libs="-Wl,-rpath,$CUDA_LIBDIR -lcurand"],
+    [AC_MSG_ERROR([no cuRAND under $CUDA_LIBDIR: is the toolkit complete?])])
   AS_IF([test "x$enable_cudart_shared" = xyes],
-    [CUDA_LIBS="-L$CUDA_LIBDIR -Wl,-rpath,$CUDA_LIBDIR -lcudart -ldl -lstdc++"],
-    [CUDA_LIBS="-L$CUDA_LIBDIR -lcudart_static -ldl -lpthread -lrt -lstdc++"])
+    [CUDA_LIBS="-L$CUDA_LIBDIR $curand_libs -Wl,-rpath,$CUDA_LIBDIR -lcudart -ldl -lstdc++"],
+    [CUDA_LIBS="-L$CUDA_LIBDIR $curand_libs -lcudart_static -ldl -lpthread -lrt -lstdc++"])
   CUDA_CPPFLAGS="-I$CUDA_HOME/include"
   AC_DEFINE([HAVE_CUDA], [1], [the GPU stages are built])
 ])

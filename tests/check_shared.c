@@ -5,6 +5,8 @@
 #include <stdlib.h>
 
 #include "heat/cell.h"
+#include "montecarlo/closed_form.h"
+#include "montecarlo/path.h"
 #include "compare.h"
 #include "rng.h"
 #include "stats.h"
@@ -173,6 +175,90 @@ START_TEST(uniform_conversions_hit_their_ends)
 }
 END_TEST
 
+
+/* Box-Muller's ends: u1 = 1 is radius 0; the smallest u1 the largest radius. */
+START_TEST(box_muller_ends)
+{
+	philox4x32_ctr_t w = { { 0xffffffffu, 0xffffffffu, 0, 0 } };
+	double z0, z1;
+	mc_normal2(w, &z0, &z1);
+	ck_assert(z0 == 0.0 && z1 == 0.0);
+	w.v[0] = w.v[1] = 0;    /* u1 = 2^-53, u2 = 2^-53: angle ~ 0 */
+	mc_normal2(w, &z0, &z1);
+	ck_assert_double_eq_tol(z0, sqrt(106 * log(2.0)), 1e-12);
+	ck_assert(z0 <= MC_ZMAX);
+}
+END_TEST
+
+/* 10^6 normals from Philox: the moments of N(0,1) within five standard
+ * deviations of each sample statistic (a fixed seed: the test is
+ * deterministic; a correct transform fails it for about one seed in 10^6). */
+START_TEST(box_muller_is_standard_normal)
+{
+	const long pairs = 500000;
+	double n = 2.0 * pairs, s1 = 0, s2 = 0, s4 = 0, cross = 0, inside = 0, zmax = 0;
+	for (long i = 0; i < pairs; i++) {
+		double z[2];
+		mc_normal2(apod_rng4(7, MC_STREAM_PATH, (uint64_t)i, 0), &z[0], &z[1]);
+		cross += z[0] * z[1];
+		for (int k = 0; k < 2; k++) {
+			s1 += z[k];
+			s2 += z[k] * z[k];
+			s4 += z[k] * z[k] * z[k] * z[k];
+			inside += fabs(z[k]) < 1.959963984540054;
+			zmax = fmax(zmax, fabs(z[k]));
+		}
+	}
+	ck_assert_double_eq_tol(s1 / n, 0.0, 5 * 1.0 / sqrt(n));
+	ck_assert_double_eq_tol(s2 / n, 1.0, 5 * sqrt(2.0 / n));
+	ck_assert_double_eq_tol(s4 / n, 3.0, 5 * sqrt(96.0 / n));
+	ck_assert_double_eq_tol(cross / pairs, 0.0, 5 * 1.0 / sqrt((double)pairs));
+	ck_assert_double_eq_tol(inside / n, 0.95, 5 * sqrt(0.95 * 0.05 / n));
+	ck_assert(zmax <= MC_ZMAX);
+}
+END_TEST
+
+START_TEST(closed_forms)
+{
+	/* Black-Scholes at S = K = 100, r = 5%, sigma = 20%, T = 1: 10.4506 (the
+	 * textbook value, to its four decimals). */
+	ck_assert_double_eq_tol(mc_black_scholes_call(100, 100, 0.05, 0.2, 1), 10.4506, 1e-4);
+	/* Deep in the money it is the forward: S0 - K e^{-rT}. */
+	ck_assert_double_eq_tol(mc_black_scholes_call(100, 1, 0.05, 0.2, 1), 100 - exp(-0.05), 1e-9);
+	/* One monitoring date: the geometric average is S_T. */
+	ck_assert_double_eq_tol(mc_geometric_asian_call(100, 95, 0.03, 0.3, 2, 1),
+	                        mc_black_scholes_call(100, 95, 0.03, 0.3, 2), 1e-12);
+	/* Many dates: the continuous geometric average, ln G ~ N(ln S0 + mu T/2,
+	 * sigma^2 T/3). */
+	{
+		double r = 0.05, s = 0.2, t = 1, m = log(100.0) + (r - s * s / 2) * t / 2;
+		double cont = exp(-r * t) * mc_lognormal_call(m, s * s * t / 3, 100);
+		ck_assert_double_eq_tol(mc_geometric_asian_call(100, 100, r, s, t, 1000000), cont, 1e-5);
+		/* Averaging lowers the variance: the Asian is cheaper. */
+		ck_assert(cont < mc_black_scholes_call(100, 100, r, s, t));
+	}
+}
+END_TEST
+
+/* One monitoring date: the path is one exact GBM step from its first normal. */
+START_TEST(path_one_step)
+{
+	struct mc_model m = { .seed = 3, .steps = 1, .x0 = log(100.0), .mu_dt = 0.03, .vol_dt = 0.2,
+	                      .strike = 100, .disc = 0.95, .inv_steps = 1, .geo_exact = 4.5 };
+	double z0, z1, v[MC_NEST];
+	struct mc_outcome o = mc_path(&m, 12345);
+	mc_normal2(apod_rng4(3, MC_STREAM_PATH, 12345, 0), &z0, &z1);
+	ck_assert(o.st == exp(m.x0 + (m.mu_dt + m.vol_dt * z0)));
+	ck_assert(o.geo == o.st && o.arith == o.st);
+	mc_payoffs(&m, &o, v);
+	ck_assert(v[MC_EUROPEAN] == (o.st > 100 ? 0.95 * (o.st - 100) : 0.0));
+	ck_assert(v[MC_GEOMETRIC] == v[MC_EUROPEAN] && v[MC_ARITHMETIC] == v[MC_EUROPEAN]);
+	/* One date: A = G, so the control-variate estimator is the control's mean. */
+	ck_assert(v[MC_ARITHMETIC_CV] == 4.5);
+	(void)z1;
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("shared");
@@ -189,6 +275,10 @@ int main(void)
 	tcase_add_test(t, within_absolute_and_relative);
 	tcase_add_test(t, philox_known_answers);
 	tcase_add_test(t, uniform_conversions_hit_their_ends);
+	tcase_add_test(t, box_muller_ends);
+	tcase_add_test(t, box_muller_is_standard_normal);
+	tcase_add_test(t, closed_forms);
+	tcase_add_test(t, path_one_step);
 	suite_add_tcase(s, t);
 	r = srunner_create(s);
 	srunner_run_all(r, CK_NORMAL);

@@ -1,0 +1,92 @@
+/*
+ * host.c: per-batch sums to estimates, the same code for every stage.
+ *
+ * A batch's sums become its moments (apod_moments_from_block: mean
+ * c + S1/P, squared deviations S2 - S1^2/P), and batches are merged in
+ * batch order with Chan's formula.  The merge order is therefore the same
+ * in every stage, whatever order each summed its batch in.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apod/apod.h"
+#include "montecarlo.h"
+
+int mc_host_init(struct mc_host *h, const struct mc_problem *p, const char *stage)
+{
+	memset(h, 0, sizeof *h);
+	h->p = p;
+	h->sums = calloc(p->batches * MC_SUMS, sizeof *h->sums);
+	h->hist = calloc((size_t)p->bins, sizeof *h->hist);
+	if (!h->sums || !h->hist) {
+		mc_host_free(h);
+		return apod_fail("%s: cannot allocate the sums of %zu batches", stage, p->batches);
+	}
+	for (int e = 0; e < MC_NEST; e++)
+		apod_moments_init(&h->run[e]);
+	return 0;
+}
+
+void mc_host_free(struct mc_host *h)
+{
+	free(h->sums);
+	free(h->hist);
+	h->sums = NULL;
+	h->hist = NULL;
+}
+
+static void batch_moments(const struct mc_problem *p, const double *s, int e,
+                          struct apod_moments *m)
+{
+	double n = (double)p->paths, s1 = s[2 * e], s2 = s[2 * e + 1];
+	double m2 = s2 - s1 * s1 / n;
+	/* min and max are not tracked; cancellation cannot make m2 negative by
+	 * more than its rounding, which is clamped. */
+	apod_moments_from_block(m, n, p->shift[e] * n + s1, m2 > 0 ? m2 : 0, 0, 0);
+}
+
+void mc_host_probe(struct mc_host *h, double *const *rows)
+{
+	const struct mc_problem *p = h->p;
+	for (; h->merged < h->done; h->merged++)
+		for (int e = 0; e < MC_NEST; e++) {
+			struct apod_moments b;
+			batch_moments(p, h->sums + h->merged * MC_SUMS, e, &b);
+			apod_moments_merge(&h->run[e], &b);
+		}
+	for (int e = 0; e < MC_NEST; e++) {
+		const struct apod_moments *m = &h->run[e];
+		/* The sample variance (n - 1) of the payoffs, and the standard
+		 * error of their mean. */
+		double var = m->n > 1 ? m->m2 / (m->n - 1) : 0;
+		double se = m->n > 0 ? sqrt(var / m->n) : 0;
+		if (rows[MC_SERIES_MEAN])
+			rows[MC_SERIES_MEAN][e] = m->mean;
+		if (rows[MC_SERIES_VARIANCE])
+			rows[MC_SERIES_VARIANCE][e] = var;
+		if (rows[MC_SERIES_STDERR])
+			rows[MC_SERIES_STDERR][e] = se;
+		if (rows[MC_SERIES_CI95]) {
+			rows[MC_SERIES_CI95][2 * e] = m->mean - MC_Z95 * se;
+			rows[MC_SERIES_CI95][2 * e + 1] = m->mean + MC_Z95 * se;
+		}
+	}
+	if (rows[MC_SERIES_EXACT]) {
+		rows[MC_SERIES_EXACT][0] = p->exact[0];
+		rows[MC_SERIES_EXACT][1] = p->exact[1];
+	}
+	if (rows[MC_SERIES_HIST])
+		for (int b = 0; b < p->bins; b++)
+			rows[MC_SERIES_HIST][b] = (double)h->hist[b];
+}
+
+void mc_host_batch_means(const struct mc_host *h, double *dst)
+{
+	const struct mc_problem *p = h->p;
+	memset(dst, 0, p->batches * MC_NEST * sizeof *dst);
+	for (size_t b = 0; b < h->done; b++)
+		for (int e = 0; e < MC_NEST; e++)
+			dst[b * MC_NEST + (size_t)e] =
+				p->shift[e] + h->sums[b * MC_SUMS + 2 * (size_t)e] / (double)p->paths;
+}

@@ -1,0 +1,132 @@
+/*
+ * montecarlo.h: the Monte Carlo workload's parameters, problem and the host
+ * code every stage shares to turn per-batch sums into estimates.
+ *
+ * One harness step simulates one batch of `paths_per_batch` paths of geometric
+ * Brownian motion (shared/montecarlo/path.h) and prices three calls on
+ * them: European, geometric-average and arithmetic-average Asian (the
+ * last twice: plain, and with the geometric call as control variate).  The
+ * first two have closed forms (shared/montecarlo/closed_form.h), which is
+ * what the estimates are finally checked against.
+ *
+ * Every stage reduces a batch to the same 2 x MC_NEST numbers, per estimator e
+ * the shifted sums S1 = sum (v - c_e) and S2 = sum (v - c_e)^2, with c_e
+ * near the price (the closed form), so that the batch's squared deviations
+ * S2 - S1^2/P lose little to cancellation; and to a histogram of S_T.  The
+ * batches are then merged on the host in batch order (Chan's formula,
+ * shared/stats.h), the same code for every stage, so the only differences
+ * between stages are those of the per-batch sums.
+ */
+#ifndef APOD_MONTECARLO_H
+#define APOD_MONTECARLO_H
+
+#include <stddef.h>
+
+#include "apod/workload.h"
+#include "montecarlo/path.h"
+#include "stats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MC_MAX_PATHS   (1L << 26)
+#define MC_MAX_BATCHES 1000000L
+#define MC_MAX_STEPS   4096L
+#define MC_MAX_BINS    4096L
+#define MC_MAX_SEED    4294967295L
+#define MC_MAX_PRICE   1e6
+/* The two-sided 95% normal quantile of the confidence intervals. */
+#define MC_Z95 1.959963984540054
+/* Per batch: S1 and S2 of each estimator. */
+#define MC_SUMS (2 * MC_NEST)
+
+struct mc_params {
+	char name[APOD_NAME_MAX];
+	long paths;          /* paths a batch (one harness step) */
+	long batches;        /* harness steps */
+	long monitor;        /* monitoring dates a path */
+	double s0, strike, rate, sigma, maturity;
+	long seed;
+	long hist_bins;
+	double hist_lo, hist_hi;   /* the histogram of S_T, per batch */
+	long stats_every;          /* calcEstimates every K batches (0: never) */
+};
+
+struct mc_problem {
+	struct mc_model model;
+	size_t paths, batches;
+	int bins;
+	double hist_lo, hist_inv_width;
+	double shift[MC_NEST];     /* c_e: the sums' shifts */
+	double exact[2];           /* European and geometric closed forms */
+};
+
+/* The probe and its series, the array (indices into workload.c's tables). */
+enum { MC_PROBE_ESTIMATES };
+enum { MC_SERIES_MEAN, MC_SERIES_VARIANCE, MC_SERIES_STDERR, MC_SERIES_CI95, MC_SERIES_EXACT,
+       MC_SERIES_HIST, MC_NSERIES };
+enum { MC_ARRAY_BATCH_MEAN };
+
+/* The histogram bin of S_T (shared by every stage; see apod_hist_bin). */
+APOD_HD int mc_bin(double st, double lo, double inv_width, int bins)
+{
+	double t = (st - lo) * inv_width;
+	int b;
+	if (!(t > 0))
+		return 0;
+	if (t >= (double)bins)
+		return bins - 1;
+	b = (int)t;
+	return b < bins ? b : bins - 1;
+}
+
+/* What every stage keeps on the host: the per-batch sums as they come,
+ * the running moments merged up to `merged`, the last batch's histogram. */
+struct mc_host {
+	const struct mc_problem *p;
+	double *sums;                /* batches x MC_SUMS */
+	unsigned long long *hist;    /* bins: the last batch simulated */
+	struct apod_moments run[MC_NEST];
+	size_t done, merged;         /* batches simulated, merged into run */
+};
+
+int mc_host_init(struct mc_host *h, const struct mc_problem *p, const char *stage);
+void mc_host_free(struct mc_host *h);
+/* Merge the batches done so far and fill the probe's rows. */
+void mc_host_probe(struct mc_host *h, double *const *rows);
+/* The array: each batch's mean of each estimator. */
+void mc_host_batch_means(const struct mc_host *h, double *dst);
+
+/* The ports of the stages: omp changes the step only (the probe is the
+ * shared host merge); the GPU stages also set up on the device and copy
+ * the batch sums back in the probe and fetch. */
+#define MC_OMP_PORTS APOD_PORTS_STEP
+#define MC_GPU_PORTS (APOD_PORTS_SETUP | APOD_PORTS_STEP | \
+                      APOD_PORTS_PROBE(MC_PROBE_ESTIMATES) | APOD_PORTS_FETCH)
+#define MC_GPU1_ABOUT "a path a thread, batch sums and histogram reduced on the device"
+#define MC_GPU2_ABOUT "several paths a thread, warp-shuffle reductions, sincospi"
+
+extern const struct apod_param mc_params_table[];
+int mc_params_check(const void *params);
+/* eta: the relative difference two stages' S_T, geometric and arithmetic
+ * means of one path may show (workload.c derives it). */
+double mc_path_eta(const struct mc_params *p);
+/* The (S_T, G, A) of paths first .. first + n - 1 computed on the device
+ * with gpu1's path code (tuned = 0) or gpu2's (tuned = 1), into out (n x 3);
+ * for the unit test of the error analysis (stage_gpu.cu). */
+int mc_gpu_outcomes(const struct mc_model *m, uint64_t first, size_t n, int tuned, double *out);
+
+extern const struct apod_stage *const mc_stages[];
+extern const struct apod_stage mc_stage_serial;
+extern const struct apod_stage mc_stage_omp;
+#if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
+extern const struct apod_stage mc_stage_gpu1;
+extern const struct apod_stage mc_stage_gpu2;
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,234 @@
+/*
+ * bench.cu: the Monte Carlo kernels against the yardstick a user would
+ * write instead of them, in the same run on the same batch.
+ *
+ * The yardstick: cuRAND's host API fills a device buffer with normals
+ * (CURAND_RNG_PSEUDO_PHILOX4_32_10, curandGenerateNormalDouble), a payoff
+ * kernel walks each path through its normals and writes the shifted
+ * terms (2 x MC_NEST) and S_T to arrays, CUB's DeviceReduce::Sum adds each array and
+ * DeviceHistogram::HistogramEven bins S_T.  The same work as a batch of
+ * gpu1 or gpu2 (same paths, steps, payoffs, sums, histogram), but every
+ * normal makes a round trip through device memory (8 bytes written, 8
+ * read) where the fused kernels draw it in registers.  Where a batch's
+ * normals exceed YARD_BYTES the batch is done in chunks, as a user would.
+ *
+ * The numbers differ (cuRAND maps Philox's counters its own way), so the
+ * yardstick's estimate is checked against the closed form, statistically,
+ * and printed beside gpu2's; the gate holds the stages themselves.
+ */
+#include <algorithm>
+#include <math.h>
+#include <stdio.h>
+
+#include <cub/device/device_histogram.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <curand.h>
+
+#include "cuda_check.h"
+#include "device.h"
+#include "kernels.cuh"
+#include "montecarlo.h"
+#include "montecarlo_bench.h"
+#include "timing.cuh"
+
+#define YARD_BYTES ((size_t)1 << 29)   /* 512 MiB of normals at most a chunk */
+
+#define CURAND_TRY(call)                                                               \
+	do {                                                                           \
+		curandStatus_t st_ = (call);                                           \
+		if (st_ != CURAND_STATUS_SUCCESS)                                      \
+			return apod_fail("%s failed at %s:%d: curandStatus %d", #call,  \
+			                 __FILE__, __LINE__, (int)st_);                 \
+	} while (0)
+
+/* The yardstick's payoff kernel: path p's normals are z[k * chunk + p]
+ * (consecutive threads read consecutive words). */
+static __global__ void yard_payoff_kernel(struct mc_batch_args a, const double *z, size_t chunk,
+                                          double *terms, double *st)
+{
+	size_t p = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	double x = a.m.x0, sumx = 0, sums = 0, t[MC_SUMS];
+	struct mc_outcome o;
+	if (p >= chunk)
+		return;
+	for (int k = 0; k < a.m.steps; k++)
+		mc_advance(&a.m, z[(size_t)k * chunk + p], &x, &sumx, &sums);
+	o.st = exp(x);
+	o.geo = exp(sumx * a.m.inv_steps);
+	o.arith = sums * a.m.inv_steps;
+	mc_terms(a, o, t);
+	for (int j = 0; j < MC_SUMS; j++)
+		terms[(size_t)j * chunk + p] = t[j];
+	st[p] = o.st;
+}
+
+/* Owners that free on every way out. */
+struct yard {
+	curandGenerator_t gen = nullptr;
+	double *z = nullptr, *terms = nullptr, *st = nullptr, *sums = nullptr;
+	int *hist = nullptr;
+	void *temp = nullptr;
+	~yard()
+	{
+		if (gen)
+			curandDestroyGenerator(gen);
+		cudaFree(z);
+		cudaFree(terms);
+		cudaFree(st);
+		cudaFree(sums);
+		cudaFree(hist);
+		cudaFree(temp);
+	}
+};
+
+struct stage_bufs {
+	double *sums = nullptr, *partial = nullptr;
+	unsigned *hist = nullptr;
+	~stage_bufs()
+	{
+		cudaFree(sums);
+		cudaFree(partial);
+		cudaFree(hist);
+	}
+};
+
+static void row(json_object *arr, const char *name, double ms, double paths, const char *note)
+{
+	json_object *o = json_object_new_object();
+	double rate = paths / (ms * 1e-3);
+	printf("  %-26s %12.4f %14.4g  %s\n", name, ms, rate, note);
+	json_object_object_add(o, "kernel", json_object_new_string(name));
+	json_object_object_add(o, "ms_per_batch", json_object_new_double(ms));
+	json_object_object_add(o, "paths_per_s", json_object_new_double(rate));
+	json_object_object_add(o, "note", json_object_new_string(note));
+	json_object_array_add(arr, o);
+}
+
+/* One batch through gpu1's (tuned = 0) or gpu2's kernels; the European
+ * mean of the last run in *euro. */
+static int time_stage(const struct mc_problem *p, int tuned, int reps, double *ms, double *euro)
+{
+	struct stage_bufs b;
+	struct mc_batch_args a = mc_args(p, 0);
+	size_t hist_bytes = (size_t)p->bins * sizeof(unsigned);
+	unsigned blocks = (unsigned)((p->paths + MC_BLOCK - 1) / MC_BLOCK);
+	double sums[MC_SUMS];
+	if (tuned) {
+		int dev, sms, per_sm;
+		CUDA_TRY(cudaGetDevice(&dev));
+		CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+		CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mc_gpu2_kernel,
+		                                                       MC_BLOCK, hist_bytes));
+		blocks = std::min(blocks, (unsigned)(sms * std::max(per_sm, 1)));
+	}
+	CUDA_TRY(cudaMalloc((void **)&b.sums, MC_SUMS * sizeof(double)));
+	CUDA_TRY(cudaMalloc((void **)&b.partial, (size_t)blocks * MC_SUMS * sizeof(double)));
+	CUDA_TRY(cudaMalloc((void **)&b.hist, hist_bytes));
+	if (time_it(reps, [&]() -> int {
+		    CUDA_TRY(cudaMemsetAsync(b.hist, 0, hist_bytes));
+		    if (tuned)
+			    LAUNCH_TRY((mc_gpu2_kernel<<<blocks, MC_BLOCK, hist_bytes>>>(a, b.partial,
+			                                                                 b.hist)));
+		    else
+			    LAUNCH_TRY((mc_gpu1_kernel<<<blocks, MC_BLOCK>>>(a, b.partial, b.hist)));
+		    LAUNCH_TRY((mc_total_kernel<<<1, MC_BLOCK>>>(b.partial, blocks, b.sums)));
+		    return 0;
+	    }, ms))
+		return -1;
+	CUDA_TRY(cudaMemcpy(sums, b.sums, sizeof sums, cudaMemcpyDeviceToHost));
+	*euro = p->shift[MC_EUROPEAN] + sums[2 * MC_EUROPEAN] / (double)p->paths;
+	return 0;
+}
+
+/* One batch the way a user would write it (see the top); the European
+ * mean and its standard error of the last run. */
+static int time_yardstick(const struct mc_problem *p, int reps, double *ms, double *euro,
+                          double *se)
+{
+	struct yard y;
+	struct mc_batch_args a = mc_args(p, 0);
+	size_t n = (size_t)p->model.steps;
+	size_t chunk = std::min(p->paths, std::max((size_t)1, YARD_BYTES / (n * sizeof(double))));
+	size_t count = chunk * n + (chunk * n) % 2;   /* cuRAND draws normals in pairs */
+	size_t temp_bytes = 0, t1 = 0;
+	double sums[MC_SUMS], acc[MC_SUMS];
+	if (apod_gpu_require("bench", count * sizeof(double) + (MC_SUMS + 1) * chunk * sizeof(double)))
+		return -1;
+	CURAND_TRY(curandCreateGenerator(&y.gen, CURAND_RNG_PSEUDO_PHILOX4_32_10));
+	CURAND_TRY(curandSetPseudoRandomGeneratorSeed(y.gen, p->model.seed));
+	CUDA_TRY(cudaMalloc((void **)&y.z, count * sizeof(double)));
+	CUDA_TRY(cudaMalloc((void **)&y.terms, MC_SUMS * chunk * sizeof(double)));
+	CUDA_TRY(cudaMalloc((void **)&y.st, chunk * sizeof(double)));
+	CUDA_TRY(cudaMalloc((void **)&y.sums, MC_SUMS * sizeof(double)));
+	CUDA_TRY(cudaMalloc((void **)&y.hist, (size_t)p->bins * sizeof(int)));
+	CUDA_TRY(cub::DeviceReduce::Sum(nullptr, t1, y.terms, y.sums, (int)chunk));
+	temp_bytes = t1;
+	CUDA_TRY(cub::DeviceHistogram::HistogramEven(nullptr, t1, y.st, y.hist, p->bins + 1,
+	                                             p->hist_lo, p->hist_lo + p->bins / p->hist_inv_width,
+	                                             (int)chunk));
+	temp_bytes = std::max(temp_bytes, t1);
+	CUDA_TRY(cudaMalloc(&y.temp, temp_bytes));
+	auto batch = [&]() -> int {
+		for (int j = 0; j < MC_SUMS; j++)
+			acc[j] = 0;
+		for (size_t done = 0; done < p->paths; done += chunk) {
+			size_t c = std::min(chunk, p->paths - done), tb = temp_bytes;
+			unsigned blocks = (unsigned)((c + MC_BLOCK - 1) / MC_BLOCK);
+			CURAND_TRY(curandGenerateNormalDouble(y.gen, y.z, c * n + (c * n) % 2, 0.0, 1.0));
+			LAUNCH_TRY((yard_payoff_kernel<<<blocks, MC_BLOCK>>>(a, y.z, c, y.terms, y.st)));
+			for (int j = 0; j < MC_SUMS; j++)
+				CUDA_TRY(cub::DeviceReduce::Sum(y.temp, tb, y.terms + (size_t)j * c, y.sums + j,
+				                                (int)c));
+			CUDA_TRY(cub::DeviceHistogram::HistogramEven(
+				y.temp, tb, y.st, y.hist, p->bins + 1, p->hist_lo,
+				p->hist_lo + p->bins / p->hist_inv_width, (int)c));
+			if (c < p->paths) {   /* chunks: the sums come back to be added */
+				CUDA_TRY(cudaMemcpy(sums, y.sums, sizeof sums, cudaMemcpyDeviceToHost));
+				for (int j = 0; j < MC_SUMS; j++)
+					acc[j] += sums[j];
+			}
+		}
+		return 0;
+	};
+	if (time_it(reps, batch, ms))
+		return -1;
+	if (chunk >= p->paths)
+		CUDA_TRY(cudaMemcpy(acc, y.sums, sizeof acc, cudaMemcpyDeviceToHost));
+	{
+		double np = (double)p->paths, s1 = acc[2 * MC_EUROPEAN], s2 = acc[2 * MC_EUROPEAN + 1];
+		double var = np > 1 ? (s2 - s1 * s1 / np) / (np - 1) : 0;
+		*euro = p->shift[MC_EUROPEAN] + s1 / np;
+		*se = sqrt(std::max(var, 0.0) / np);
+	}
+	return 0;
+}
+
+extern "C" int montecarlo_gpu_bench(const void *problem, int reps, json_object *out)
+{
+	const struct mc_problem *p = (const struct mc_problem *)problem;
+	json_object *arr = json_object_new_array();
+	double ms1, ms2, msy, e1, e2, ey, sey;
+	json_object_object_add(out, "kernels", arr);
+	printf("\nMonte Carlo kernels, one batch of %zu paths x %d steps, median of %d after a "
+	       "warm-up, CUDA events:\n", p->paths, p->model.steps, reps);
+	printf("  %-26s %12s %14s\n", "kernel", "ms/batch", "paths/s");
+	if (time_stage(p, 0, reps, &ms1, &e1))
+		return -1;
+	row(arr, "gpu1", ms1, (double)p->paths, "a path a thread, shared-memory tree");
+	if (time_stage(p, 1, reps, &ms2, &e2))
+		return -1;
+	row(arr, "gpu2", ms2, (double)p->paths, "grid-stride, warp shuffles, shared histogram");
+	if (time_yardstick(p, reps, &msy, &ey, &sey))
+		return -1;
+	row(arr, "curand+cub", msy, (double)p->paths,
+	    "curandGenerateNormalDouble, payoff kernel, DeviceReduce, DeviceHistogram");
+	printf("  gpu2 / yardstick: %.2fx the paths a second\n", msy / ms2);
+	printf("  European call: closed form %.6f, gpu1 %.6f, gpu2 %.6f, yardstick %.6f "
+	       "(standard error %.2g: %.1f of them from the closed form)\n", p->exact[0], e1, e2, ey,
+	       sey, sey > 0 ? fabs(ey - p->exact[0]) / sey : 0.0);
+	json_object_object_add(out, "gpu2_over_yardstick", json_object_new_double(msy / ms2));
+	json_object_object_add(out, "yardstick_european", json_object_new_double(ey));
+	json_object_object_add(out, "yardstick_stderr", json_object_new_double(sey));
+	json_object_object_add(out, "exact_european", json_object_new_double(p->exact[0]));
+	return 0;
+}

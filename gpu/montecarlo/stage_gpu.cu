@@ -1,0 +1,246 @@
+/*
+ * stage_gpu.cu: the Monte Carlo stages on the device, gpu1 and gpu2.
+ *
+ * What moved to the device: simulateBatch (the paths, their payoffs, the
+ * batch's per-estimator sums and its histogram, kernels.cuh).  Nothing is uploaded
+ * but the model's constants (kernel arguments); the batch sums stay on the
+ * device (batches x MC_SUMS doubles) and cross to the host in calcEstimates (the
+ * rows since the last probe and the histogram, a few hundred bytes) and in
+ * fetchResults.  The merge into running estimates is the host code every
+ * stage shares (cpu/montecarlo/host.c).
+ *
+ * gpu1 is the first port: a thread a path, global atomics for the
+ * histogram, a shared-memory tree for the sums.  gpu2 is tuned: a grid
+ * sized by the occupancy calculator to fill the device, several paths a
+ * thread, a block-private histogram in shared memory, warp-shuffle
+ * reductions, sincospi (kernels.cuh says why that is allowed).
+ *
+ * Each step waits for its kernels, so the batch's device time is counted
+ * under simulateBatch and a fault is reported at the batch that made it.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "cuda_check.h"
+#include "device.h"
+#include "kernels.cuh"
+#include "montecarlo.h"
+#include "phase_events.h"
+
+struct gpu {
+	struct mc_host h;
+	const struct mc_problem *p;
+	int tuned;
+	unsigned blocks;
+	size_t copied;            /* batch sums already on the host */
+	double *d_sums;           /* batches x MC_SUMS */
+	double *d_partial;        /* blocks x MC_SUMS */
+	unsigned *d_hist;         /* bins: the last batch */
+	unsigned *h_hist;
+	struct apod_phase_events *events;   /* device time per phase, legacy stream */
+};
+
+static int gpu_width(void)
+{
+	return 0;
+}
+
+static void gpu_destroy(void *ctx)
+{
+	struct gpu *g = (struct gpu *)ctx;
+	if (!g)
+		return;
+	apod_phase_events_free(g->events);
+	cudaFree(g->d_sums);
+	cudaFree(g->d_partial);
+	cudaFree(g->d_hist);
+	free(g->h_hist);
+	mc_host_free(&g->h);
+	free(g);
+}
+
+static int gpu_init(struct gpu *g, const struct mc_problem *p, const char *name)
+{
+	size_t one = (p->paths + MC_BLOCK - 1) / MC_BLOCK, bytes;
+	g->p = p;
+	if (g->tuned) {
+		int dev, sms, per_sm;
+		CUDA_TRY(cudaGetDevice(&dev));
+		CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+		CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+			&per_sm, mc_gpu2_kernel, MC_BLOCK, (size_t)p->bins * sizeof(unsigned)));
+		if (per_sm < 1)
+			per_sm = 1;
+		size_t full = (size_t)sms * (size_t)per_sm;
+		g->blocks = (unsigned)(one < full ? one : full);
+	} else {
+		g->blocks = (unsigned)one;   /* paths <= 2^26: at most 2^18 blocks */
+	}
+	bytes = (p->batches + g->blocks) * MC_SUMS * sizeof(double) + (size_t)p->bins * sizeof(unsigned);
+	if (apod_gpu_require(name, bytes))
+		return -1;
+	if (mc_host_init(&g->h, p, name))
+		return -1;
+	if (!(g->h_hist = (unsigned *)calloc((size_t)p->bins, sizeof *g->h_hist)))
+		return apod_fail("%s: out of memory", name);
+	CUDA_TRY(cudaMalloc((void **)&g->d_sums, p->batches * MC_SUMS * sizeof(double)));
+	CUDA_TRY(cudaMalloc((void **)&g->d_partial, (size_t)g->blocks * MC_SUMS * sizeof(double)));
+	CUDA_TRY(cudaMalloc((void **)&g->d_hist, (size_t)p->bins * sizeof(unsigned)));
+	/* The harness's phases: the step, the probe, writeSnapshot, fetchResults. */
+	if (!(g->events = apod_phase_events_new(0, 8)))
+		return -1;
+	return 0;
+}
+
+static void *gpu_create_as(const void *problem, int tuned, const char *name)
+{
+	struct gpu *g = (struct gpu *)calloc(1, sizeof *g);
+	if (!g) {
+		apod_fail("%s: out of memory", name);
+		return NULL;
+	}
+	g->tuned = tuned;
+	if (gpu_init(g, (const struct mc_problem *)problem, name)) {
+		gpu_destroy(g);
+		return NULL;
+	}
+	return g;
+}
+
+static void *gpu1_create(const void *problem)
+{
+	return gpu_create_as(problem, 0, "gpu1");
+}
+
+static void *gpu2_create(const void *problem)
+{
+	return gpu_create_as(problem, 1, "gpu2");
+}
+
+static int gpu_step(void *ctx)
+{
+	struct gpu *g = (struct gpu *)ctx;
+	const struct mc_problem *p = g->p;
+	struct mc_batch_args a = mc_args(p, g->h.done);
+	size_t hist_bytes = (size_t)p->bins * sizeof(unsigned);
+	CUDA_TRY(cudaMemsetAsync(g->d_hist, 0, hist_bytes));
+	if (g->tuned)
+		LAUNCH_TRY((mc_gpu2_kernel<<<g->blocks, MC_BLOCK, hist_bytes>>>(a, g->d_partial,
+		                                                                  g->d_hist)));
+	else
+		LAUNCH_TRY((mc_gpu1_kernel<<<g->blocks, MC_BLOCK>>>(a, g->d_partial, g->d_hist)));
+	LAUNCH_TRY((mc_total_kernel<<<1, MC_BLOCK>>>(g->d_partial, g->blocks,
+	                                             g->d_sums + g->h.done * MC_SUMS)));
+	CUDA_TRY(cudaDeviceSynchronize());
+	g->h.done++;
+	return 0;
+}
+
+/* The batch sums not yet on the host. */
+static int gpu_catch_up(struct gpu *g)
+{
+	if (g->copied < g->h.done)
+		CUDA_TRY(cudaMemcpy(g->h.sums + g->copied * MC_SUMS, g->d_sums + g->copied * MC_SUMS,
+		                    (g->h.done - g->copied) * MC_SUMS * sizeof(double),
+		                    cudaMemcpyDeviceToHost));
+	g->copied = g->h.done;
+	return 0;
+}
+
+static int gpu_probe(void *ctx, int k, double *const *rows)
+{
+	struct gpu *g = (struct gpu *)ctx;
+	(void)k;
+	if (gpu_catch_up(g))
+		return -1;
+	CUDA_TRY(cudaMemcpy(g->h_hist, g->d_hist, (size_t)g->p->bins * sizeof(unsigned),
+	                    cudaMemcpyDeviceToHost));
+	for (int b = 0; b < g->p->bins; b++)
+		g->h.hist[b] = g->h_hist[b];
+	mc_host_probe(&g->h, rows);
+	return 0;
+}
+
+static int gpu_fetch(void *ctx, int a, void *dst)
+{
+	struct gpu *g = (struct gpu *)ctx;
+	(void)a;
+	if (gpu_catch_up(g))
+		return -1;
+	mc_host_batch_means(&g->h, (double *)dst);
+	return 0;
+}
+
+/* The unit test's window on the device paths (montecarlo.h). */
+static __global__ void outcomes_kernel(struct mc_model m, uint64_t first, size_t n, int tuned,
+                                       double *out)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	struct mc_outcome o;
+	if (i >= n)
+		return;
+	o = tuned ? mc_path_pi(&m, first + i) : mc_path(&m, first + i);
+	out[3 * i] = o.st;
+	out[3 * i + 1] = o.geo;
+	out[3 * i + 2] = o.arith;
+}
+
+extern "C" int mc_gpu_outcomes(const struct mc_model *m, uint64_t first, size_t n, int tuned,
+                               double *out)
+{
+	double *d_out = NULL;
+	cudaError_t err;
+	CUDA_TRY(cudaMalloc((void **)&d_out, 3 * n * sizeof(double)));
+	outcomes_kernel<<<(unsigned)((n + MC_BLOCK - 1) / MC_BLOCK), MC_BLOCK>>>(*m, first, n, tuned,
+	                                                                        d_out);
+	if ((err = cudaGetLastError()) == cudaSuccess)
+		err = cudaMemcpy(out, d_out, 3 * n * sizeof(double), cudaMemcpyDeviceToHost);
+	cudaFree(d_out);
+	if (err != cudaSuccess)
+		return apod_cuda_fail(err, "outcomes_kernel", __FILE__, __LINE__);
+	return 0;
+}
+
+static int gpu_mark(void *ctx, int phase, int end)
+{
+	return apod_phase_events_mark(((struct gpu *)ctx)->events, phase, end);
+}
+
+static int gpu_device_seconds(void *ctx, double *seconds, int nphases)
+{
+	return apod_phase_events_collect(((struct gpu *)ctx)->events, seconds, nphases);
+}
+
+extern "C" const struct apod_stage mc_stage_gpu1 = {
+	.name = "gpu1",
+	.about = MC_GPU1_ABOUT,
+	.ports = MC_GPU_PORTS,
+	.available = apod_gpu_available,
+	.width = gpu_width,
+	.create = gpu1_create,
+	.step = gpu_step,
+	.probe = gpu_probe,
+	.fetch = gpu_fetch,
+	.destroy = gpu_destroy,
+	.snapshot_begin = NULL,
+	.snapshot_stream = NULL,
+	.mark = gpu_mark,
+	.device_seconds = gpu_device_seconds,
+};
+
+extern "C" const struct apod_stage mc_stage_gpu2 = {
+	.name = "gpu2",
+	.about = MC_GPU2_ABOUT,
+	.ports = MC_GPU_PORTS,
+	.available = apod_gpu_available,
+	.width = gpu_width,
+	.create = gpu2_create,
+	.step = gpu_step,
+	.probe = gpu_probe,
+	.fetch = gpu_fetch,
+	.destroy = gpu_destroy,
+	.snapshot_begin = NULL,
+	.snapshot_stream = NULL,
+	.mark = gpu_mark,
+	.device_seconds = gpu_device_seconds,
+};

@@ -1,0 +1,90 @@
+/*
+ * The Monte Carlo error analysis, path by path, on the device: every
+ * path's S_T, geometric and arithmetic means from gpu1's and gpu2's path
+ * code must be within eta (cpu/montecarlo/workload.c) of the host's,
+ * relative.  The gate checks sums of payoffs; this checks the premise
+ * its bounds rest on, and prints how much of eta was used.  Skips (77)
+ * without a GPU.  Runs without fork: the CUDA runtime does not survive it.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "device.h"
+#include "fail.h"
+#include "montecarlo.h"
+#include "montecarlo_workload.h"
+#include "params.h"
+
+static void paths_within_eta(const char *monitor, const char *sigma)
+{
+	const size_t n = 200000;
+	struct mc_params *prm = apod_params_new(&montecarlo_workload);
+	struct mc_problem *p;
+	double *dev = malloc(3 * n * sizeof *dev), eta;
+	ck_assert_ptr_nonnull(prm);
+	ck_assert_ptr_nonnull(dev);
+	ck_assert_int_eq(apod_params_set(&montecarlo_workload, prm, "monitor", monitor, "t"), 0);
+	ck_assert_int_eq(apod_params_set(&montecarlo_workload, prm, "sigma", sigma, "t"), 0);
+	ck_assert_ptr_nonnull(p = montecarlo_workload.problem_create(prm));
+	eta = mc_path_eta(prm);
+	for (int tuned = 0; tuned < 2; tuned++) {
+		double worst = 0;
+		size_t differ = 0;
+		ck_assert_msg(mc_gpu_outcomes(&p->model, 12345, n, tuned, dev) == 0, "%s", apod_failure());
+		for (size_t i = 0; i < n; i++) {
+			struct mc_outcome h = mc_path(&p->model, 12345 + i);
+			double want[3] = { h.st, h.geo, h.arith };
+			for (int k = 0; k < 3; k++) {
+				double r = fabs(dev[3 * i + (size_t)k] - want[k]) / (eta * want[k]);
+				differ += dev[3 * i + (size_t)k] != want[k];
+				worst = r > worst ? r : worst;
+			}
+		}
+		printf("monitor %s, sigma %s, gpu%d: %zu of %zu values differ from the host's; the "
+		       "largest difference is %.3g of eta = %.3g\n", monitor, sigma, tuned + 1, differ,
+		       3 * n, worst, eta);
+		ck_assert_msg(worst <= 1, "gpu%d: a path differs by %g eta", tuned + 1, worst);
+	}
+	montecarlo_workload.problem_destroy(p);
+	free(prm);
+	free(dev);
+}
+
+START_TEST(paths_within_eta_short)
+{
+	paths_within_eta("13", "0.25");
+}
+END_TEST
+
+START_TEST(paths_within_eta_long_and_volatile)
+{
+	paths_within_eta("1000", "1.5");
+}
+END_TEST
+
+int main(void)
+{
+	char why[256];
+	Suite *s;
+	TCase *t;
+	SRunner *r;
+	int failed;
+	if (!apod_gpu_available(why, sizeof why)) {
+		printf("SKIP: %s\n", why);
+		return 77;
+	}
+	s = suite_create("montecarlo-gpu");
+	t = tcase_create("paths");
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, paths_within_eta_short);
+	tcase_add_test(t, paths_within_eta_long_and_volatile);
+	suite_add_tcase(s, t);
+	r = srunner_create(s);
+	srunner_set_fork_status(r, CK_NOFORK);
+	srunner_run_all(r, CK_NORMAL);
+	failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
