@@ -27,8 +27,11 @@ struct nbody_resident {
 };
 
 /* The tuned kernel's launch: bodies a thread, and the block size and grid
- * the occupancy API chose for n bodies. */
-#define NBODY_TUNED_P 2
+ * the occupancy API chose for n bodies.  One body a thread: on the H200 at
+ * n = 2^17 (bench --kernels, 2026-11-24) it ran at 58.1% of the FMA peak
+ * against 48.5% with two and 41.2% with four, since at that n more bodies a
+ * thread leave too few warps an SM to hide the latency of the loop. */
+#define NBODY_TUNED_P 1
 int nbody_tuned_shape(int n, int *block, int *grid);
 /* One force evaluation of the variant (and, for gpu4, the fused kick when
  * kick != 0), on stream. */
