@@ -16,6 +16,7 @@
 #include <omp.h>
 #endif
 
+#include "apod/stock.h"
 #include "engine.h"
 #include "fail.h"
 #include "hostphases.h"
@@ -28,27 +29,6 @@ struct omp {
 	struct apod_moments *thread_m;  /* one partial result per thread */
 	unsigned *thread_hist;          /* nthreads x nbins */
 };
-
-static int omp_width(void)
-{
-#ifdef _OPENMP
-	return omp_get_max_threads();
-#else
-	return 1;
-#endif
-}
-
-static int omp_available(char *why, size_t len)
-{
-#ifdef _OPENMP
-	(void)why;
-	(void)len;
-	return 1;
-#else
-	snprintf(why, len, "built without OpenMP (the compiler did not support it)");
-	return 0;
-#endif
-}
 
 static void omp_destroy(void *ctx)
 {
@@ -69,7 +49,7 @@ static void *omp_create(const struct heat_problem *p)
 	if (!s)
 		goto nomem;
 	s->p = p;
-	s->nthreads = omp_width();
+	s->nthreads = apod_omp_width();
 	s->cur = malloc(bytes);
 	s->next = malloc(bytes);
 	s->thread_m = calloc((size_t)s->nthreads, sizeof *s->thread_m);
@@ -169,8 +149,8 @@ static int omp_fetch(void *ctx, apod_real *dst)
 
 /* Named and placed in the ladder in stages.c. */
 const struct heat_engine heat_engine_omp = {
-	.available = omp_available,
-	.width = omp_width,
+	.available = apod_omp_available,
+	.width = apod_omp_width,
 	.create = omp_create,
 	.step = omp_genTimeStep,
 	.stats = omp_calcStats,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apod/stock.h"
 #include "engine.h"
 #include "fail.h"
 #include "hostphases.h"
@@ -19,18 +20,6 @@ struct serial {
 	const struct heat_problem *p;
 	apod_real *cur, *next;
 };
-
-static int serial_available(char *why, size_t len)
-{
-	(void)why;
-	(void)len;
-	return 1;
-}
-
-static int serial_width(void)
-{
-	return 1;
-}
 
 static void *serial_create(const struct heat_problem *p)
 {
@@ -108,8 +97,8 @@ static void serial_destroy(void *ctx)
 
 /* Named and placed in the ladder in stages.c. */
 const struct heat_engine heat_engine_serial = {
-	.available = serial_available,
-	.width = serial_width,
+	.available = apod_available_always,
+	.width = apod_width_one,
 	.create = serial_create,
 	.step = genTimeStep,
 	.stats = serial_stats,

@@ -16,32 +16,12 @@
 #endif
 
 #include "apod/apod.h"
+#include "apod/stock.h"
 #include "montecarlo.h"
 
 struct omp {
 	struct mc_host h;
 };
-
-static int omp_available(char *why, size_t len)
-{
-#ifdef _OPENMP
-	(void)why;
-	(void)len;
-	return 1;
-#else
-	snprintf(why, len, "built without OpenMP (the compiler did not support it)");
-	return 0;
-#endif
-}
-
-static int omp_width(void)
-{
-#ifdef _OPENMP
-	return omp_get_max_threads();
-#else
-	return 1;
-#endif
-}
 
 static void omp_destroy(void *ctx)
 {
@@ -133,8 +113,8 @@ const struct apod_stage mc_stage_omp = {
 	.name = "omp",
 	.about = "the paths on every core with OpenMP, sums by reduction",
 	.ports = MC_OMP_PORTS,
-	.available = omp_available,
-	.width = omp_width,
+	.available = apod_omp_available,
+	.width = apod_omp_width,
 	.create = omp_create,
 	.step = omp_step,
 	.probe = omp_probe,

@@ -12,23 +12,12 @@
 #include <string.h>
 
 #include "apod/apod.h"
+#include "apod/stock.h"
 #include "montecarlo.h"
 
 struct serial {
 	struct mc_host h;
 };
-
-static int serial_available(char *why, size_t len)
-{
-	(void)why;
-	(void)len;
-	return 1;
-}
-
-static int serial_width(void)
-{
-	return 1;
-}
 
 static void serial_destroy(void *ctx)
 {
@@ -101,8 +90,8 @@ const struct apod_stage mc_stage_serial = {
 	.name = "serial",
 	.about = "the reference: one thread, paths in index order",
 	.ports = 0,
-	.available = serial_available,
-	.width = serial_width,
+	.available = apod_available_always,
+	.width = apod_width_one,
 	.create = serial_create,
 	.step = simulateBatch,
 	.probe = calcEstimates,

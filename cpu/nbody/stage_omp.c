@@ -12,6 +12,7 @@
 #endif
 
 #include "apod/apod.h"
+#include "apod/stock.h"
 #include "nbody.h"
 
 struct omp {
@@ -30,27 +31,6 @@ static void share(size_t n, size_t *i0, size_t *i1)
 #endif
 	*i0 = n * t / nt;
 	*i1 = n * (t + 1) / nt;
-}
-
-static int omp_available(char *why, size_t len)
-{
-#ifdef _OPENMP
-	(void)why;
-	(void)len;
-	return 1;
-#else
-	snprintf(why, len, "built without OpenMP (the compiler did not support it)");
-	return 0;
-#endif
-}
-
-static int omp_width(void)
-{
-#ifdef _OPENMP
-	return omp_get_max_threads();
-#else
-	return 1;
-#endif
 }
 
 static void omp_destroy(void *ctx)
@@ -110,7 +90,7 @@ static int omp_probe(void *ctx, int k, double *const *rows)
 	const struct nbody_problem *p = s->p;
 	double sums[7] = { 0 }, potential = 0;
 	int used = 1;
-	double (*part)[7] = calloc((size_t)omp_width(), sizeof *part);
+	double (*part)[7] = calloc((size_t)apod_omp_width(), sizeof *part);
 	if (!part)
 		return apod_fail("omp: out of memory");
 	/* Each thread sums its own bodies; the partial sums are then added in
@@ -152,8 +132,8 @@ const struct apod_stage nbody_stage_omp = {
 	.name = "omp",
 	.about = "the same engine on every core with OpenMP, parallel over bodies",
 	.ports = NBODY_PORTS,
-	.available = omp_available,
-	.width = omp_width,
+	.available = apod_omp_available,
+	.width = apod_omp_width,
 	.create = omp_create,
 	.step = omp_step,
 	.probe = omp_probe,

@@ -12,24 +12,13 @@
 #include <stdlib.h>
 
 #include "apod/apod.h"
+#include "apod/stock.h"
 #include "nbody.h"
 
 struct serial {
 	const struct nbody_problem *p;
 	struct nbody_soa s;
 };
-
-static int serial_available(char *why, size_t len)
-{
-	(void)why;
-	(void)len;
-	return 1;
-}
-
-static int serial_width(void)
-{
-	return 1;
-}
 
 static void serial_destroy(void *ctx)
 {
@@ -91,8 +80,8 @@ const struct apod_stage nbody_stage_serial = {
 	.name = "serial",
 	.about = "the reference: one thread, forces vectorised over bodies, sums in index order",
 	.ports = 0,
-	.available = serial_available,
-	.width = serial_width,
+	.available = apod_available_always,
+	.width = apod_width_one,
 	.create = serial_create,
 	.step = computeForces,
 	.probe = serial_probe,

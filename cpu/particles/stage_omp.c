@@ -19,6 +19,7 @@
 #endif
 
 #include "apod/apod.h"
+#include "apod/stock.h"
 #include "particles.h"
 #include "particles/update.h"
 
@@ -26,27 +27,6 @@ struct omp {
 	const struct particles_problem *p;
 	float *state;
 };
-
-static int omp_available(char *why, size_t len)
-{
-#ifdef _OPENMP
-	(void)why;
-	(void)len;
-	return 1;
-#else
-	snprintf(why, len, "built without OpenMP (the compiler did not support it)");
-	return 0;
-#endif
-}
-
-static int omp_width(void)
-{
-#ifdef _OPENMP
-	return omp_get_max_threads();
-#else
-	return 1;
-#endif
-}
 
 static void omp_destroy(void *ctx)
 {
@@ -125,8 +105,8 @@ const struct apod_stage particles_stage_omp = {
 	.name = "omp",
 	.about = "the same loops on every core with OpenMP, energy by reduction",
 	.ports = PARTICLES_PORTS,
-	.available = omp_available,
-	.width = omp_width,
+	.available = apod_omp_available,
+	.width = apod_omp_width,
 	.create = omp_create,
 	.step = omp_step,
 	.probe = omp_energy,

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "apod/apod.h"
+#include "apod/stock.h"
 #include "particles.h"
 #include "particles/update.h"
 
@@ -21,18 +22,6 @@ struct serial {
 	const struct particles_problem *p;
 	float *state;             /* n x 4: x, y, vx, vy */
 };
-
-static int serial_available(char *why, size_t len)
-{
-	(void)why;
-	(void)len;
-	return 1;
-}
-
-static int serial_width(void)
-{
-	return 1;
-}
 
 static void serial_destroy(void *ctx)
 {
@@ -100,8 +89,8 @@ const struct apod_stage particles_stage_serial = {
 	.name = "serial",
 	.about = "the reference: one thread, particles in index order",
 	.ports = 0,
-	.available = serial_available,
-	.width = serial_width,
+	.available = apod_available_always,
+	.width = apod_width_one,
 	.create = serial_create,
 	.step = moveParticles,
 	.probe = calcEnergy,

@@ -19,11 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include <apod/apod.h>
+#include <apod/stock.h>
 
 /* ---- 1. parameters ------------------------------------------------------
  * One member per key; the harness writes INT keys as long, REAL as double,
@@ -148,15 +146,6 @@ static int fetch(void *ctx, int a, void *dst)
 	return 0;
 }
 
-static int available(char *why, size_t len)
-{
-	(void)why;
-	(void)len;
-	return 1;
-}
-
-static int one_thread(void) { return 1; }
-
 /* serial: your loop body, as it was. */
 static int serial_step(void *ctx)
 {
@@ -211,18 +200,9 @@ static int omp_probe(void *ctx, int k, double *const *rows)
 	return 0;
 }
 
-static int omp_width(void)
-{
-#ifdef _OPENMP
-	return omp_get_max_threads();
-#else
-	return 1;
-#endif
-}
-
 static const struct apod_stage serial_stage = {
 	.name = "serial", .about = "the reference: your serial loop", .ports = 0,
-	.available = available, .width = one_thread, .create = create, .step = serial_step,
+	.available = apod_available_always, .width = apod_width_one, .create = create, .step = serial_step,
 	.probe = serial_probe, .fetch = fetch, .destroy = destroy,
 };
 
@@ -231,7 +211,7 @@ static const struct apod_stage omp_stage = {
 	/* The phases it takes over: Amdahl's bound counts the serial run's
 	 * time in exactly these. */
 	.ports = APOD_PORTS_STEP | APOD_PORTS_PROBE(0),
-	.available = available, .width = omp_width, .create = create, .step = omp_step,
+	.available = apod_omp_available, .width = apod_omp_width, .create = create, .step = omp_step,
 	.probe = omp_probe, .fetch = fetch, .destroy = destroy,
 };
 
