@@ -1,5 +1,5 @@
 #!/bin/sh
-# Heat's mpi stage under mpirun at 2 and 4 ranks (more ranks than this
+# Heat's mpi stage under mpirun at 2, 4 and 8 ranks (more ranks than this
 # machine's cores: --oversubscribe).  The field and every statistic must
 # match serial bit for bit (doc/multigpu.md says why they can), so the
 # results are compared with serial's byte for byte as well as through the
@@ -37,15 +37,15 @@ expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --out="$work/s
 
 # Outside mpirun the stage is one rank (MPI's singleton start).
 expect 0 "stage mpi" "$APOD" run --stage=mpi --deck="$deck" --out="$work/mpi1"
-for np in 2 4; do
-	# 2 threads a rank at 2 ranks, 1 at 4: both split the rows unevenly.
-	threads=$((4 / np))
+for np in 2 4 8; do
+	# 2 threads a rank at 2 ranks, 1 at 4 and 8: all split the rows unevenly.
+	threads=$((np < 4 ? 4 / np : 1))
 	OMP_NUM_THREADS=$threads expect 0 "stage mpi" run_np $np "$APOD" run --stage=mpi --deck="$deck" --out="$work/mpi$np"
 	# Rank 0 alone printed: one table.
 	n=$(grep -c "^workload heat, stage mpi" "$work/out")
 	[ "$n" = 1 ] || { echo "FAIL: $np ranks printed $n tables, not 1"; fails=$((fails + 1)); }
 done
-for np in 1 2 4; do
+for np in 1 2 4 8; do
 	expect 0 "0 of 64351 values differ" "$APOD" verify "$work/serial" "$work/mpi$np"
 	expect 0 "PASS" "$APOD" verify "$ref" "$work/mpi$np"
 	# Bit for bit with this build's serial run (whatever its precision): the
