@@ -7,29 +7,4 @@
 #include "device.h"
 #include "nbody_resident.h"
 
-static void *create(const void *problem)
-{
-	return nbody_resident_create(problem, NBODY_TILED, "gpu3");
-}
-
-static int width(void)
-{
-	return 0;   /* no thread count for Amdahl's N on a GPU */
-}
-
-extern "C" const struct apod_stage nbody_stage_gpu3 = {
-	.name = "gpu3",
-	.about = NBODY_GPU3_ABOUT,
-	.ports = NBODY_GPU_PORTS,
-	.available = apod_gpu_available,
-	.width = width,
-	.create = create,
-	.step = nbody_resident_step,
-	.probe = nbody_resident_probe,
-	.fetch = nbody_resident_fetch,
-	.destroy = nbody_resident_destroy,
-	.snapshot_begin = NULL,   /* snapshots go through fetch */
-	.snapshot_stream = NULL,
-	.mark = nbody_resident_mark,
-	.device_seconds = nbody_resident_device_seconds,
-};
+NBODY_RESIDENT_STAGE(gpu3, NBODY_TILED, NBODY_GPU3_ABOUT);
