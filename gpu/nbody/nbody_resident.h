@@ -41,36 +41,6 @@ int nbody_forces(enum nbody_variant v, cudaStream_t stream, const float4 *pos, f
 
 #ifdef __cplusplus
 extern "C" {
-/* gpu2, gpu3 and gpu4 differ only in their force kernel: each stage's file
- * is its comment and one line, NBODY_RESIDENT_STAGE(gpu3, NBODY_TILED,
- * NBODY_GPU3_ABOUT), which defines its create() and its table.  Snapshots
- * go through fetch; a GPU has no thread count for Amdahl's N (width 0). */
-#define NBODY_RESIDENT_STAGE(NAME, VARIANT, ABOUT)                                    \
-	static void *NAME##_create(const void *problem)                              \
-	{                                                                             \
-		return nbody_resident_create(problem, VARIANT, #NAME);                \
-	}                                                                             \
-	static int NAME##_width(void)                                                 \
-	{                                                                             \
-		return 0;                                                             \
-	}                                                                             \
-	extern "C" const struct apod_stage nbody_stage_##NAME = {                    \
-		.name = #NAME,                                                        \
-		.about = ABOUT,                                                       \
-		.ports = NBODY_GPU_PORTS,                                             \
-		.available = apod_gpu_available,                                      \
-		.width = NAME##_width,                                                \
-		.create = NAME##_create,                                              \
-		.step = nbody_resident_step,                                          \
-		.probe = nbody_resident_probe,                                        \
-		.fetch = nbody_resident_fetch,                                        \
-		.destroy = nbody_resident_destroy,                                    \
-		.snapshot_begin = NULL,                                               \
-		.snapshot_stream = NULL,                                              \
-		.mark = nbody_resident_mark,                                          \
-		.device_seconds = nbody_resident_device_seconds,                      \
-	}
-
 #endif
 void *nbody_resident_create(const void *problem, enum nbody_variant v, const char *stage);
 void nbody_resident_destroy(void *ctx);
@@ -83,36 +53,6 @@ int nbody_resident_device_seconds(void *ctx, double *seconds, int nphases);
 void nbody_unpack3(const float4 *src, size_t n, float *dst);
 #ifdef __cplusplus
 }
-/* gpu2, gpu3 and gpu4 differ only in their force kernel: each stage's file
- * is its comment and one line, NBODY_RESIDENT_STAGE(gpu3, NBODY_TILED,
- * NBODY_GPU3_ABOUT), which defines its create() and its table.  Snapshots
- * go through fetch; a GPU has no thread count for Amdahl's N (width 0). */
-#define NBODY_RESIDENT_STAGE(NAME, VARIANT, ABOUT)                                    \
-	static void *NAME##_create(const void *problem)                              \
-	{                                                                             \
-		return nbody_resident_create(problem, VARIANT, #NAME);                \
-	}                                                                             \
-	static int NAME##_width(void)                                                 \
-	{                                                                             \
-		return 0;                                                             \
-	}                                                                             \
-	extern "C" const struct apod_stage nbody_stage_##NAME = {                    \
-		.name = #NAME,                                                        \
-		.about = ABOUT,                                                       \
-		.ports = NBODY_GPU_PORTS,                                             \
-		.available = apod_gpu_available,                                      \
-		.width = NAME##_width,                                                \
-		.create = NAME##_create,                                              \
-		.step = nbody_resident_step,                                          \
-		.probe = nbody_resident_probe,                                        \
-		.fetch = nbody_resident_fetch,                                        \
-		.destroy = nbody_resident_destroy,                                    \
-		.snapshot_begin = NULL,                                               \
-		.snapshot_stream = NULL,                                              \
-		.mark = nbody_resident_mark,                                          \
-		.device_seconds = nbody_resident_device_seconds,                      \
-	}
-
 #endif
 
 /* gpu2, gpu3 and gpu4 differ only in their force kernel: each stage's file
