@@ -97,23 +97,7 @@ static __device__ __forceinline__ void mc_normal2_pi(philox4x32_ctr_t w, double 
 }
 
 /* mc_path (shared/montecarlo/path.h) with mc_normal2_pi. */
-static __device__ __forceinline__ struct mc_outcome mc_path_pi(const struct mc_model *m,
-                                                               uint64_t path)
-{
-	double x = m->x0, sumx = 0, sums = 0;
-	struct mc_outcome o;
-	for (int k = 0; k < m->steps; k += 2) {
-		double z0, z1;
-		mc_normal2_pi(apod_rng4(m->seed, MC_STREAM_PATH, path, (uint32_t)(k / 2)), &z0, &z1);
-		mc_advance(m, z0, &x, &sumx, &sums);
-		if (k + 1 < m->steps)
-			mc_advance(m, z1, &x, &sumx, &sums);
-	}
-	o.st = exp(x);
-	o.geo = exp(sumx * m->inv_steps);
-	o.arith = sums * m->inv_steps;
-	return o;
-}
+MC_DEFINE_PATH(static __device__ __forceinline__, mc_path_pi, mc_normal2_pi)
 
 /* gpu2: a grid sized to fill the device, each thread several paths
  * (grid-stride, so neighbouring threads take neighbouring paths); the

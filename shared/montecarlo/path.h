@@ -85,23 +85,30 @@ APOD_HD void mc_advance(const struct mc_model *m, double z, double *x, double *s
 	*sums += exp(*x);
 }
 
-/* Path `path`: its n log-price steps from the model's normals. */
-APOD_HD struct mc_outcome mc_path(const struct mc_model *m, uint64_t path)
-{
-	double x = m->x0, sumx = 0, sums = 0;
-	struct mc_outcome o;
-	for (int k = 0; k < m->steps; k += 2) {
-		double z0, z1;
-		mc_normal2(apod_rng4(m->seed, MC_STREAM_PATH, path, (uint32_t)(k / 2)), &z0, &z1);
-		mc_advance(m, z0, &x, &sumx, &sums);
-		if (k + 1 < m->steps)
-			mc_advance(m, z1, &x, &sumx, &sums);
+/* Path `path`: its n log-price steps from the model's normals.  The loop is
+ * written once, as a macro, for the two normal transforms: mc_path (every
+ * stage, mc_normal2) and gpu2's mc_path_pi (gpu/montecarlo/kernels.cuh,
+ * sincospi), which must draw and advance exactly as this one does. */
+#define MC_DEFINE_PATH(QUALIFIERS, NAME, NORMAL2)                                       \
+	QUALIFIERS struct mc_outcome NAME(const struct mc_model *m, uint64_t path)     \
+	{                                                                               \
+		double x = m->x0, sumx = 0, sums = 0;                                   \
+		struct mc_outcome o;                                                    \
+		for (int k = 0; k < m->steps; k += 2) {                                 \
+			double z0, z1;                                                  \
+			NORMAL2(apod_rng4(m->seed, MC_STREAM_PATH, path, (uint32_t)(k / 2)), \
+			        &z0, &z1);                                              \
+			mc_advance(m, z0, &x, &sumx, &sums);                            \
+			if (k + 1 < m->steps)                                           \
+				mc_advance(m, z1, &x, &sumx, &sums);                    \
+		}                                                                       \
+		o.st = exp(x);                                                          \
+		o.geo = exp(sumx * m->inv_steps);                                       \
+		o.arith = sums * m->inv_steps;                                          \
+		return o;                                                               \
 	}
-	o.st = exp(x);
-	o.geo = exp(sumx * m->inv_steps);
-	o.arith = sums * m->inv_steps;
-	return o;
-}
+
+MC_DEFINE_PATH(APOD_HD, mc_path, mc_normal2)
 
 /* A call's discounted payoff. */
 APOD_HD double mc_call(const struct mc_model *m, double s)
