@@ -4,6 +4,8 @@
  * stream unless a caller names another), one warm-up run first, then the
  * median of `reps` runs (the upper middle one for an even count), so that
  * a stray slow run (a clock ramping up, another process) moves nothing.
+ * time_it starts each run on an idle device (the labs); time_queued queues
+ * the work first (apod bench --kernels), see below.
  */
 #ifndef APOD_GPU_TIMING_CUH
 #define APOD_GPU_TIMING_CUH
@@ -36,8 +38,46 @@ struct time_it_events {
 	}
 };
 
-/* Run f once to warm up, then `reps` times between events on stream s. */
+/* Keeps the device busy for ns nanoseconds of its global timer: whatever
+ * the host launches behind it meanwhile is queued by the time it ends. */
+static __global__ void apod_spacer_kernel(unsigned long long ns)
+{
+	unsigned long long t0, t;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+	do {
+		__nanosleep(1000);
+		asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+	} while (t - t0 < ns);
+}
+
+/* How long the spacer runs: far more than the host takes to launch a few
+ * kernels, far less than it takes to notice. */
+#define APOD_SPACER_NS 200000ull
+
+template <typename F> static inline int time_it_impl(int reps, F f, double *ms, cudaStream_t s,
+                                                     bool queued);
+
+/* Run f once to warm up, then `reps` times between events on stream s.
+ * Each repetition starts on an idle device, so the first event fires at
+ * once and the time includes the host's latency to launch f's first
+ * kernel: what a caller that launches and waits sees. */
 template <typename F> static inline int time_it(int reps, F f, double *ms, cudaStream_t s = 0)
+{
+	return time_it_impl(reps, f, ms, s, false);
+}
+
+/* The same, with f's work queued behind a spacer kernel before the first
+ * event fires: the device's own time for f, without the launch latency.
+ * This is what a kernel costs inside a run whose device is never idle,
+ * and what CUPTI's trace (apod --trace) sums.  f must not wait for the
+ * device (no synchronous copy), or it would wait for the spacer. */
+template <typename F> static inline int time_queued(int reps, F f, double *ms, cudaStream_t s = 0)
+{
+	return time_it_impl(reps, f, ms, s, true);
+}
+
+template <typename F> static inline int time_it_impl(int reps, F f, double *ms, cudaStream_t s,
+                                                     bool queued)
 {
 	time_it_events ev;
 	cudaEvent_t &a = ev.a, &b = ev.b;
@@ -57,6 +97,8 @@ template <typename F> static inline int time_it(int reps, F f, double *ms, cudaS
 	CUDA_TRY(cudaDeviceSynchronize());
 	for (int r = 0; r < reps; r++) {
 		float x;
+		if (queued)
+			LAUNCH_TRY((apod_spacer_kernel<<<1, 1, 0, s>>>(APOD_SPACER_NS)));
 		CUDA_TRY(cudaEventRecord(a, s));
 		if (f())
 			return -1;

@@ -2,8 +2,9 @@
 #
 # APOD_CHECK_CUDA: --with-cuda[=PATH], --with-cuda-arch=LIST,
 # --enable-cudart-shared and --disable-fmad; sets and substitutes NVCC,
-# CUDA_GENCODE, CUDA_ARCHS, CUDA_HOME, CUDA_LIBS, CUDA_CPPFLAGS, NVCC_FMAD and
-# APOD_FMAD, defines HAVE_CUDA, and sets the automake conditional HAVE_CUDA.
+# CUDA_GENCODE, CUDA_ARCHS, CUDA_HOME, CUDA_LIBS, CUDA_CPPFLAGS, NVCC_FMAD,
+# APOD_FMAD, CUPTI_CPPFLAGS and CUPTI_PATH, defines HAVE_CUDA, and sets the
+# automake conditionals HAVE_CUDA and HAVE_CUPTI.
 #
 # The toolkit's directory is asked of nvcc itself (its --dryrun output), not
 # guessed from where nvcc was found: the nvcc on the PATH may be a wrapper
@@ -23,6 +24,8 @@ AC_ARG_ENABLE([fmad],
   [], [enable_fmad=yes])
 
 NVCC=""
+CUPTI_PATH=""
+CUPTI_CPPFLAGS=""
 AS_CASE([$with_cuda],
   [no], [],
   [yes|check], [AC_PATH_PROG([NVCC], [nvcc], [], [$PATH:/usr/local/cuda/bin])],
@@ -90,11 +93,32 @@ AS_IF([test -n "$NVCC"], [
     [CUDA_LIBS="-L$CUDA_LIBDIR $curand_libs -lcudart_static -ldl -lpthread -lrt -lstdc++"])
   CUDA_CPPFLAGS="-I$CUDA_HOME/include"
   AC_DEFINE([HAVE_CUDA], [1], [the GPU stages are built])
+  dnl CUPTI, for `apod --trace`: loaded with dlopen when a trace is asked
+  dnl for, so the binary does not depend on it; only its header and where
+  dnl its library lies are needed here.
+  AC_MSG_CHECKING([for CUPTI (apod --trace)])
+  cupti_inc=""
+  for d in "$CUDA_HOME/include" "$CUDA_HOME/extras/CUPTI/include"; do
+    AS_IF([test -f "$d/cupti.h"], [cupti_inc=$d; break])
+  done
+  for d in "$CUDA_LIBDIR" "$CUDA_HOME/extras/CUPTI/lib64"; do
+    AS_IF([test -f "$d/libcupti.so"], [CUPTI_PATH=$d/libcupti.so; break])
+  done
+  AS_IF([test -n "$cupti_inc" && test -n "$CUPTI_PATH"], [
+    CUPTI_CPPFLAGS="-I$cupti_inc -I$CUDA_HOME/include"
+    AC_MSG_RESULT([$CUPTI_PATH])
+  ], [
+    CUPTI_PATH=""
+    AC_MSG_RESULT([no: apod --trace will say so])
+  ])
 ])
 NVCC_FMAD=""
 AS_IF([test "x$enable_fmad" = xno], [NVCC_FMAD="--fmad=false"])
 AC_SUBST([APOD_FMAD], [$enable_fmad])
 AM_CONDITIONAL([HAVE_CUDA], [test -n "$NVCC"])
+AM_CONDITIONAL([HAVE_CUPTI], [test -n "$CUPTI_PATH"])
+AC_SUBST([CUPTI_CPPFLAGS])
+AC_SUBST([CUPTI_PATH])
 AC_SUBST([NVCC])
 AC_SUBST([CUDA_GENCODE])
 AC_SUBST([CUDA_ARCHS])

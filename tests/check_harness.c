@@ -15,6 +15,7 @@
 #include "registry.h"
 #include "results.h"
 #include "run.h"
+#include "trace_book.h"
 #include "verify.h"
 
 /* ---- "count": x[i] += i every step; a series of its sum and a drift ---- */
@@ -427,6 +428,37 @@ START_TEST(device_marks_come_in_pairs)
 }
 END_TEST
 
+/* --trace's accounting: work is summed into the phase its call was made in,
+ * whichever of the two records comes first; work of an untagged call (the
+ * snapshot writer's thread) is unattributed; a sum empties the book. */
+START_TEST(trace_book_sums_work_by_phase)
+{
+	struct apod_trace_book b;
+	double busy[4] = { 0 }, other = 0;
+	apod_trace_book_init(&b);
+	apod_trace_book_call(&b, 7, 1);
+	apod_trace_book_work(&b, 7, 1500);          /* after its call's record */
+	apod_trace_book_work(&b, 9000, 250);        /* before it: an id past the table */
+	apod_trace_book_call(&b, 9000, 2);
+	apod_trace_book_work(&b, 8, 1000);          /* a call made outside every phase */
+	apod_trace_book_call(&b, 10, 1);
+	apod_trace_book_work(&b, 10, 500);
+	apod_trace_book_call(&b, 11, 300);          /* past the phases the book holds: ignored */
+	apod_trace_book_work(&b, 11, 2000);
+	ck_assert_int_eq(apod_trace_book_sum(&b, busy, 4, &other), 0);
+	ck_assert_double_eq_tol(busy[0], 0, 1e-15);
+	ck_assert_double_eq_tol(busy[1], 2000e-9, 1e-15);
+	ck_assert_double_eq_tol(busy[2], 250e-9, 1e-15);
+	ck_assert_double_eq_tol(other, 3000e-9, 1e-15);
+	/* Emptied: a second sum adds nothing, and the ids are forgotten. */
+	apod_trace_book_work(&b, 7, 100);
+	ck_assert_int_eq(apod_trace_book_sum(&b, busy, 4, &other), 0);
+	ck_assert_double_eq_tol(busy[1], 2000e-9, 1e-15);
+	ck_assert_double_eq_tol(other, 3100e-9, 1e-15);
+	apod_trace_book_free(&b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("harness");
@@ -438,6 +470,7 @@ int main(void)
 	tcase_add_test(t, a_process_that_does_not_report_writes_nothing);
 	tcase_add_test(t, apod_main_refuses_a_bad_program);
 	tcase_add_test(t, device_marks_come_in_pairs);
+	tcase_add_test(t, trace_book_sums_work_by_phase);
 	suite_add_tcase(s, t);
 	r = srunner_create(s);
 	srunner_run_all(r, CK_NORMAL);

@@ -60,4 +60,12 @@ expect 0 "Usage: apod run" "$APOD" run -h
 expect 0 "Usage: apod verify" "$APOD" verify --help
 expect 0 "Usage: apod" "$APOD" --help
 expect 0 "apod " "$APOD" --version
+# --trace needs CUPTI and a GPU with its driver: where it cannot start,
+# one message and exit 1; where it can, a CPU stage's device is idle.
+if "$APOD" stages | grep -q '^gpu1 *available'; then
+	expect 0 "busy s" "$APOD" run --stage=serial --deck="$d/tiny.deck" --trace
+else
+	expect 1 "--trace:" "$APOD" run --stage=serial --deck="$d/tiny.deck" --trace
+fi
+expect 2 "unknown stage 'gpu9'" "$APOD" run --stage=gpu9 --trace
 finish

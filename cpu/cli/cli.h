@@ -30,7 +30,7 @@ struct apod_deck_opts {
 
 enum {
 	OPT_DECK = 1000, OPT_WORKLOAD, OPT_OUT, OPT_JSON, OPT_STAGE, OPT_HELP, OPT_REPS,
-	OPT_KERNELS, OPT_PARAM = 2000   /* + the key's index in the workload's table */
+	OPT_KERNELS, OPT_TRACE, OPT_PARAM = 2000   /* + the key's index in the workload's table */
 };
 
 /* The workload named by --workload in argv (either form), else the
@@ -66,6 +66,7 @@ int apod_command_error(const char *cmd);
 struct apod_run_args {
 	struct apod_deck_opts deck;
 	const char *stage, *out, *json;
+	int trace;
 };
 /* Parse `apod run`'s arguments: 0 parsed, 1 help asked for, -1 a usage
  * error (recorded with apod_usage_fail).  Runs nothing. */
@@ -84,6 +85,13 @@ int apod_report_failure(void);
 int apod_reporting(void);
 /* Print a usage error with a hint, return APOD_EXIT_USAGE. */
 int apod_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* --trace (run, the table, bench): load CUPTI now, before the first CUDA
+ * call, and trace every run from here on (trace.h); 0, or -1 with the
+ * reason.  apod_run_flags: the APOD_SIM_ flags every run of the command
+ * takes. */
+int apod_cli_trace_begin(void);
+unsigned apod_run_flags(void);
 
 /* Run one stage (it must be available), writing its results into out (a
  * results directory swapped in whole) when out is not NULL. */

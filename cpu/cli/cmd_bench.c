@@ -25,10 +25,17 @@
  * I/O (device time where the stage timed it there), beside the whole run. */
 static void headline(json_object *rows)
 {
-	printf("\n%-7s %16s %16s %14s\n", "stage", "compute/step", "vs serial", "whole run (s)");
+	int traced = 0;
 	double base = 0;
 	for (size_t i = 0; i < json_object_array_length(rows); i++) {
-		json_object *row = json_object_array_get_idx(rows, i), *x, *t, *d;
+		json_object *x;
+		traced |= json_object_object_get_ex(json_object_array_get_idx(rows, i),
+		                                    "device_busy_seconds_per_step", &x);
+	}
+	printf("\n%-7s %16s %16s %14s%s\n", "stage", "compute/step", "vs serial", "whole run (s)",
+	       traced ? "      busy/step" : "");
+	for (size_t i = 0; i < json_object_array_length(rows); i++) {
+		json_object *row = json_object_array_get_idx(rows, i), *x, *t, *d, *b;
 		double c;
 		if (!json_object_object_get_ex(row, "compute_seconds_per_step", &x) ||
 		    !json_object_object_get_ex(row, "total_seconds", &t))
@@ -37,9 +44,13 @@ static void headline(json_object *rows)
 		if (base == 0)
 			base = c;
 		json_object_object_get_ex(row, "stage", &x);
-		printf("%-7s %13.3f ms %15.1fx %14.4f%s\n", json_object_get_string(x), 1e3 * c,
-		       c > 0 ? base / c : 0.0, json_object_get_double(t),
-		       json_object_object_get_ex(row, "device_seconds", &d) ? "  (device time)" : "");
+		printf("%-7s %13.3f ms %15.1fx %14.4f", json_object_get_string(x), 1e3 * c,
+		       c > 0 ? base / c : 0.0, json_object_get_double(t));
+		if (traced && json_object_object_get_ex(row, "device_busy_seconds_per_step", &b))
+			printf(" %11.3f ms", 1e3 * json_object_get_double(b));
+		else if (traced)
+			printf(" %14s", "-");
+		printf("%s\n", json_object_object_get_ex(row, "device_seconds", &d) ? "  (device time)" : "");
 	}
 }
 
@@ -53,7 +64,8 @@ static int overlap(const struct apod_workload *w, const struct apod_stage *e, co
 	double total = 0, bg = 0, eff;
 	json_object *res;
 	snprintf(dir, sizeof dir, "%s/%s-no-snapshots", scratch, e->name);
-	if (apod_mkdirs(dir) || apod_simulate(w, e, params, problem, dir, APOD_SIM_NO_SNAPSHOTS, &r))
+	if (apod_mkdirs(dir) ||
+	    apod_simulate(w, e, params, problem, dir, APOD_SIM_NO_SNAPSHOTS | apod_run_flags(), &r))
 		return -1;
 	for (size_t i = 0; rows && i < json_object_array_length(rows); i++) {
 		json_object *row = json_object_array_get_idx(rows, i), *x;
@@ -81,7 +93,7 @@ static int overlap(const struct apod_workload *w, const struct apod_stage *e, co
 
 struct bench_opts {
 	const char *json;
-	int reps, kernels_only;
+	int reps, kernels_only, trace;
 };
 
 static int bench_opt(int c, const char *arg, void *ctx)
@@ -92,6 +104,7 @@ static int bench_opt(int c, const char *arg, void *ctx)
 	switch (c) {
 	case OPT_JSON: o->json = arg; return 0;
 	case OPT_KERNELS: o->kernels_only = 1; return 0;
+	case OPT_TRACE: o->trace = 1; return 0;
 	case OPT_REPS:
 		v = strtol(arg, &end, 10);
 		if (end == arg || *end || v < 1 || v > 10000)
@@ -108,6 +121,7 @@ int apod_cmd_bench(int argc, char **argv)
 		{ "json", required_argument, NULL, OPT_JSON },
 		{ "reps", required_argument, NULL, OPT_REPS },
 		{ "kernels", no_argument, NULL, OPT_KERNELS },
+		{ "trace", no_argument, NULL, OPT_TRACE },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -125,14 +139,18 @@ int apod_cmd_bench(int argc, char **argv)
 		if (rc < 0)
 			return apod_command_error("bench");
 		printf("Usage: %s bench [--workload=NAME] [--deck=FILE] [--KEY=VALUE]... [--reps=N]\n"
-		       "          [--kernels] [--json=FILE]\n"
+		       "          [--kernels] [--json=FILE] [--trace]\n"
 		       "Measure every stage (whole runs, with snapshots) and the GPU kernels;\n"
-		       "--kernels measures the kernels only.\n", apod_prog->name);
+		       "--kernels measures the kernels only.  --trace adds each stage's device busy\n"
+		       "time per step (CUPTI; it slows every CUDA call, so whole runs are slower).\n",
+		       apod_prog->name);
 		return APOD_EXIT_OK;
 	}
 	json = o.json;
 	reps = o.reps;
 	kernels_only = o.kernels_only;
+	if (o.trace && apod_cli_trace_begin())
+		return apod_report_failure();
 	if (apod_deck_resolve(&params, &dopt))
 		return apod_report_failure();
 	if (!(problem = dopt.w->problem_create(params))) {

@@ -31,6 +31,8 @@ struct row {
 	double device[APOD_MAX_PHASES];
 	double unattributed;      /* the host launching and waiting (with device times) */
 	double compute_per_step;  /* the step and the probes, per step (device time where timed) */
+	int has_busy;             /* --trace: the device's busy time per phase */
+	double busy[APOD_MAX_PHASES], busy_unattributed, busy_per_step;
 	double background;
 	long snapshots;
 };
@@ -92,6 +94,18 @@ static json_object *row_json(const struct apod_workload *wl, const struct row *w
 		 * the stage timed it there, host time otherwise. */
 		json_object_object_add(o, "compute_seconds_per_step",
 		                       json_object_new_double(w->compute_per_step));
+		if (w->has_busy) {
+			json_object *busy = json_object_new_object();
+			for (int i = 0; i < w->nphases; i++)
+				json_object_object_add(busy, apod_phase_name(wl, i),
+				                       json_object_new_double(w->busy[i]));
+			json_object_object_add(o, "device_busy_seconds", busy);
+			json_object_object_add(o, "device_busy_unattributed_seconds",
+			                       json_object_new_double(w->busy_unattributed));
+			/* The same compute phases as compute_seconds_per_step. */
+			json_object_object_add(o, "device_busy_seconds_per_step",
+			                       json_object_new_double(w->busy_per_step));
+		}
 		json_object_object_add(o, "total_seconds", json_object_new_double(w->total));
 		json_object_object_add(o, "snapshots", json_object_new_int64(w->snapshots));
 		json_object_object_add(o, "snapshot_background_seconds", json_object_new_double(w->background));
@@ -176,6 +190,13 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 		for (int k = 1; k < 2 + apod_probe_count(wl); k++)
 			w->compute_per_step += apod_attributed(&r, k);
 		w->compute_per_step /= (double)r.steps;
+		w->has_busy = r.has_busy;
+		memcpy(w->busy, r.busy, sizeof w->busy);
+		w->busy_unattributed = r.busy_unattributed;
+		w->busy_per_step = 0;
+		for (int k = 1; k < 2 + apod_probe_count(wl); k++)
+			w->busy_per_step += r.busy[k];
+		w->busy_per_step /= (double)r.steps;
 		if (i == 0) {
 			serial = r;
 			w->v.ok = 1;
@@ -250,6 +271,7 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 
 struct table_opts {
 	const char *out, *json;
+	int trace;
 };
 
 static int table_opt(int c, const char *arg, void *ctx)
@@ -259,6 +281,8 @@ static int table_opt(int c, const char *arg, void *ctx)
 		o->out = arg;
 	else if (c == OPT_JSON)
 		o->json = arg;
+	else if (c == OPT_TRACE)
+		o->trace = 1;
 	else
 		return apod_option_fail(c, NULL);
 	return 0;
@@ -269,6 +293,7 @@ int apod_cmd_table(int argc, char **argv)
 	static const struct option own[] = {
 		{ "out", required_argument, NULL, OPT_OUT },
 		{ "json", required_argument, NULL, OPT_JSON },
+		{ "trace", no_argument, NULL, OPT_TRACE },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -283,12 +308,16 @@ int apod_cmd_table(int argc, char **argv)
 		if (rc < 0)
 			return apod_command_error(NULL);
 		printf("Usage: %s [--workload=NAME] [--deck=FILE] [--KEY=VALUE]... [--out=DIR]\n"
-		       "          [--json=FILE]\n"
-		       "Run every available stage and print the APOD table.\n", apod_prog->name);
+		       "          [--json=FILE] [--trace]\n"
+		       "Run every available stage and print the APOD table.  --trace adds each\n"
+		       "stage's device busy time per phase to the JSON (CUPTI; it slows CUDA calls).\n",
+		       apod_prog->name);
 		return APOD_EXIT_OK;
 	}
 	out = o.out;
 	json = o.json;
+	if (o.trace && apod_cli_trace_begin())
+		return apod_report_failure();
 	if (apod_deck_resolve(&params, &dopt))
 		return apod_report_failure();
 	if (!(problem = dopt.w->problem_create(params))) {

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "fail.h"
 #include "outdir.h"
+#include "trace.h"
 
 const struct apod_program *apod_prog;
 
@@ -16,6 +17,21 @@ const struct apod_program *apod_prog;
  * (apod/workload.h): the reporter alone prints, failures included, since
  * every process learns the same failure. */
 static int reporting = 1;
+
+static unsigned run_flags;
+
+int apod_cli_trace_begin(void)
+{
+	if (apod_trace_start())
+		return -1;
+	run_flags |= APOD_SIM_TRACE;
+	return 0;
+}
+
+unsigned apod_run_flags(void)
+{
+	return run_flags;
+}
 
 int apod_reporting(void)
 {
@@ -66,12 +82,12 @@ int apod_run_stage(const struct apod_workload *w, const struct apod_stage *e, co
 		return -1;
 	reporting = rep;
 	if (!out)
-		return apod_simulate(w, e, params, problem, NULL, 0, r);
+		return apod_simulate(w, e, params, problem, NULL, run_flags, r);
 	/* The reporter alone makes, fills and commits the results directory;
 	 * the others take part in the run (it is collective) and write nothing. */
 	if (apod_stage_agree(w, e, rep && apod_outdir_begin(&od, out)))
 		return -1;
-	if (apod_simulate(w, e, params, problem, rep ? od.staging : out, 0, r)) {
+	if (apod_simulate(w, e, params, problem, rep ? od.staging : out, run_flags, r)) {
 		if (rep)
 			apod_outdir_abort(&od);
 		return -1;

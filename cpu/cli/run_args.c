@@ -172,6 +172,7 @@ static int run_opt(int c, const char *arg, void *ctx)
 	case OPT_STAGE: a->stage = arg; return 0;
 	case OPT_OUT: a->out = arg; return 0;
 	case OPT_JSON: a->json = arg; return 0;
+	case OPT_TRACE: a->trace = 1; return 0;
 	}
 	return apod_option_fail(c, NULL);
 }
@@ -182,6 +183,7 @@ int apod_run_parse(int argc, char **argv, struct apod_run_args *a)
 		{ "stage", required_argument, NULL, OPT_STAGE },
 		{ "out", required_argument, NULL, OPT_OUT },
 		{ "json", required_argument, NULL, OPT_JSON },
+		{ "trace", no_argument, NULL, OPT_TRACE },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};

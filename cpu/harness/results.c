@@ -41,6 +41,14 @@ json_object *apod_report_json(const void *params, const struct apod_run *r)
 			json_object_object_add(dev, apod_phase_name(w, i), json_object_new_double(r->device[i]));
 		json_object_object_add(o, "device_seconds", dev);
 	}
+	if (r->has_busy) {
+		json_object *busy = json_object_new_object();
+		for (int i = 0; i < r->nphases; i++)
+			json_object_object_add(busy, apod_phase_name(w, i), json_object_new_double(r->busy[i]));
+		json_object_object_add(o, "device_busy_seconds", busy);
+		json_object_object_add(o, "device_busy_unattributed_seconds",
+		                       json_object_new_double(r->busy_unattributed));
+	}
 	json_object_object_add(o, "total_seconds", json_object_new_double(r->total));
 	/* The last row of the first series, by column name where it has names. */
 	if (r->nseries > 0 && r->series[0].rows > 0 && w->series[0].column_names) {

@@ -17,6 +17,7 @@
 #include "results.h"
 #include "run.h"
 #include "timer.h"
+#include "trace.h"
 
 static int snapshot_path(char *path, size_t len, const char *outdir, const char *prefix, long step)
 {
@@ -133,8 +134,18 @@ static size_t snapshot_bytes(const struct apod_run *r)
 	return most;
 }
 
-/* Device marks around a phase's calls, for a stage that keeps them. */
-#define MARK(phase, end) (e->mark ? e->mark(ctx, (phase), (end)) : 0)
+/* The edges of a phase the harness times: the stage's device marks where it
+ * keeps them, and the trace's tag on the CUDA calls made in between (the
+ * tag outside the marks, so that the marks' own events are counted in). */
+static int phase_edge(const struct apod_stage *e, void *ctx, int phase, int end, int trace)
+{
+	if (!end && trace && apod_trace_enter(phase))
+		return -1;
+	if (e->mark && e->mark(ctx, phase, end))
+		return -1;
+	return end && trace ? apod_trace_leave() : 0;
+}
+#define MARK(phase, end) phase_edge(e, ctx, (phase), (end), trace)
 
 int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, const void *params,
                   const void *problem, const char *outdir, unsigned flags, struct apod_run *r)
@@ -142,7 +153,7 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 	long M = outdir && w->snapshot_every && !(flags & APOD_SIM_NO_SNAPSHOTS)
 	         ? w->snapshot_every(params) : 0, s;
 	int nprobes = apod_probe_count(w), snap_phase = 2 + nprobes, fetch_phase = 3 + nprobes;
-	int report_phase = 4 + nprobes, reports;
+	int report_phase = 4 + nprobes, reports, trace = !!(flags & APOD_SIM_TRACE);
 	long every[APOD_MAX_PROBES];
 	double *rows[64];
 	void *snap = NULL, *ctx = NULL;
@@ -170,9 +181,23 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 		goto fail;
 	}
 
+	if (trace) {
+		/* What was traced before this run (a stage's availability check, an
+		 * earlier run) is not this run's. */
+		double scrap[APOD_MAX_PHASES] = { 0 }, other = 0;
+		if (apod_trace_start() || apod_trace_collect(scrap, APOD_MAX_PHASES, &other))
+			goto fail;
+	}
 	t0 = apod_now();
+	if (trace && apod_trace_enter(0))
+		goto fail;
 	ctx = e->create(problem);
 	r->phase[0] = apod_now() - t0;
+	if (trace && apod_trace_leave()) {
+		if (ctx)
+			e->destroy(ctx);
+		goto fail;
+	}
 	if (!ctx)
 		goto fail;
 	wr.ctx = ctx;
@@ -250,6 +275,12 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 		r->has_device = 1;
 	}
 	e->destroy(ctx);
+	/* After destroy: by then the device has finished everything issued. */
+	if (trace) {
+		if (apod_trace_collect(r->busy, r->nphases, &r->busy_unattributed))
+			goto fail;
+		r->has_busy = 1;
+	}
 	r->total = 0;
 	for (int i = 0; i < r->nphases; i++)
 		r->total += r->phase[i];
@@ -271,6 +302,8 @@ fail_ctx:
 	}
 	e->destroy(ctx);
 fail:
+	if (trace)
+		apod_trace_unwind();
 	free(snap);
 	apod_run_free(r);
 	return -1;

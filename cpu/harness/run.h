@@ -37,6 +37,13 @@ struct apod_run {
 	double phase[APOD_MAX_PHASES];   /* wall-clock seconds per phase */
 	int has_device;               /* the stage timed its phases on the device too */
 	double device[APOD_MAX_PHASES];  /* device seconds per phase (has_device) */
+	/* With --trace (trace.h): the device's busy seconds per phase, the
+	 * summed durations of the kernels, copies and memsets each phase's
+	 * calls issued; and those of work issued outside every phase (the
+	 * snapshot writer thread's downloads). */
+	int has_busy;
+	double busy[APOD_MAX_PHASES];
+	double busy_unattributed;
 	double total;                 /* sum of the phases */
 	double background;            /* seconds the writer thread spent streaming
 	                                 snapshots, overlapped with the phases */
@@ -63,6 +70,7 @@ void apod_run_free(struct apod_run *r);
  * results there (the directory must exist).  On failure r holds nothing
  * to free.  A progress line goes to stderr if it is a terminal. */
 #define APOD_SIM_NO_SNAPSHOTS 1u   /* write the results but take no snapshots */
+#define APOD_SIM_TRACE 2u          /* trace the device's busy time per phase (trace.h) */
 int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, const void *params,
                   const void *problem, const char *outdir, unsigned flags, struct apod_run *r);
 

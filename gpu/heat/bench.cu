@@ -6,7 +6,10 @@
  * neighbours come from cache), the fused kernel adds its heater mask
  * (n/8 bytes), a statistics pass reads the field once.  The ceiling is the
  * measured copy, not the datasheet: a plain copy kernel and cudaMemcpy
- * device to device on the same number of bytes.
+ * device to device on the same number of bytes.  Every row is timed with
+ * its work queued behind a spacer (time_queued): the kernels' own time,
+ * which is what a step costs when the device never waits for the host, and
+ * what `apod run --trace` reports as the step's busy time.
  */
 #include <algorithm>
 #include <limits.h>
@@ -75,12 +78,13 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 	CUDA_TRY(cudaGetDevice(&dev));
 	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	blocks = 4 * sms * 8;
-	printf("\nkernels on %zux%zu (%s), median of %d after a warm-up, CUDA events:\n", p->nx, p->ny,
+	printf("\nkernels on %zux%zu (%s), median of %d after a warm-up, CUDA events around\n"
+	       "work queued behind a spacer (no launch latency):\n", p->nx, p->ny,
 	       sizeof(apod_real) == 4 ? "float" : "double", reps);
 	printf("  %-34s %10s %10s %9s\n", "kernel", "ms", "GB/s", "of copy");
 
 	/* The ceiling is the faster of the plain and the 16-byte copy kernel. */
-	if (time_it(reps, [&] { copy_kernel<<<blocks, 256>>>(r.d_cur, r.d_next, n);
+	if (time_queued(reps, [&] { copy_kernel<<<blocks, 256>>>(r.d_cur, r.d_next, n);
 	                        return cudaGetLastError() != cudaSuccess; }, &ms))
 		return -1;
 	copy_gbs = bytes2 / (ms * 1e-3) / 1e9;
@@ -88,7 +92,7 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 		double plain_ms = ms;
 #ifdef APOD_REAL_FLOAT
 		if (n % 4 == 0) {
-			if (time_it(reps, [&] { copy4_kernel<<<blocks, 256>>>((const float4 *)r.d_cur,
+			if (time_queued(reps, [&] { copy4_kernel<<<blocks, 256>>>((const float4 *)r.d_cur,
 			                                                      (float4 *)r.d_next, n / 4);
 			                        return cudaGetLastError() != cudaSuccess; }, &ms))
 				return -1;
@@ -103,14 +107,14 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 	}
 	printf("  (the ceiling: %.1f GB/s, the faster copy kernel)\n", copy_gbs);
 	json_object_object_add(out, "copy_gb_per_s", json_object_new_double(copy_gbs));
-	if (time_it(reps, [&] { return cudaMemcpyAsync(r.d_next, r.d_cur, field,
+	if (time_queued(reps, [&] { return cudaMemcpyAsync(r.d_next, r.d_cur, field,
 	                                               cudaMemcpyDeviceToDevice) != cudaSuccess; }, &ms))
 		return -1;
 	row(arr, "cudaMemcpy device to device", ms, bytes2, copy_gbs, "");
 	{
 		apod_real *h;
 		CUDA_TRY(cudaMallocHost(&h, field));
-		if (time_it(reps, [&] { return cudaMemcpyAsync(h, r.d_cur, field,
+		if (time_queued(reps, [&] { return cudaMemcpyAsync(h, r.d_cur, field,
 		                                               cudaMemcpyDeviceToHost) != cudaSuccess; }, &ms))
 			return -1;
 		cudaFreeHost(h);
@@ -118,10 +122,21 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 		json_object_object_add(out, "d2h_field_ms", json_object_new_double(ms));
 	}
 
-	if (time_it(reps, [&] { return resident_sweep(&r) != 0; }, &ms))
+	if (time_queued(reps, [&] { return resident_sweep(&r) != 0; }, &ms))
 		return -1;
 	row(arr, "gpu1-3 sweep + pin", ms, bytes2, copy_gbs, "one thread per cell");
-	if (time_it(reps, [&] {
+	{
+		/* The same launched on an idle device, as a run's step is after the
+		 * statistics waited: the difference is the host's launch latency. */
+		double idle_ms = 0;
+		if (time_it(reps, [&] { return resident_sweep(&r) != 0; }, &idle_ms))
+			return -1;
+		row(arr, "  the same, launched on an idle device", idle_ms, bytes2, copy_gbs,
+		    "adds the launch latency");
+		json_object_object_add(out, "sweep_ms", json_object_new_double(ms));
+		json_object_object_add(out, "sweep_idle_start_ms", json_object_new_double(idle_ms));
+	}
+	if (time_queued(reps, [&] {
 		    stats_kernel<<<r.stats_blocks, r.stats_threads, (size_t)p->nbins * sizeof(unsigned)>>>(
 			    r.d_cur, n, p->hist_lo, p->hist_inv_width, p->nbins, r.d_parts, r.d_hist);
 		    return cudaGetLastError() != cudaSuccess; }, &ms))
@@ -138,7 +153,7 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 	CUDA_TRY(cub::DeviceReduce::Reduce(temp, temp_bytes, r.d_cur, d_sum, (int)n,
 	                                   cuda::std::plus<double>(), 0.0));
 	CUDA_TRY(cudaMalloc(&temp, temp_bytes));
-	if (time_it(reps, [&] { return cub::DeviceReduce::Reduce(temp, temp_bytes, r.d_cur, d_sum, (int)n,
+	if (time_queued(reps, [&] { return cub::DeviceReduce::Reduce(temp, temp_bytes, r.d_cur, d_sum, (int)n,
 	                                                         cuda::std::plus<double>(), 0.0) != cudaSuccess; }, &ms))
 		return -1;
 	row(arr, "CUB DeviceReduce (sum in double)", ms, (double)field, copy_gbs,
@@ -147,7 +162,7 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 	{
 		double cub_ms = ms, tuned_ms = 0, tuned_hist_ms = 0;
 		int tb = 3 * sms, tt = TUNED_THREADS;   /* one full wave on sm_80 and newer */
-		if (time_it(reps, [&] {
+		if (time_queued(reps, [&] {
 			    reduce_stats_kernel<false><<<tb, tt>>>(r.d_cur, n, p->hist_lo, p->hist_inv_width,
 			                                           p->nbins, r.d_parts, r.d_hist);
 			    merge_kernel<<<1, 256>>>(r.d_parts, tb, r.d_total);
@@ -155,7 +170,7 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 			return -1;
 		row(arr, "gpu4 moments reduction + merge", tuned_ms, (double)field, copy_gbs,
 		    "shifted sums, Chan merge: like for like with CUB");
-		if (time_it(reps, [&] {
+		if (time_queued(reps, [&] {
 			    cudaMemsetAsync(r.d_hist, 0, (size_t)p->nbins * sizeof(unsigned));
 			    reduce_stats_kernel<true><<<tb, tt, (size_t)p->nbins * sizeof(unsigned)>>>(
 				    r.d_cur, n, p->hist_lo, p->hist_inv_width, p->nbins, r.d_parts, r.d_hist);
@@ -176,7 +191,7 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 fused:
 	if (!(g4 = apod_gpu4_bench_create(p)))
 		return -1;
-	if (time_it(reps, [&] { return apod_gpu4_fused_once(g4) != 0; }, &ms,
+	if (time_queued(reps, [&] { return apod_gpu4_fused_once(g4) != 0; }, &ms,
 	            apod_gpu4_bench_stream(g4))) {
 		apod_gpu4_bench_destroy(g4);
 		return -1;
@@ -188,9 +203,9 @@ fused:
 	if (p->nx % 4 == 0) {
 		/* What the statistics cost inside the fused kernel. */
 		double sweep_ms = 0, moments_ms = 0;
-		if (time_it(reps, [&] { return apod_gpu4_variant_once(g4, 0, 0) != 0; }, &sweep_ms,
+		if (time_queued(reps, [&] { return apod_gpu4_variant_once(g4, 0, 0) != 0; }, &sweep_ms,
 		            apod_gpu4_bench_stream(g4)) ||
-		    time_it(reps, [&] { return apod_gpu4_variant_once(g4, 1, 0) != 0; }, &moments_ms,
+		    time_queued(reps, [&] { return apod_gpu4_variant_once(g4, 1, 0) != 0; }, &moments_ms,
 		            apod_gpu4_bench_stream(g4))) {
 			apod_gpu4_bench_destroy(g4);
 			return -1;

@@ -1,0 +1,37 @@
+/*
+ * trace.h: the device's own time per phase, from NVIDIA's CUPTI (`--trace`).
+ *
+ * CUDA events on a stage's stream (its mark and device_seconds) time the
+ * span of a phase on the device: from the moment the device reaches the
+ * phase's first event to the moment it reaches its last, including any
+ * time it sat idle inside the phase waiting for the host's next launch.
+ * The trace instead adds up the durations of the kernels, copies and
+ * memsets that the phase's calls issued (CUPTI's activity records), so that
+ * span minus busy is the device idle inside the phase.  It needs no help
+ * from the stage: the harness tags every CUDA call it makes from a phase,
+ * so any stage that calls CUDA, a user's own included, is traced.
+ *
+ * CUPTI is loaded with dlopen only when a trace is asked for: the apod
+ * binary does not depend on it, and a build or machine without it says so.
+ * Tracing adds host time to every CUDA call (a record each): a traced run's
+ * host times are not the ones to quote; its busy times are.
+ */
+#ifndef APOD_TRACE_H
+#define APOD_TRACE_H
+
+/* Load CUPTI and start recording; 0, or -1 with apod_fail.  Idempotent.
+ * Start before the first CUDA call where possible (a command does so as
+ * soon as it has parsed its options). */
+int apod_trace_start(void);
+int apod_trace_on(void);
+/* The calling thread's CUDA calls from now on belong to phase; leave ends that. */
+int apod_trace_enter(int phase);
+int apod_trace_leave(void);
+/* After a failure inside a phase: leave every phase this thread entered. */
+void apod_trace_unwind(void);
+/* Flush the records and add each phase's device-busy seconds to busy[], and
+ * the device time of work issued outside every phase to *unattributed; the
+ * record then starts afresh.  0, or -1 with apod_fail. */
+int apod_trace_collect(double *busy, int nphases, double *unattributed);
+
+#endif

@@ -1,0 +1,50 @@
+#!/bin/sh
+# --trace: the device's busy time per phase (CUPTI), against the span the
+# stage's own CUDA events give.  On one stream the work of a phase cannot
+# keep the device busy for longer than the phase lasts there, so busy must
+# not exceed the span; tracing must not change the results; and a traced
+# stage must show work in its compute phases.  Skips (77) without a GPU.
+. "$top_srcdir/tests/lib.sh"
+deck=$top_srcdir/data/small.deck
+if ! "$APOD" stages | grep -q '^gpu1 *available'; then
+	echo "SKIP: no GPU stage can run here:"; "$APOD" stages | grep 'why:' | head -1
+	exit 77
+fi
+command -v python3 >/dev/null || { echo "SKIP: python3 is needed to read the JSON"; exit 77; }
+
+# busy <= span (+2% and 20 us for the clocks' resolution), busy > 0 where
+# the stage computes on the device, for every phase the events time.
+check() {   # check REPORT.json PHASE...
+	python3 - "$@" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+span, busy = r["device_seconds"], r["device_busy_seconds"]
+bad = []
+for ph in sys.argv[2:]:
+    if not busy[ph] > 0:
+        bad.append("%s: no device work traced" % ph)
+    if busy[ph] > 1.02 * span[ph] + 20e-6:
+        bad.append("%s: busy %.6f s exceeds the span %.6f s" % (ph, busy[ph], span[ph]))
+print("%s %s: " % (r["workload"], r["stage"]) +
+      ", ".join("%s busy %.6f / span %.6f s" % (p, busy[p], span[p]) for p in sys.argv[2:]))
+if bad:
+    print("FAIL: " + "; ".join(bad)); sys.exit(1)
+PY
+	[ $? -eq 0 ] || fails=$((fails + 1))
+}
+
+for s in gpu1 gpu2 gpu3 gpu4; do
+	expect 0 "busy s" "$APOD" run --stage=$s --deck="$deck" --out="$work/$s" --json="$work/$s.json" --trace
+	expect 0 "PASS" "$APOD" verify "$top_srcdir/data/ref/small" "$work/$s"
+done
+check "$work/gpu1.json" genTimeStep
+for s in gpu2 gpu3; do check "$work/$s.json" genTimeStep calcStats calcSummaryData; done
+# gpu4 computes its statistics inside the sweep: calcStats only merges.
+check "$work/gpu4.json" genTimeStep calcStats
+expect 0 "busy s" "$APOD" run --workload=nbody --stage=gpu4 --deck="$top_srcdir/data/nbody/small.deck" \
+	--json="$work/nbody.json" --trace
+check "$work/nbody.json" computeForces
+expect 0 "busy s" "$APOD" run --workload=montecarlo --stage=gpu2 \
+	--deck="$top_srcdir/data/montecarlo/small.deck" --json="$work/mc.json" --trace
+check "$work/mc.json" simulateBatch
+finish
