@@ -428,33 +428,41 @@ START_TEST(device_marks_come_in_pairs)
 }
 END_TEST
 
-/* --trace's accounting: work is summed into the phase its call was made in,
- * whichever of the two records comes first; work of an untagged call (the
- * snapshot writer's thread) is unattributed; a sum empties the book. */
+/* --trace's accounting: work is filed under the phase occurrence its call
+ * was made in, whichever of the two records comes first; busy adds the
+ * durations, work spans each occurrence from its first start to its last
+ * end; work of an untagged call (the snapshot writer's thread) is
+ * unattributed; a sum empties the book. */
 START_TEST(trace_book_sums_work_by_phase)
 {
 	struct apod_trace_book b;
-	double busy[4] = { 0 }, other = 0;
+	double busy[4] = { 0 }, work[4] = { 0 }, other = 0;
 	apod_trace_book_init(&b);
-	apod_trace_book_call(&b, 7, 1);
-	apod_trace_book_work(&b, 7, 1500);          /* after its call's record */
-	apod_trace_book_work(&b, 9000, 250);        /* before it: an id past the table */
-	apod_trace_book_call(&b, 9000, 2);
-	apod_trace_book_work(&b, 8, 1000);          /* a call made outside every phase */
-	apod_trace_book_call(&b, 10, 1);
-	apod_trace_book_work(&b, 10, 500);
-	apod_trace_book_call(&b, 11, 300);          /* past the phases the book holds: ignored */
-	apod_trace_book_work(&b, 11, 2000);
-	ck_assert_int_eq(apod_trace_book_sum(&b, busy, 4, &other), 0);
+	/* Phase 1, first occurrence: two kernels with a 500 ns gap between. */
+	apod_trace_book_call(&b, 7, APOD_TRACE_TAG(1, 1));
+	apod_trace_book_work(&b, 7, 10000, 11500);       /* after its call's record */
+	apod_trace_book_work(&b, 9000, 12000, 12250);    /* before it: an id past the table */
+	apod_trace_book_call(&b, 9000, APOD_TRACE_TAG(1, 1));
+	/* Phase 1 again, later: its own occurrence, so the idle time between
+	 * the two is nobody's. */
+	apod_trace_book_call(&b, 10, APOD_TRACE_TAG(2, 1));
+	apod_trace_book_work(&b, 10, 50000, 50500);
+	/* Phase 2: a copy that overlaps nothing. */
+	apod_trace_book_call(&b, 11, APOD_TRACE_TAG(3, 2));
+	apod_trace_book_work(&b, 11, 60000, 61000);
+	apod_trace_book_work(&b, 8, 20000, 21000);       /* a call made outside every phase */
+	ck_assert_int_eq(apod_trace_book_sum(&b, busy, work, 4, &other), 0);
 	ck_assert_double_eq_tol(busy[0], 0, 1e-15);
-	ck_assert_double_eq_tol(busy[1], 2000e-9, 1e-15);
-	ck_assert_double_eq_tol(busy[2], 250e-9, 1e-15);
-	ck_assert_double_eq_tol(other, 3000e-9, 1e-15);
+	ck_assert_double_eq_tol(busy[1], 2250e-9, 1e-15);
+	ck_assert_double_eq_tol(work[1], 2750e-9, 1e-15);
+	ck_assert_double_eq_tol(busy[2], 1000e-9, 1e-15);
+	ck_assert_double_eq_tol(work[2], 1000e-9, 1e-15);
+	ck_assert_double_eq_tol(other, 1000e-9, 1e-15);
 	/* Emptied: a second sum adds nothing, and the ids are forgotten. */
-	apod_trace_book_work(&b, 7, 100);
-	ck_assert_int_eq(apod_trace_book_sum(&b, busy, 4, &other), 0);
-	ck_assert_double_eq_tol(busy[1], 2000e-9, 1e-15);
-	ck_assert_double_eq_tol(other, 3100e-9, 1e-15);
+	apod_trace_book_work(&b, 7, 0, 100);
+	ck_assert_int_eq(apod_trace_book_sum(&b, busy, work, 4, &other), 0);
+	ck_assert_double_eq_tol(busy[1], 2250e-9, 1e-15);
+	ck_assert_double_eq_tol(other, 1100e-9, 1e-15);
 	apod_trace_book_free(&b);
 }
 END_TEST

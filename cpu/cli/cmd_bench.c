@@ -30,10 +30,10 @@ static void headline(json_object *rows)
 	for (size_t i = 0; i < json_object_array_length(rows); i++) {
 		json_object *x;
 		traced |= json_object_object_get_ex(json_object_array_get_idx(rows, i),
-		                                    "device_busy_seconds_per_step", &x);
+		                                    "device_work_seconds_per_step", &x);
 	}
 	printf("\n%-7s %16s %16s %14s%s\n", "stage", "compute/step", "vs serial", "whole run (s)",
-	       traced ? "      busy/step" : "");
+	       traced ? "      work/step" : "");
 	for (size_t i = 0; i < json_object_array_length(rows); i++) {
 		json_object *row = json_object_array_get_idx(rows, i), *x, *t, *d, *b;
 		double c;
@@ -46,7 +46,7 @@ static void headline(json_object *rows)
 		json_object_object_get_ex(row, "stage", &x);
 		printf("%-7s %13.3f ms %15.1fx %14.4f", json_object_get_string(x), 1e3 * c,
 		       c > 0 ? base / c : 0.0, json_object_get_double(t));
-		if (traced && json_object_object_get_ex(row, "device_busy_seconds_per_step", &b))
+		if (traced && json_object_object_get_ex(row, "device_work_seconds_per_step", &b))
 			printf(" %11.3f ms", 1e3 * json_object_get_double(b));
 		else if (traced)
 			printf(" %14s", "-");

@@ -21,6 +21,8 @@ static void cell(FILE *f, int has, double v)
 
 void apod_print_phases(FILE *f, const struct apod_run *r)
 {
+	/* Blank cells under the columns a run has, after the host's. */
+	const char *pad = r->has_busy ? (r->has_device ? "                          " : "             ") : "";
 	if (!r->has_device && !r->has_busy) {
 		fprintf(f, "  %-16s %12s %8s\n", "phase", "seconds", "share");
 		for (int i = 0; i < r->nphases; i++)
@@ -31,38 +33,41 @@ void apod_print_phases(FILE *f, const struct apod_run *r)
 	}
 	/* Host clocks time the calls; the device column what the device did for
 	 * each phase (CUDA events on the stage's stream: the span, idle gaps
-	 * included); the busy column (--trace) the device's own time on the
-	 * work each phase issued.  setup and writeReport are the host's alone. */
+	 * included); work and busy (--trace) the device's own time on the work
+	 * each phase issued.  setup and writeReport are the host's alone. */
 	fprintf(f, "  %-16s %12s", "phase", "host s");
 	if (r->has_device)
 		fprintf(f, " %12s", "device s");
 	if (r->has_busy)
-		fprintf(f, " %12s", "busy s");
+		fprintf(f, " %12s %12s", "work s", "busy s");
 	fprintf(f, " %8s\n", "share");
 	for (int i = 0; i < r->nphases; i++) {
 		double a = apod_attributed(r, i);
 		fprintf(f, "  %-16s %12.6f", apod_phase_name(r->w, i), r->phase[i]);
 		if (r->has_device)
 			cell(f, apod_device_timed(r, i), r->device[i]);
-		if (r->has_busy)
+		if (r->has_busy) {
+			cell(f, 1, r->work[i]);
 			cell(f, 1, r->busy[i]);
+		}
 		fprintf(f, " %7.1f%%\n", r->total > 0 ? 100 * a / r->total : 0.0);
 	}
 	if (r->has_device)
 		fprintf(f, "  %-16s %12s %12.6f%s %7.1f%%\n", "(launch, wait)", "", apod_unattributed(r),
-		        r->has_busy ? "             " : "",
-		        r->total > 0 ? 100 * apod_unattributed(r) / r->total : 0.0);
+		        pad, r->total > 0 ? 100 * apod_unattributed(r) / r->total : 0.0);
 	if (r->has_busy && r->busy_unattributed > 0)
-		fprintf(f, "  %-16s %12s%s %12.6f\n", "(other threads)", "",
-		        r->has_device ? "             " : "", r->busy_unattributed);
+		fprintf(f, "  %-16s %12s%s %12s %12.6f\n", "(other threads)", "",
+		        r->has_device ? "             " : "", "", r->busy_unattributed);
 	fprintf(f, "  %-16s %12.6f\n", "total", r->total);
 	if (r->has_device)
 		fprintf(f, "  share: device time for the phases timed on the device, host time for the rest;\n"
 		        "  (launch, wait) is what is left of the total: the host launching and waiting\n");
 	if (r->has_busy)
-		fprintf(f, "  busy: the device's own time on the kernels, copies and memsets each phase\n"
-		        "  issued (CUPTI); %s(other threads): work issued outside the phases\n",
-		        r->has_device ? "device s minus busy s is the device idle inside the phase;\n  " : "");
+		fprintf(f, "  work: from the first kernel, copy or memset a phase issued starting to the\n"
+		        "  last ending; busy: their durations added up (CUPTI).%s  (other\n"
+		        "  threads): work issued outside the phases\n",
+		        r->has_device ? "  device s minus work s\n"
+		        "  is the device waiting for the host's first launch;" : "");
 }
 
 static void print_final(const struct apod_run *r)
@@ -94,7 +99,7 @@ int apod_cmd_run(int argc, char **argv)
 		       "          [--out=DIR] [--json=FILE] [--trace]\n"
 		       "Run one stage.  --out=DIR writes its results directory (swapped in whole\n"
 		       "when the run succeeds); --json=FILE its report.  --trace adds the device's\n"
-		       "busy time per phase, from CUPTI (it slows every CUDA call).\n", apod_prog->name);
+		       "own time per phase, from CUPTI (it slows every CUDA call).\n", apod_prog->name);
 		return APOD_EXIT_OK;
 	}
 	if (rc < 0)

@@ -32,7 +32,8 @@ struct row {
 	double unattributed;      /* the host launching and waiting (with device times) */
 	double compute_per_step;  /* the step and the probes, per step (device time where timed) */
 	int has_busy;             /* --trace: the device's busy time per phase */
-	double busy[APOD_MAX_PHASES], busy_unattributed, busy_per_step;
+	double busy[APOD_MAX_PHASES], work[APOD_MAX_PHASES], busy_unattributed;
+	double busy_per_step, work_per_step;
 	double background;
 	long snapshots;
 };
@@ -95,16 +96,22 @@ static json_object *row_json(const struct apod_workload *wl, const struct row *w
 		json_object_object_add(o, "compute_seconds_per_step",
 		                       json_object_new_double(w->compute_per_step));
 		if (w->has_busy) {
-			json_object *busy = json_object_new_object();
-			for (int i = 0; i < w->nphases; i++)
+			json_object *busy = json_object_new_object(), *work = json_object_new_object();
+			for (int i = 0; i < w->nphases; i++) {
 				json_object_object_add(busy, apod_phase_name(wl, i),
 				                       json_object_new_double(w->busy[i]));
+				json_object_object_add(work, apod_phase_name(wl, i),
+				                       json_object_new_double(w->work[i]));
+			}
 			json_object_object_add(o, "device_busy_seconds", busy);
+			json_object_object_add(o, "device_work_seconds", work);
 			json_object_object_add(o, "device_busy_unattributed_seconds",
 			                       json_object_new_double(w->busy_unattributed));
 			/* The same compute phases as compute_seconds_per_step. */
 			json_object_object_add(o, "device_busy_seconds_per_step",
 			                       json_object_new_double(w->busy_per_step));
+			json_object_object_add(o, "device_work_seconds_per_step",
+			                       json_object_new_double(w->work_per_step));
 		}
 		json_object_object_add(o, "total_seconds", json_object_new_double(w->total));
 		json_object_object_add(o, "snapshots", json_object_new_int64(w->snapshots));
@@ -192,11 +199,15 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 		w->compute_per_step /= (double)r.steps;
 		w->has_busy = r.has_busy;
 		memcpy(w->busy, r.busy, sizeof w->busy);
+		memcpy(w->work, r.work, sizeof w->work);
 		w->busy_unattributed = r.busy_unattributed;
-		w->busy_per_step = 0;
-		for (int k = 1; k < 2 + apod_probe_count(wl); k++)
+		w->busy_per_step = w->work_per_step = 0;
+		for (int k = 1; k < 2 + apod_probe_count(wl); k++) {
 			w->busy_per_step += r.busy[k];
+			w->work_per_step += r.work[k];
+		}
 		w->busy_per_step /= (double)r.steps;
+		w->work_per_step /= (double)r.steps;
 		if (i == 0) {
 			serial = r;
 			w->v.ok = 1;

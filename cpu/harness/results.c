@@ -42,10 +42,13 @@ json_object *apod_report_json(const void *params, const struct apod_run *r)
 		json_object_object_add(o, "device_seconds", dev);
 	}
 	if (r->has_busy) {
-		json_object *busy = json_object_new_object();
-		for (int i = 0; i < r->nphases; i++)
+		json_object *busy = json_object_new_object(), *work = json_object_new_object();
+		for (int i = 0; i < r->nphases; i++) {
 			json_object_object_add(busy, apod_phase_name(w, i), json_object_new_double(r->busy[i]));
+			json_object_object_add(work, apod_phase_name(w, i), json_object_new_double(r->work[i]));
+		}
 		json_object_object_add(o, "device_busy_seconds", busy);
+		json_object_object_add(o, "device_work_seconds", work);
 		json_object_object_add(o, "device_busy_unattributed_seconds",
 		                       json_object_new_double(r->busy_unattributed));
 	}

@@ -184,8 +184,9 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 	if (trace) {
 		/* What was traced before this run (a stage's availability check, an
 		 * earlier run) is not this run's. */
-		double scrap[APOD_MAX_PHASES] = { 0 }, other = 0;
-		if (apod_trace_start() || apod_trace_collect(scrap, APOD_MAX_PHASES, &other))
+		double scrap[2][APOD_MAX_PHASES] = { { 0 } }, other = 0;
+		if (apod_trace_start() ||
+		    apod_trace_collect(scrap[0], scrap[1], APOD_MAX_PHASES, &other))
 			goto fail;
 	}
 	t0 = apod_now();
@@ -277,7 +278,7 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 	e->destroy(ctx);
 	/* After destroy: by then the device has finished everything issued. */
 	if (trace) {
-		if (apod_trace_collect(r->busy, r->nphases, &r->busy_unattributed))
+		if (apod_trace_collect(r->busy, r->work, r->nphases, &r->busy_unattributed))
 			goto fail;
 		r->has_busy = 1;
 	}

@@ -37,12 +37,13 @@ struct apod_run {
 	double phase[APOD_MAX_PHASES];   /* wall-clock seconds per phase */
 	int has_device;               /* the stage timed its phases on the device too */
 	double device[APOD_MAX_PHASES];  /* device seconds per phase (has_device) */
-	/* With --trace (trace.h): the device's busy seconds per phase, the
-	 * summed durations of the kernels, copies and memsets each phase's
-	 * calls issued; and those of work issued outside every phase (the
-	 * snapshot writer thread's downloads). */
+	/* With --trace (trace.h): per phase, the summed durations of the
+	 * kernels, copies and memsets its calls issued (busy) and the time
+	 * from the first of them starting to the last ending, summed over the
+	 * phase's occurrences (work); and the durations of work issued outside
+	 * every phase (the snapshot writer thread's downloads). */
 	int has_busy;
-	double busy[APOD_MAX_PHASES];
+	double busy[APOD_MAX_PHASES], work[APOD_MAX_PHASES];
 	double busy_unattributed;
 	double total;                 /* sum of the phases */
 	double background;            /* seconds the writer thread spent streaming

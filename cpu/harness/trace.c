@@ -12,9 +12,9 @@ int apod_trace_on(void) { return 0; }
 int apod_trace_enter(int phase) { (void)phase; return 0; }
 int apod_trace_leave(void) { return 0; }
 void apod_trace_unwind(void) {}
-int apod_trace_collect(double *busy, int nphases, double *unattributed)
+int apod_trace_collect(double *busy, double *work, int nphases, double *unattributed)
 {
-	(void)busy, (void)nphases, (void)unattributed;
+	(void)busy, (void)work, (void)nphases, (void)unattributed;
 	return apod_fail("--trace: this build has no CUPTI");
 }
 
@@ -80,37 +80,39 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 	(void)ctx, (void)stream, (void)size;
 	while (cupti.next_record(buffer, valid, &rec) == CUPTI_SUCCESS) {
 		uint32_t corr;
-		uint64_t ns;
+		uint64_t start, end;
 		switch (rec->kind) {
 		case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
 			CUpti_ActivityKernel10 *k = (CUpti_ActivityKernel10 *)rec;
 			corr = k->correlationId;
-			ns = k->end - k->start;
+			start = k->start;
+			end = k->end;
 			break;
 		}
 		case CUPTI_ACTIVITY_KIND_MEMCPY: {
 			CUpti_ActivityMemcpy6 *m = (CUpti_ActivityMemcpy6 *)rec;
 			corr = m->correlationId;
-			ns = m->end - m->start;
+			start = m->start;
+			end = m->end;
 			break;
 		}
 		case CUPTI_ACTIVITY_KIND_MEMSET: {
 			CUpti_ActivityMemset4 *m = (CUpti_ActivityMemset4 *)rec;
 			corr = m->correlationId;
-			ns = m->end - m->start;
+			start = m->start;
+			end = m->end;
 			break;
 		}
 		case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
 			CUpti_ActivityExternalCorrelation *x = (CUpti_ActivityExternalCorrelation *)rec;
-			/* The id pushed was the phase + 1 (0 would read as none). */
 			if (x->externalKind == TAG)
-				apod_trace_book_call(&cupti.book, x->correlationId, (int)x->externalId - 1);
+				apod_trace_book_call(&cupti.book, x->correlationId, x->externalId);
 			continue;
 		}
 		default:
 			continue;   /* the API records: needed for the tags, not kept */
 		}
-		apod_trace_book_work(&cupti.book, corr, ns);
+		apod_trace_book_work(&cupti.book, corr, start, end);
 	}
 	free(buffer);
 }
@@ -200,13 +202,18 @@ int apod_trace_on(void)
 	return cupti.on;
 }
 
-/* Tags entered and not yet left on this thread, for apod_trace_unwind. */
+/* Tags entered and not yet left on this thread, for apod_trace_unwind; and
+ * how many phases were entered, so that each occurrence has its own tag. */
 static __thread int depth;
+static uint64_t occurrences;
 
 int apod_trace_enter(int phase)
 {
+	if (phase < 0 || phase >= APOD_TRACE_MAX_PHASES)
+		return apod_fail("--trace: phase %d out of range", phase);
 	if (cupti.on) {
-		CUPTI_TRY(cupti.push(TAG, (uint64_t)phase + 1), "cuptiActivityPushExternalCorrelationId");
+		CUPTI_TRY(cupti.push(TAG, APOD_TRACE_TAG(++occurrences, phase)),
+		          "cuptiActivityPushExternalCorrelationId");
 		depth++;
 	}
 	return 0;
@@ -227,14 +234,14 @@ void apod_trace_unwind(void)
 		depth--;
 }
 
-int apod_trace_collect(double *busy, int nphases, double *unattributed)
+int apod_trace_collect(double *busy, double *work, int nphases, double *unattributed)
 {
 	size_t lost = 0;
 	if (!cupti.on)
 		return apod_fail("--trace: no trace was started");
 	CUPTI_TRY(cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
 	CUPTI_TRY(cupti.dropped(NULL, 0, &lost), "cuptiActivityGetNumDroppedRecords");
-	if (apod_trace_book_sum(&cupti.book, busy, nphases, unattributed))
+	if (apod_trace_book_sum(&cupti.book, busy, work, nphases, unattributed))
 		return apod_fail("--trace: out of memory while recording");
 	if (lost)
 		return apod_fail("--trace: CUPTI dropped %zu records (out of buffer memory)", lost);

@@ -5,9 +5,13 @@
  * span of a phase on the device: from the moment the device reaches the
  * phase's first event to the moment it reaches its last, including any
  * time it sat idle inside the phase waiting for the host's next launch.
- * The trace instead adds up the durations of the kernels, copies and
- * memsets that the phase's calls issued (CUPTI's activity records), so that
- * span minus busy is the device idle inside the phase.  It needs no help
+ * The trace instead reads when the device started and ended each kernel,
+ * copy and memset that the phase's calls issued (CUPTI's activity records)
+ * and gives two figures per phase (trace_book.h): busy, their summed
+ * durations, and work, from the first one starting to the last one ending
+ * in each occurrence of the phase.  Span minus work is the device waiting
+ * for the host's first launch; work minus busy the gaps between the
+ * phase's own kernels.  It needs no help
  * from the stage: the harness tags every CUDA call it makes from a phase,
  * so any stage that calls CUDA, a user's own included, is traced.
  *
@@ -29,9 +33,9 @@ int apod_trace_enter(int phase);
 int apod_trace_leave(void);
 /* After a failure inside a phase: leave every phase this thread entered. */
 void apod_trace_unwind(void);
-/* Flush the records and add each phase's device-busy seconds to busy[], and
- * the device time of work issued outside every phase to *unattributed; the
- * record then starts afresh.  0, or -1 with apod_fail. */
-int apod_trace_collect(double *busy, int nphases, double *unattributed);
+/* Flush the records and add each phase's busy and work seconds to busy[]
+ * and work[], and the device time of work issued outside every phase to
+ * *unattributed; the record then starts afresh.  0, or -1 with apod_fail. */
+int apod_trace_collect(double *busy, double *work, int nphases, double *unattributed);
 
 #endif

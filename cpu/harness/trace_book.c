@@ -11,11 +11,11 @@ void apod_trace_book_init(struct apod_trace_book *b)
 
 static void forget(struct apod_trace_book *b)
 {
-	free(b->phase_of);
+	free(b->tag_of);
 	free(b->acts);
-	b->phase_of = NULL;
+	b->tag_of = NULL;
 	b->acts = NULL;
-	b->nphase_of = b->nacts = b->cap = 0;
+	b->ntag_of = b->nacts = b->cap = 0;
 	b->failed = 0;
 }
 
@@ -25,32 +25,30 @@ void apod_trace_book_free(struct apod_trace_book *b)
 	pthread_mutex_destroy(&b->lock);
 }
 
-void apod_trace_book_call(struct apod_trace_book *b, uint32_t corr, int phase)
+void apod_trace_book_call(struct apod_trace_book *b, uint32_t corr, uint64_t tag)
 {
-	if (phase < 0 || phase >= APOD_TRACE_MAX_PHASES)
-		return;
 	pthread_mutex_lock(&b->lock);
 	/* Correlation ids count up from 1 through the process: a table indexed
-	 * by them stays small (a byte a CUDA call) and needs no hashing. */
-	if (corr >= b->nphase_of) {
-		size_t n = b->nphase_of ? b->nphase_of : 4096;
-		unsigned char *p;
+	 * by them stays small (8 bytes a CUDA call) and needs no hashing. */
+	if (corr >= b->ntag_of) {
+		size_t n = b->ntag_of ? b->ntag_of : 4096;
+		uint64_t *t;
 		while (n <= corr)
 			n *= 2;
-		if (!(p = realloc(b->phase_of, n))) {
+		if (!(t = realloc(b->tag_of, n * sizeof *t))) {
 			b->failed = 1;
 			goto out;
 		}
-		memset(p + b->nphase_of, 0, n - b->nphase_of);
-		b->phase_of = p;
-		b->nphase_of = n;
+		memset(t + b->ntag_of, 0, (n - b->ntag_of) * sizeof *t);
+		b->tag_of = t;
+		b->ntag_of = n;
 	}
-	b->phase_of[corr] = (unsigned char)(phase + 1);
+	b->tag_of[corr] = tag;
 out:
 	pthread_mutex_unlock(&b->lock);
 }
 
-void apod_trace_book_work(struct apod_trace_book *b, uint32_t corr, uint64_t ns)
+void apod_trace_book_work(struct apod_trace_book *b, uint32_t corr, uint64_t start, uint64_t end)
 {
 	pthread_mutex_lock(&b->lock);
 	if (b->nacts == b->cap) {
@@ -63,12 +61,20 @@ void apod_trace_book_work(struct apod_trace_book *b, uint32_t corr, uint64_t ns)
 		b->acts = a;
 		b->cap = n;
 	}
-	b->acts[b->nacts++] = (struct apod_trace_activity){ corr, ns };
+	b->acts[b->nacts++] = (struct apod_trace_activity){ 0, start, end < start ? start : end, corr };
 out:
 	pthread_mutex_unlock(&b->lock);
 }
 
-int apod_trace_book_sum(struct apod_trace_book *b, double *busy, int nphases,
+static int by_tag_then_start(const void *x, const void *y)
+{
+	const struct apod_trace_activity *a = x, *b = y;
+	if (a->tag != b->tag)
+		return a->tag < b->tag ? -1 : 1;
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+int apod_trace_book_sum(struct apod_trace_book *b, double *busy, double *work, int nphases,
                         double *unattributed)
 {
 	int failed;
@@ -76,12 +82,25 @@ int apod_trace_book_sum(struct apod_trace_book *b, double *busy, int nphases,
 	/* The call's record may come after its work's: both are in hand now. */
 	for (size_t i = 0; i < b->nacts; i++) {
 		uint32_t c = b->acts[i].corr;
-		int ph = c < b->nphase_of ? b->phase_of[c] - 1 : -1;
-		double s = 1e-9 * (double)b->acts[i].ns;
-		if (ph >= 0 && ph < nphases)
-			busy[ph] += s;
-		else
-			*unattributed += s;
+		b->acts[i].tag = c < b->ntag_of ? b->tag_of[c] : 0;
+	}
+	qsort(b->acts, b->nacts, sizeof *b->acts, by_tag_then_start);
+	for (size_t i = 0, j; i < b->nacts; i = j) {
+		uint64_t tag = b->acts[i].tag, last = b->acts[i].end;
+		int ph = tag ? (int)(tag % 256u) - 1 : -1;
+		double d = 0;
+		/* One occurrence of a phase: its activities, by start. */
+		for (j = i; j < b->nacts && b->acts[j].tag == tag; j++) {
+			d += 1e-9 * (double)(b->acts[j].end - b->acts[j].start);
+			if (b->acts[j].end > last)
+				last = b->acts[j].end;
+		}
+		if (ph >= 0 && ph < nphases) {
+			busy[ph] += d;
+			work[ph] += 1e-9 * (double)(last - b->acts[i].start);
+		} else {
+			*unattributed += d;
+		}
 	}
 	failed = b->failed;
 	forget(b);

@@ -3,12 +3,20 @@
  * CUPTI so that it can be tested without a GPU.
  *
  * CUPTI reports two kinds of record, in any order and from its own thread:
- * which phase each CUDA API call was made in (a correlation id, tagged with
- * the phase the harness had entered), and how long the device spent on each
- * kernel, copy or memset (tagged with the correlation id of the call that
- * issued it).  The book keeps both and, when asked, sums the device's own
- * time per phase.  Work issued outside any phase (the snapshot writer
- * thread's downloads) is summed apart, as unattributed.
+ * which phase each CUDA API call was made in (its correlation id, tagged
+ * with the phase and which occurrence of it the harness had entered), and
+ * when the device started and ended each kernel, copy or memset (tagged
+ * with the correlation id of the call that issued it).  The book keeps both
+ * and, when asked, gives per phase:
+ *
+ *   busy: the summed durations of the phase's work;
+ *   work: for each occurrence of the phase, the time from its first piece
+ *         of work starting to its last ending, summed over occurrences
+ *         (busy plus the gaps between its kernels; without the wait for
+ *         the host before its first).
+ *
+ * Work issued outside every phase (the snapshot writer thread's downloads)
+ * is summed apart, as unattributed.
  */
 #ifndef APOD_TRACE_BOOK_H
 #define APOD_TRACE_BOOK_H
@@ -18,30 +26,34 @@
 #include <stdint.h>
 
 struct apod_trace_activity {
+	uint64_t tag;                 /* filled in when summing */
+	uint64_t start, end;          /* ns, the device's clock */
 	uint32_t corr;
-	uint64_t ns;
 };
 
 struct apod_trace_book {
 	pthread_mutex_t lock;
-	unsigned char *phase_of;      /* by correlation id: phase + 1, or 0 */
-	size_t nphase_of;
+	uint64_t *tag_of;             /* by correlation id: the call's tag, or 0 */
+	size_t ntag_of;
 	struct apod_trace_activity *acts;
 	size_t nacts, cap;
 	int failed;                   /* out of memory while recording */
 };
 
-#define APOD_TRACE_MAX_PHASES 254
+/* A tag names one occurrence of a phase: occurrence * 256 + phase + 1. */
+#define APOD_TRACE_MAX_PHASES 255
+#define APOD_TRACE_TAG(occurrence, phase) ((uint64_t)(occurrence) * 256u + (uint64_t)(phase) + 1u)
 
 void apod_trace_book_init(struct apod_trace_book *b);
 void apod_trace_book_free(struct apod_trace_book *b);
-/* The API call with this correlation id was made in phase (0..253). */
-void apod_trace_book_call(struct apod_trace_book *b, uint32_t corr, int phase);
-/* The device spent ns on work issued by the call with this correlation id. */
-void apod_trace_book_work(struct apod_trace_book *b, uint32_t corr, uint64_t ns);
-/* Add each phase's device seconds to busy[0..nphases-1] and the rest to
- * *unattributed, then forget everything; -1 if recording ran out of memory. */
-int apod_trace_book_sum(struct apod_trace_book *b, double *busy, int nphases,
+/* The API call with this correlation id was made under tag. */
+void apod_trace_book_call(struct apod_trace_book *b, uint32_t corr, uint64_t tag);
+/* The device ran work issued by the call with this correlation id. */
+void apod_trace_book_work(struct apod_trace_book *b, uint32_t corr, uint64_t start, uint64_t end);
+/* Add each phase's busy and work seconds to busy[] and work[] (nphases
+ * each) and the durations of untagged work to *unattributed, then forget
+ * everything; -1 if recording ran out of memory. */
+int apod_trace_book_sum(struct apod_trace_book *b, double *busy, double *work, int nphases,
                         double *unattributed);
 
 #endif
