@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cuda_check.h"
+#include "trace.h"
 
 /* Median of the recorded times. */
 static inline double median_ms(std::vector<float> &v)
@@ -55,7 +56,7 @@ static __global__ void apod_spacer_kernel(unsigned long long ns)
 #define APOD_SPACER_NS 200000ull
 
 template <typename F> static inline int time_it_impl(int reps, F f, double *ms, cudaStream_t s,
-                                                     bool queued);
+                                                     bool queued, double *busy_ms);
 
 /* Run f once to warm up, then `reps` times between events on stream s.
  * Each repetition starts on an idle device, so the first event fires at
@@ -63,22 +64,27 @@ template <typename F> static inline int time_it_impl(int reps, F f, double *ms, 
  * kernel: what a caller that launches and waits sees. */
 template <typename F> static inline int time_it(int reps, F f, double *ms, cudaStream_t s = 0)
 {
-	return time_it_impl(reps, f, ms, s, false);
+	return time_it_impl(reps, f, ms, s, false, nullptr);
 }
 
 /* The same, with f's work queued behind a spacer kernel before the first
- * event fires: the device's own time for f, without the launch latency.
- * This is what a kernel costs inside a run whose device is never idle,
- * and what CUPTI's trace (apod --trace) sums.  f must not wait for the
- * device (no synchronous copy), or it would wait for the spacer. */
-template <typename F> static inline int time_queued(int reps, F f, double *ms, cudaStream_t s = 0)
+ * event fires: the device's own time for f, without the launch latency;
+ * what f costs inside a run whose device never waits for the host.  f
+ * must not wait for the device (no synchronous copy), or it would wait
+ * for the spacer.  Under `--trace` (trace.h) busy_ms, if given, receives
+ * the mean of CUPTI's summed durations of f's work per run: like for like
+ * with a traced run's busy time. */
+template <typename F>
+static inline int time_queued(int reps, F f, double *ms, cudaStream_t s = 0, double *busy_ms = nullptr)
 {
-	return time_it_impl(reps, f, ms, s, true);
+	return time_it_impl(reps, f, ms, s, true, busy_ms);
 }
 
 template <typename F> static inline int time_it_impl(int reps, F f, double *ms, cudaStream_t s,
-                                                     bool queued)
+                                                     bool queued, double *busy_ms)
 {
+	double busy = 0, work = 0, other = 0;
+	bool traced = busy_ms && apod_trace_on();
 	time_it_events ev;
 	cudaEvent_t &a = ev.a, &b = ev.b;
 	std::vector<float> t;
@@ -95,12 +101,20 @@ template <typename F> static inline int time_it_impl(int reps, F f, double *ms, 
 	if (f())
 		return -1;
 	CUDA_TRY(cudaDeviceSynchronize());
+	/* The warm-up's records are not the runs'. */
+	if (traced && apod_trace_collect(&busy, &work, 1, &other))
+		return -1;
+	busy = 0;
 	for (int r = 0; r < reps; r++) {
 		float x;
 		if (queued)
 			LAUNCH_TRY((apod_spacer_kernel<<<1, 1, 0, s>>>(APOD_SPACER_NS)));
 		CUDA_TRY(cudaEventRecord(a, s));
+		if (traced && apod_trace_enter(0))
+			return -1;
 		if (f())
+			return -1;
+		if (traced && apod_trace_leave())
 			return -1;
 		CUDA_TRY(cudaEventRecord(b, s));
 		CUDA_TRY(cudaEventSynchronize(b));
@@ -121,6 +135,11 @@ template <typename F> static inline int time_it_impl(int reps, F f, double *ms, 
 			return apod_cuda_fail(err_b, "cudaEventDestroy(b)", __FILE__, __LINE__);
 	}
 	*ms = median_ms(t);
+	if (traced) {
+		if (apod_trace_collect(&busy, &work, 1, &other))
+			return -1;
+		*busy_ms = 1e3 * busy / reps;
+	}
 	return 0;
 }
 

@@ -23,6 +23,10 @@
 #ifndef APOD_TRACE_H
 #define APOD_TRACE_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Load CUPTI and start recording; 0, or -1 with apod_fail.  Idempotent.
  * Start before the first CUDA call where possible (a command does so as
  * soon as it has parsed its options). */
@@ -37,5 +41,9 @@ void apod_trace_unwind(void);
  * and work[], and the device time of work issued outside every phase to
  * *unattributed; the record then starts afresh.  0, or -1 with apod_fail. */
 int apod_trace_collect(double *busy, double *work, int nphases, double *unattributed);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -35,17 +35,35 @@ static __global__ void copy_kernel(const apod_real *__restrict__ in, apod_real *
 }
 
 
+/* Under --trace: CUPTI's busy time per run of the row being timed, which
+ * time_q leaves here for row() to print beside the events' figure. */
+static double busy_ms = -1;
+
+template <typename F> static int time_q(int reps, F f, double *ms, cudaStream_t s = 0)
+{
+	busy_ms = -1;
+	return time_queued(reps, f, ms, s, &busy_ms);
+}
+
 static void row(json_object *arr, const char *name, double ms, double bytes, double ceiling,
                 const char *note)
 {
 	json_object *o = json_object_new_object();
 	double gbs = bytes / (ms * 1e-3) / 1e9;
 	if (ceiling > 0)
-		printf("  %-34s %10.4f %10.1f %8.1f%%  %s\n", name, ms, gbs, 100 * gbs / ceiling, note);
+		printf("  %-34s %10.4f %10.1f %8.1f%%", name, ms, gbs, 100 * gbs / ceiling);
 	else
-		printf("  %-34s %10.4f %10.1f %9s  %s\n", name, ms, gbs, "-", note);
+		printf("  %-34s %10.4f %10.1f %9s", name, ms, gbs, "-");
+	if (busy_ms >= 0)
+		printf(" %10.4f", busy_ms);
+	else if (apod_trace_on())
+		printf(" %10s", "-");
+	printf("  %s\n", note);
 	json_object_object_add(o, "kernel", json_object_new_string(name));
 	json_object_object_add(o, "ms", json_object_new_double(ms));
+	if (busy_ms >= 0)
+		json_object_object_add(o, "busy_ms", json_object_new_double(busy_ms));
+	busy_ms = -1;
 	json_object_object_add(o, "bytes", json_object_new_double(bytes));
 	json_object_object_add(o, "gb_per_s", json_object_new_double(gbs));
 	if (ceiling > 0)
@@ -81,18 +99,19 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 	printf("\nkernels on %zux%zu (%s), median of %d after a warm-up, CUDA events around\n"
 	       "work queued behind a spacer (no launch latency):\n", p->nx, p->ny,
 	       sizeof(apod_real) == 4 ? "float" : "double", reps);
-	printf("  %-34s %10s %10s %9s\n", "kernel", "ms", "GB/s", "of copy");
+	printf("  %-34s %10s %10s %9s%s\n", "kernel", "ms", "GB/s", "of copy",
+	       apod_trace_on() ? "    busy ms" : "");
 
 	/* The ceiling is the faster of the plain and the 16-byte copy kernel. */
-	if (time_queued(reps, [&] { copy_kernel<<<blocks, 256>>>(r.d_cur, r.d_next, n);
+	if (time_q(reps, [&] { copy_kernel<<<blocks, 256>>>(r.d_cur, r.d_next, n);
 	                        return cudaGetLastError() != cudaSuccess; }, &ms))
 		return -1;
 	copy_gbs = bytes2 / (ms * 1e-3) / 1e9;
 	{
-		double plain_ms = ms;
+		double plain_ms = ms, plain_busy = busy_ms;
 #ifdef APOD_REAL_FLOAT
 		if (n % 4 == 0) {
-			if (time_queued(reps, [&] { copy4_kernel<<<blocks, 256>>>((const float4 *)r.d_cur,
+			if (time_q(reps, [&] { copy4_kernel<<<blocks, 256>>>((const float4 *)r.d_cur,
 			                                                      (float4 *)r.d_next, n / 4);
 			                        return cudaGetLastError() != cudaSuccess; }, &ms))
 				return -1;
@@ -102,19 +121,20 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 			    "read n, write n");
 		}
 #endif
+		busy_ms = plain_busy;
 		row(arr, "copy kernel, one element per access", plain_ms, bytes2, copy_gbs,
 		    "read n, write n");
 	}
 	printf("  (the ceiling: %.1f GB/s, the faster copy kernel)\n", copy_gbs);
 	json_object_object_add(out, "copy_gb_per_s", json_object_new_double(copy_gbs));
-	if (time_queued(reps, [&] { return cudaMemcpyAsync(r.d_next, r.d_cur, field,
+	if (time_q(reps, [&] { return cudaMemcpyAsync(r.d_next, r.d_cur, field,
 	                                               cudaMemcpyDeviceToDevice) != cudaSuccess; }, &ms))
 		return -1;
 	row(arr, "cudaMemcpy device to device", ms, bytes2, copy_gbs, "");
 	{
 		apod_real *h;
 		CUDA_TRY(cudaMallocHost(&h, field));
-		if (time_queued(reps, [&] { return cudaMemcpyAsync(h, r.d_cur, field,
+		if (time_q(reps, [&] { return cudaMemcpyAsync(h, r.d_cur, field,
 		                                               cudaMemcpyDeviceToHost) != cudaSuccess; }, &ms))
 			return -1;
 		cudaFreeHost(h);
@@ -122,7 +142,7 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 		json_object_object_add(out, "d2h_field_ms", json_object_new_double(ms));
 	}
 
-	if (time_queued(reps, [&] { return resident_sweep(&r) != 0; }, &ms))
+	if (time_q(reps, [&] { return resident_sweep(&r) != 0; }, &ms))
 		return -1;
 	row(arr, "gpu1-3 sweep + pin", ms, bytes2, copy_gbs, "one thread per cell");
 	{
@@ -136,7 +156,7 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 		json_object_object_add(out, "sweep_ms", json_object_new_double(ms));
 		json_object_object_add(out, "sweep_idle_start_ms", json_object_new_double(idle_ms));
 	}
-	if (time_queued(reps, [&] {
+	if (time_q(reps, [&] {
 		    stats_kernel<<<r.stats_blocks, r.stats_threads, (size_t)p->nbins * sizeof(unsigned)>>>(
 			    r.d_cur, n, p->hist_lo, p->hist_inv_width, p->nbins, r.d_parts, r.d_hist);
 		    return cudaGetLastError() != cudaSuccess; }, &ms))
@@ -153,7 +173,7 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 	CUDA_TRY(cub::DeviceReduce::Reduce(temp, temp_bytes, r.d_cur, d_sum, (int)n,
 	                                   cuda::std::plus<double>(), 0.0));
 	CUDA_TRY(cudaMalloc(&temp, temp_bytes));
-	if (time_queued(reps, [&] { return cub::DeviceReduce::Reduce(temp, temp_bytes, r.d_cur, d_sum, (int)n,
+	if (time_q(reps, [&] { return cub::DeviceReduce::Reduce(temp, temp_bytes, r.d_cur, d_sum, (int)n,
 	                                                         cuda::std::plus<double>(), 0.0) != cudaSuccess; }, &ms))
 		return -1;
 	row(arr, "CUB DeviceReduce (sum in double)", ms, (double)field, copy_gbs,
@@ -162,7 +182,7 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 	{
 		double cub_ms = ms, tuned_ms = 0, tuned_hist_ms = 0;
 		int tb = 3 * sms, tt = TUNED_THREADS;   /* one full wave on sm_80 and newer */
-		if (time_queued(reps, [&] {
+		if (time_q(reps, [&] {
 			    reduce_stats_kernel<false><<<tb, tt>>>(r.d_cur, n, p->hist_lo, p->hist_inv_width,
 			                                           p->nbins, r.d_parts, r.d_hist);
 			    merge_kernel<<<1, 256>>>(r.d_parts, tb, r.d_total);
@@ -170,7 +190,7 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 			return -1;
 		row(arr, "gpu4 moments reduction + merge", tuned_ms, (double)field, copy_gbs,
 		    "shifted sums, Chan merge: like for like with CUB");
-		if (time_queued(reps, [&] {
+		if (time_q(reps, [&] {
 			    cudaMemsetAsync(r.d_hist, 0, (size_t)p->nbins * sizeof(unsigned));
 			    reduce_stats_kernel<true><<<tb, tt, (size_t)p->nbins * sizeof(unsigned)>>>(
 				    r.d_cur, n, p->hist_lo, p->hist_inv_width, p->nbins, r.d_parts, r.d_hist);
@@ -191,7 +211,7 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 fused:
 	if (!(g4 = apod_gpu4_bench_create(p)))
 		return -1;
-	if (time_queued(reps, [&] { return apod_gpu4_fused_once(g4) != 0; }, &ms,
+	if (time_q(reps, [&] { return apod_gpu4_fused_once(g4) != 0; }, &ms,
 	            apod_gpu4_bench_stream(g4))) {
 		apod_gpu4_bench_destroy(g4);
 		return -1;
@@ -202,15 +222,22 @@ fused:
 #ifdef APOD_REAL_FLOAT
 	if (p->nx % 4 == 0) {
 		/* What the statistics cost inside the fused kernel. */
-		double sweep_ms = 0, moments_ms = 0;
-		if (time_queued(reps, [&] { return apod_gpu4_variant_once(g4, 0, 0) != 0; }, &sweep_ms,
+		double sweep_ms = 0, moments_ms = 0, sweep_busy;
+		if (time_q(reps, [&] { return apod_gpu4_variant_once(g4, 0, 0) != 0; }, &sweep_ms,
 		            apod_gpu4_bench_stream(g4)) ||
-		    time_queued(reps, [&] { return apod_gpu4_variant_once(g4, 1, 0) != 0; }, &moments_ms,
-		            apod_gpu4_bench_stream(g4))) {
+		    (sweep_busy = busy_ms,
+		     time_q(reps, [&] { return apod_gpu4_variant_once(g4, 1, 0) != 0; }, &moments_ms,
+		            apod_gpu4_bench_stream(g4)))) {
 			apod_gpu4_bench_destroy(g4);
 			return -1;
 		}
-		row(arr, "  the same, sweep only", sweep_ms, bytes2 + n / 8.0, copy_gbs, "no statistics");
+		{
+			double moments_busy = busy_ms;
+			busy_ms = sweep_busy;
+			row(arr, "  the same, sweep only", sweep_ms, bytes2 + n / 8.0, copy_gbs,
+			    "no statistics");
+			busy_ms = moments_busy;
+		}
 		row(arr, "  the same, sweep + moments", moments_ms, bytes2 + n / 8.0, copy_gbs,
 		    "no histogram");
 		json_object_object_add(out, "gpu4_sweep_only_ms", json_object_new_double(sweep_ms));
