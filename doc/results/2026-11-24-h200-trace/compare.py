@@ -30,7 +30,7 @@ def per_step(deck, traced, stage, key):
     return min(vals), max(vals)
 
 
-print("%-6s %-5s | %-27s | %-36s" % ("deck", "stage", "untraced: span / queued", "traced: busy / bench busy"))
+print("%-6s %-5s | %-34s | %s" % ("deck", "stage", "untraced: span / kernels queued", "traced: busy / bench busy"))
 for deck in ("medium", "large"):
     for stage in ("gpu2", "gpu3", "gpu4"):
         q, _ = kernel(deck, False, stage)
