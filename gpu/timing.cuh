@@ -112,8 +112,10 @@ template <typename F> static inline int time_it_impl(int reps, F f, double *ms, 
 		CUDA_TRY(cudaEventRecord(a, s));
 		if (traced && apod_trace_enter(0))
 			return -1;
-		if (f())
+		if (f()) {
+			apod_trace_unwind();
 			return -1;
+		}
 		if (traced && apod_trace_leave())
 			return -1;
 		CUDA_TRY(cudaEventRecord(b, s));
