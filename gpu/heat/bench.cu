@@ -72,6 +72,74 @@ static void row(json_object *arr, const char *name, double ms, double bytes, dou
 	json_object_array_add(arr, o);
 }
 
+/* One whole step of gpu2 as a run issues it: the sweep and pin, then
+ * calcStats's memset, statistics, merge and the two copies home. */
+static int step_calls(struct resident *r)
+{
+	const struct heat_problem *p = r->p;
+	size_t hist = (size_t)p->nbins * sizeof(unsigned);
+	if (resident_sweep(r))
+		return -1;
+	CUDA_TRY(cudaMemsetAsync(r->d_hist, 0, hist, r->stream));
+	LAUNCH_TRY((stats_kernel<<<r->stats_blocks, r->stats_threads, hist, r->stream>>>(
+		r->d_cur, p->n, p->hist_lo, p->hist_inv_width, p->nbins, r->d_parts, r->d_hist)));
+	LAUNCH_TRY((merge_kernel<<<1, 256, 0, r->stream>>>(r->d_parts, r->stats_blocks, r->d_total)));
+	CUDA_TRY(cudaMemcpyAsync(r->h_total, r->d_total, sizeof *r->h_total, cudaMemcpyDeviceToHost,
+	                         r->stream));
+	CUDA_TRY(cudaMemcpyAsync(r->h_hist, r->d_hist, hist, cudaMemcpyDeviceToHost, r->stream));
+	return 0;
+}
+
+/* The same step captured once into a CUDA graph on stream s (which must
+ * not be the legacy stream: it cannot be captured). */
+static int step_graph(struct resident *r, cudaStream_t s, cudaGraphExec_t *exec)
+{
+	cudaGraph_t g = NULL;
+	cudaError_t err;
+	CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+	if (step_calls(r)) {
+		/* End the capture whatever it holds, so the stream is usable again. */
+		if (cudaStreamEndCapture(s, &g) == cudaSuccess && g)
+			cudaGraphDestroy(g);
+		return -1;
+	}
+	CUDA_TRY(cudaStreamEndCapture(s, &g));
+	err = cudaGraphInstantiate(exec, g, 0);
+	cudaGraphDestroy(g);
+	if (err != cudaSuccess)
+		return apod_cuda_fail(err, "cudaGraphInstantiate(exec, g, 0)", __FILE__, __LINE__);
+	return 0;
+}
+
+/* What a CUDA graph would save gpu2 where its step is launch-bound: the
+ * whole step launched call by call and as one graph, each on an idle
+ * device (time_it), as in a run, where the previous step ended waiting. */
+static int step_graph_rows(struct resident *r, int reps, json_object *arr, json_object *out,
+                           double bytes, double copy_gbs)
+{
+	cudaStream_t s, legacy = r->stream;
+	cudaGraphExec_t exec = NULL;
+	double calls_ms = 0, graph_ms = 0;
+	int failed;
+	CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+	r->stream = s;
+	failed = time_it(reps, [&] { return step_calls(r) != 0; }, &calls_ms, s) ||
+	         step_graph(r, s, &exec) ||
+	         time_it(reps, [&] { return cudaGraphLaunch(exec, s) != cudaSuccess; }, &graph_ms, s);
+	r->stream = legacy;
+	if (exec)
+		cudaGraphExecDestroy(exec);
+	cudaStreamDestroy(s);
+	if (failed)
+		return -1;
+	row(arr, "gpu2 step + calcStats, call by call", calls_ms, bytes, copy_gbs,
+	    "idle start, 7 calls, as in a run");
+	row(arr, "  the same as one CUDA graph", graph_ms, bytes, copy_gbs, "idle start, 1 launch");
+	json_object_object_add(out, "step_calls_ms", json_object_new_double(calls_ms));
+	json_object_object_add(out, "step_graph_ms", json_object_new_double(graph_ms));
+	return 0;
+}
+
 /* The fused kernel lives in stage4.cu; it is reached through this hook. */
 extern int apod_gpu4_fused_once(void *ctx);
 extern void *apod_gpu4_bench_create(const struct heat_problem *p);
@@ -162,6 +230,8 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 		    return cudaGetLastError() != cudaSuccess; }, &ms))
 		return -1;
 	row(arr, "gpu2-3 statistics (Welford+hist)", ms, (double)field, copy_gbs, "reads n");
+	if (step_graph_rows(&r, reps, arr, out, bytes2 + (double)field, copy_gbs))
+		return -1;
 
 	/* CUB's item count is an int here: past 2^31 cells it is left out. */
 	if (n > (size_t)INT_MAX) {
