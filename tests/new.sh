@@ -25,7 +25,7 @@ for f in Makefile README.md main.c workload.c withgpu.h stage_gpu.cu; do
 done
 [ ! -e cpuonly/stage_gpu.cu ] || { echo "FAIL: without --gpu, stage_gpu.cu was written"; fails=$((fails + 1)); }
 # Every mark is filled in or dropped; the GPU lines only with --gpu.
-if grep -rn "@NAME@\|@GPU@" cpuonly withgpu; then echo "FAIL: a template mark was left"; fails=$((fails + 1)); fi
+if grep -rn "@NAME@\|^@GPU@" cpuonly withgpu; then echo "FAIL: a template mark was left"; fails=$((fails + 1)); fi
 if grep -qi "nvcc\|cuda\|stage_gpu" cpuonly/Makefile cpuonly/workload.c; then
 	echo "FAIL: the CPU-only skeleton mentions the GPU stage"; fails=$((fails + 1)); fi
 grep -q "&withgpu_stage_gpu" withgpu/workload.c && grep -q "^stage_gpu.o:" withgpu/Makefile \
