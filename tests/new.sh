@@ -7,6 +7,8 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/userbuild.sh"
 cd "$work" || exit 1
+# The skeletons' makes are the user's own, not part of this one's jobserver.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 
 # Bad requests: a usage error, exit 2, and nothing written.
 expect 2 "unknown option '--gpus'" "$APOD" new --gpus cpuonly
@@ -58,7 +60,7 @@ expect 2 "no nvcc 'nvcc-missing'" make -C withgpu NVCC=nvcc-missing
 ( cd withgpu && make NVCC="$user_nvcc" CUDA_ARCH="$user_gencode" && make check ) > "$work/gpu.log" 2>&1 \
 	&& echo "ok: the --gpu skeleton builds with nvcc and pkg-config and passes its gate" \
 	|| { echo "FAIL: the --gpu skeleton"; sed 's/^/  | /' "$work/gpu.log"; fails=$((fails + 1)); }
-grep -i "warning" "$work/gpu.log" && { echo "FAIL: the --gpu skeleton builds with warnings"; fails=$((fails + 1)); }
+grep -i "warning" "$work/gpu.log" | grep -v "^make" && { echo "FAIL: the --gpu skeleton builds with warnings"; fails=$((fails + 1)); }
 if grep -q "the gpu stage was not run" "$work/gpu.log"; then
 	./withgpu/withgpu stages | sed 's/^/  | /'
 	[ "$fails" -eq 0 ] || finish
