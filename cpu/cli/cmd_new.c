@@ -53,23 +53,28 @@ static int template_dir(char *buf, size_t len)
 static int write_filled(const char *path, const char *text, const char *name, int gpu)
 {
 	struct apod_outfile o;
-	const char *p = text;
+	const char *p = text, *q = strstr(text, "@NAME@");   /* the next mark, searched once */
 	if (apod_outfile_open(&o, path))
 		return -1;
 	while (*p) {
-		const char *end = strchr(p, '\n'), *q;
+		const char *end = strchr(p, '\n');
 		end = end ? end + 1 : p + strlen(p);
 		if (!strncmp(p, GPU_MARK, strlen(GPU_MARK))) {
 			if (!gpu) {
 				p = end;
+				if (q && q < p)
+					q = strstr(p, "@NAME@");
 				continue;
 			}
 			p += strlen(GPU_MARK);
+			if (q && q < p)   /* "@GPU@NAME@": the mark's last @ is not a name's */
+				q = strstr(p, "@NAME@");
 		}
-		while ((q = strstr(p, "@NAME@")) != NULL && q < end) {
+		while (q && q < end) {
 			fwrite(p, 1, (size_t)(q - p), o.f);
 			fputs(name, o.f);
 			p = q + 6;
+			q = strstr(p, "@NAME@");
 		}
 		fwrite(p, 1, (size_t)(end - p), o.f);
 		p = end;
