@@ -23,10 +23,13 @@ stage_install() {
 	export PKG_CONFIG_PATH LD_LIBRARY_PATH
 }
 
-# The nvcc configure found (empty if it found none), and -gencode flags for
-# the architectures apod itself was built for, so that a port built here
-# runs natively on the GPU apod runs on.
-user_nvcc=${APOD_CUDA_HOME:+$APOD_CUDA_HOME/bin/nvcc}
+# The nvcc configure found (empty where it found none or was told
+# --without-cuda: then there are no architectures, whatever CUDA_HOME the
+# environment holds), and -gencode flags for the architectures apod itself
+# was built for, so that a port built here runs natively on the GPU apod
+# runs on.
+user_nvcc=
+[ -z "${APOD_CUDA_ARCHS:-}" ] || user_nvcc=${APOD_CUDA_HOME:-/usr/local/cuda}/bin/nvcc
 user_gencode=
 for a in ${APOD_CUDA_ARCHS:-}; do
 	user_gencode="$user_gencode -gencode=arch=compute_$a,code=sm_$a"
