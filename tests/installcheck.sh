@@ -18,4 +18,10 @@ chmod -R u+w "$work/particles"
 
 echo "installcheck: a new skeleton, as 'apod new' writes it"
 ( cd "$work" && apod new mywork && cd mywork && make && make check )
+if command -v nvcc >/dev/null 2>&1; then
+	echo "installcheck: a new skeleton with a GPU stage, as 'apod new --gpu' writes it"
+	( cd "$work" && apod new mygpu --gpu && cd mygpu && make && make check )
+else
+	echo "installcheck: no nvcc on PATH: the 'apod new --gpu' skeleton was not built"
+fi
 echo "installcheck: passed"

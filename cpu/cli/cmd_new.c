@@ -6,6 +6,11 @@
  * @NAME@.  What it writes builds against the installed library with
  * pkg-config alone and passes its own gate as it is: a serial reference
  * and an OpenMP stage of a small computation, to be replaced by yours.
+ *
+ * With --gpu it also writes a GPU stage: the files of the template's gpu/
+ * folder, and the lines of the common files marked @GPU@ (the stage's
+ * place in the ladder, its nvcc rule).  Without --gpu those lines are
+ * left out, so a CPU-only port never needs the CUDA toolkit.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -41,19 +46,39 @@ static int template_dir(char *buf, size_t len)
 	                 "to the source tree's data/template)", buf);
 }
 
-/* text with every @NAME@ replaced by name, written atomically to path. */
-static int write_filled(const char *path, const char *text, const char *name)
+#define GPU_MARK "@GPU@"
+
+/* text with every @NAME@ replaced by name, written atomically to path; a
+ * line that starts with @GPU@ is kept (without the mark) only if gpu. */
+static int write_filled(const char *path, const char *text, const char *name, int gpu)
 {
 	struct apod_outfile o;
-	const char *p = text, *q;
+	const char *p = text, *q = strstr(text, "@NAME@");   /* the next mark, searched once */
 	if (apod_outfile_open(&o, path))
 		return -1;
-	while ((q = strstr(p, "@NAME@")) != NULL) {
-		fwrite(p, 1, (size_t)(q - p), o.f);
-		fputs(name, o.f);
-		p = q + 6;
+	while (*p) {
+		const char *end = strchr(p, '\n');
+		end = end ? end + 1 : p + strlen(p);
+		if (!strncmp(p, GPU_MARK, strlen(GPU_MARK))) {
+			if (!gpu) {
+				p = end;
+				if (q && q < p)
+					q = strstr(p, "@NAME@");
+				continue;
+			}
+			p += strlen(GPU_MARK);
+			if (q && q < p)   /* "@GPU@NAME@": the mark's last @ is not a name's */
+				q = strstr(p, "@NAME@");
+		}
+		while (q && q < end) {
+			fwrite(p, 1, (size_t)(q - p), o.f);
+			fputs(name, o.f);
+			p = q + 6;
+			q = strstr(p, "@NAME@");
+		}
+		fwrite(p, 1, (size_t)(end - p), o.f);
+		p = end;
 	}
-	fputs(p, o.f);
 	return apod_outfile_commit(&o);
 }
 
@@ -81,24 +106,71 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-int apod_cmd_new(int argc, char **argv)
+/* Every plain file of folder tdir into folder name, filled in; adds the
+ * count to *n.  Folders inside tdir are left to the caller. */
+static int copy_folder(const char *tdir, const char *name, int gpu, int *n)
 {
-	char tdir[PATH_MAX], src[PATH_MAX * 2], dst[PATH_MAX * 2], fname[NAME_MAX + 64];
-	const char *name;
+	char src[PATH_MAX * 2], dst[PATH_MAX * 2], fname[NAME_MAX + 64];
 	DIR *d;
 	struct dirent *e;
-	int n = 0;
+	struct stat st;
+	if (!(d = opendir(tdir)))
+		return apod_fail("%s: %s", tdir, strerror(errno));
+	while ((e = readdir(d)) != NULL) {
+		char *text, *at;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(src, sizeof src, "%s/%s", tdir, e->d_name);
+		if (stat(src, &st) == 0 && S_ISDIR(st.st_mode))
+			continue;
+		snprintf(fname, sizeof fname, "%s", e->d_name);
+		/* @NAME@ in a file name, too (e.g. @NAME@.c). */
+		if ((at = strstr(fname, "@NAME@")) != NULL) {
+			char rest[NAME_MAX + 1];
+			snprintf(rest, sizeof rest, "%s", at + 6);
+			snprintf(at, sizeof fname - (size_t)(at - fname), "%s%s", name, rest);
+		}
+		snprintf(dst, sizeof dst, "%s/%s", name, fname);
+		if (!(text = slurp(src)) || write_filled(dst, text, name, gpu)) {
+			free(text);
+			closedir(d);
+			return -1;
+		}
+		free(text);
+		(*n)++;
+	}
+	closedir(d);
+	return 0;
+}
+
+int apod_cmd_new(int argc, char **argv)
+{
+	char tdir[PATH_MAX], gdir[PATH_MAX + 8];
+	const char *name = NULL;
+	int n = 0, gpu = 0;
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("Usage: %s new NAME\n"
+		printf("Usage: %s new NAME [--gpu]\n"
 		       "Write a workload skeleton into ./NAME: a serial reference and an OpenMP\n"
 		       "stage, their outputs and tolerances, main.c and a Makefile that builds\n"
-		       "against the installed library with pkg-config.  Then: cd NAME && make && ./NAME\n",
+		       "against the installed library with pkg-config.  Then: cd NAME && make && ./NAME\n"
+		       "  --gpu  also a GPU stage, stage_gpu.cu (on <apod/cuda.h>), built by nvcc\n",
 		       apod_prog->name);
 		return APOD_EXIT_OK;
 	}
-	if (argc != 2)
-		return apod_usage_error("new", "expected one NAME, got %d arguments", argc - 1);
-	name = argv[1];
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--gpu"))
+			gpu = 1;
+		else if (argv[i][0] == '-')
+			return apod_usage_error("new", "unknown option '%s' (the one option is --gpu)",
+			                        argv[i]);
+		else if (name)
+			return apod_usage_error("new", "expected one NAME, got '%s' and '%s'", name,
+			                        argv[i]);
+		else
+			name = argv[i];
+	}
+	if (!name)
+		return apod_usage_error("new", "expected a NAME for the new workload");
 	for (const char *c = name; *c; c++)
 		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_') ||
 		    c - name >= 32)
@@ -110,34 +182,15 @@ int apod_cmd_new(int argc, char **argv)
 		return apod_usage_error("new", "'%s' already exists; choose another NAME", name);
 	if (template_dir(tdir, sizeof tdir))
 		return apod_report_failure();
-	if (!(d = opendir(tdir)))
-		return apod_fail("%s: %s", tdir, strerror(errno)), apod_report_failure();
-	if (mkdir(name, 0777) != 0) {
-		closedir(d);
+	snprintf(gdir, sizeof gdir, "%s/gpu", tdir);
+	if (gpu && access(gdir, R_OK) != 0)
+		return apod_fail("the template in %s has no gpu/ folder (an older install?)", tdir),
+		       apod_report_failure();
+	if (mkdir(name, 0777) != 0)
 		return apod_fail("cannot create %s: %s", name, strerror(errno)), apod_report_failure();
-	}
-	while ((e = readdir(d)) != NULL) {
-		char *text, *at;
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(fname, sizeof fname, "%s", e->d_name);
-		/* @NAME@ in a file name, too (e.g. @NAME@.c). */
-		if ((at = strstr(fname, "@NAME@")) != NULL) {
-			char rest[NAME_MAX + 1];
-			snprintf(rest, sizeof rest, "%s", at + 6);
-			snprintf(at, sizeof fname - (size_t)(at - fname), "%s%s", name, rest);
-		}
-		snprintf(src, sizeof src, "%s/%s", tdir, e->d_name);
-		snprintf(dst, sizeof dst, "%s/%s", name, fname);
-		if (!(text = slurp(src)) || write_filled(dst, text, name)) {
-			free(text);
-			closedir(d);
-			return apod_report_failure();
-		}
-		free(text);
-		n++;
-	}
-	closedir(d);
-	printf("wrote %d files into %s/; next: cd %s && make && ./%s\n", n, name, name, name);
+	if (copy_folder(tdir, name, gpu, &n) || (gpu && copy_folder(gdir, name, gpu, &n)))
+		return apod_report_failure();
+	printf("wrote %d files into %s/%s; next: cd %s && make && ./%s\n", n, name,
+	       gpu ? " (with a GPU stage: nvcc must be on PATH, or make NVCC=...)" : "", name, name);
 	return APOD_EXIT_OK;
 }

@@ -31,7 +31,8 @@ static const char usage_text[] =
 	"  scale         strong and weak scaling of the omp stage against Amdahl and\n"
 	"                Gustafson; JSON and plot data  [deck options] [--threads=LIST]\n"
 	"                [--reps=N] [--no-weak] [--json=FILE]\n"
-	"  new NAME      write a workload skeleton to start a port from (NAME/)\n";
+	"  new NAME      write a workload skeleton to start a port from (NAME/)\n"
+	"                [--gpu] (with a GPU stage, stage_gpu.cu, built by nvcc)\n";
 
 static const char deck_text[] =
 	"\n"

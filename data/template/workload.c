@@ -11,7 +11,8 @@
  * The computation here is a placeholder to replace with yours: n values
  * relaxing toward targets, x[i] += rate * (target(i) - x[i]), with the sum
  * and the largest value recorded every `every` steps.  Start by changing
- * step_one() and the serial stage; keep the OpenMP stage in step.
+ * step_one() (in @NAME@.h) and the serial stage; keep the other stages in
+ * step.
  */
 #include <float.h>
 #include <math.h>
@@ -22,6 +23,8 @@
 
 #include <apod/apod.h>
 #include <apod/stock.h>
+
+#include "@NAME@.h"
 
 /* ---- 1. parameters ------------------------------------------------------
  * One member per key; the harness writes INT keys as long, REAL as double,
@@ -60,27 +63,16 @@ static const struct apod_param params[] = {
 	{ .key = NULL },
 };
 
-/* ---- 2. the problem: built once, every stage starts from the same bits -- */
-struct @NAME@_problem {
-	size_t n;
-	double rate;
-	double *init;
-};
+/* ---- 2. the problem: built once, every stage starts from the same bits --
+ * struct @NAME@_problem is in @NAME@.h, beside the arithmetic of one
+ * element (step_one) that every stage calls, so that a stage in another
+ * file (a GPU stage's .cu) shares both. */
 
 /* The numbers of the placeholder: initial values in [0, 1), targets in
- * [1, 10].  Replace with your own input (read a file in problem_create). */
+ * [1, 10] (target() is in @NAME@.h).  Replace with your own input (read a
+ * file in problem_create). */
 static double initial(size_t i) { return (double)(i % 1000) / 1000.0; }
-static double target(size_t i) { return 1.0 + (double)(i % 10); }
 #define SCALE 10.0   /* the largest |value| a run can hold: max(initial, target) */
-
-/* The arithmetic of one element: the one function every stage calls, so
- * that stages can differ only in the order they do things, never in what
- * they compute.  (For a GPU stage put it in a header, marked __host__
- * __device__; apod/apod_hd.h has a macro for that.) */
-static inline double step_one(double x, double t, double rate)
-{
-	return x + rate * (t - x);
-}
 
 static void *problem_create(const void *prm)
 {
@@ -215,7 +207,15 @@ static const struct apod_stage omp_stage = {
 	.probe = omp_probe, .fetch = fetch, .destroy = destroy,
 };
 
-static const struct apod_stage *const stages[] = { &serial_stage, &omp_stage, NULL };
+@GPU@/* stage_gpu.cu: the same step and probe on the device. */
+@GPU@extern const struct apod_stage @NAME@_stage_gpu;
+@GPU@
+static const struct apod_stage *const stages[] = {
+	&serial_stage,
+	&omp_stage,
+@GPU@	&@NAME@_stage_gpu,
+	NULL,
+};
 
 /* ---- 4. outputs and their tolerances ------------------------------------
  * Design each tolerance from the numerics; never tune it until a run passes.

@@ -1,0 +1,159 @@
+/*
+ * apod/cuda.h: what a GPU stage of your own needs from apod, for a .cu file.
+ *
+ * apod's own GPU stages check every CUDA call, refuse a problem that does
+ * not fit on the device with a usage error, and say why a GPU cannot be
+ * used instead of crashing where there is none.  This header gives a
+ * workload built against the installed library the same three things:
+ *
+ *     #include <apod/cuda.h>
+ *     APOD_CUDA_TRY(cudaMalloc(&d, bytes));
+ *     APOD_LAUNCH_TRY((kernel<<<blocks, threads>>>(d, n)));
+ *     .available = apod_cuda_available,
+ *
+ * Everything here is static inline, compiled in your .cu file by nvcc: the
+ * library itself links no CUDA, so a CPU-only port never needs the toolkit,
+ * and your stage uses the CUDA runtime your program was built with.
+ *
+ * Failures follow the harness's convention (apod/apod.h): a function that
+ * fails records why with apod_fail() or apod_usage_fail() and returns -1;
+ * the harness prints the message and picks the exit status.
+ */
+#ifndef APOD_CUDA_H
+#define APOD_CUDA_H
+
+#ifndef __CUDACC__
+#error "apod/cuda.h is for .cu files compiled by nvcc; C files need only apod/apod.h"
+#endif
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <cuda_runtime.h>
+
+#include "apod.h"
+
+/* Record "CALL failed at FILE:LINE: cudaErrorX: description" and return
+ * -1.  The call's own text and its place, not only CUDA's description, so
+ * that a failure in a stage of many calls names the one that failed.  The
+ * macros below call it; call it yourself for an error code you got some
+ * other way (from cudaStreamQuery, say). */
+static inline int apod_cuda_failed(cudaError_t err, const char *call, const char *file, int line)
+{
+	return apod_fail("%s failed at %s:%d: %s: %s", call, file, line, cudaGetErrorName(err),
+	                 cudaGetErrorString(err));
+}
+
+/* Every CUDA call of a stage goes through this: on an error it records the
+ * failure and returns -1 from the enclosing function, which is how create's
+ * helpers, step, probe and fetch report failure to the harness.  (In a
+ * function returning a pointer, such as create, call a helper that returns
+ * int and return NULL when it fails.) */
+#define APOD_CUDA_TRY(call)                                                   \
+	do {                                                                  \
+		cudaError_t apod_cuda_err_ = (call);                          \
+		if (apod_cuda_err_ != cudaSuccess)                            \
+			return apod_cuda_failed(apod_cuda_err_, #call, __FILE__, __LINE__); \
+	} while (0)
+
+/* After a kernel launch, which returns nothing: cudaGetLastError() says at
+ * once whether the launch was accepted (a bad grid, too much shared
+ * memory, no code for this device).  What the kernel itself does wrong
+ * shows at the next call that waits for it, which APOD_CUDA_TRY checks.
+ * Put the launch in parentheses: its <<<a, b>>> holds a comma. */
+#define APOD_LAUNCH_TRY(launch)                                               \
+	do {                                                                  \
+		cudaError_t apod_cuda_err_;                                   \
+		(launch);                                                     \
+		if ((apod_cuda_err_ = cudaGetLastError()) != cudaSuccess)     \
+			return apod_cuda_failed(apod_cuda_err_, #launch, __FILE__, __LINE__); \
+	} while (0)
+
+/* A kernel that exists only so that cudaFuncGetAttributes can tell whether
+ * the file that includes this header carries code (SASS or PTX) that the
+ * device can run.  Static: each of your .cu files has its own. */
+static __global__ void apod_cuda_probe_kernel(void) {}
+
+/* CUDA's version number (1000 * major + 10 * minor) as "major.minor". */
+static inline void apod_cuda_version_text(int v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%d.%d", v / 1000, (v % 1000) / 10);
+}
+
+/* A GPU stage's `available` (apod/workload.h): 1 if a CUDA device can run
+ * this program, else 0 with the reason in why, so that the table reports
+ * the stage as not run, and why, instead of failing where there is no GPU.
+ * The reasons are the ones a user can act on: no driver, a driver older
+ * than the runtime the program was built with (both versions given), no
+ * device, no code in this file for the device's architecture (rebuild with
+ * its -arch).  On success the device's context is created here, so that
+ * its cost (a few hundred ms) is not charged to the first timed phase. */
+static inline int apod_cuda_available(char *why, size_t len)
+{
+	int n = 0, drv = 0, rt = 0, dev = 0;
+	char d[16], r[16];
+	cudaError_t err = cudaGetDeviceCount(&n);
+	cudaFuncAttributes attr;
+	cudaDeviceProp prop;
+
+	cudaDriverGetVersion(&drv);
+	cudaRuntimeGetVersion(&rt);
+	apod_cuda_version_text(drv, d, sizeof d);
+	apod_cuda_version_text(rt, r, sizeof r);
+	if (drv == 0) {
+		snprintf(why, len, "no NVIDIA driver is installed, so no CUDA device can be used "
+		         "(cudaGetDeviceCount: %s)", cudaGetErrorName(err));
+		return 0;
+	}
+	if (err == cudaErrorInsufficientDriver || (err == cudaSuccess && drv < rt)) {
+		snprintf(why, len, "the NVIDIA driver supports CUDA %s, but this program's runtime "
+		         "needs CUDA %s or newer: update the driver", d, r);
+		return 0;
+	}
+	if (err == cudaErrorNoDevice || (err == cudaSuccess && n == 0)) {
+		snprintf(why, len, "no CUDA device found (driver CUDA %s; cudaGetDeviceCount: %s)", d,
+		         cudaGetErrorName(err));
+		return 0;
+	}
+	if (err != cudaSuccess) {
+		snprintf(why, len, "cannot use the GPU: cudaGetDeviceCount: %s: %s",
+		         cudaGetErrorName(err), cudaGetErrorString(err));
+		return 0;
+	}
+	if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess) {
+		snprintf(why, len, "cannot read the properties of device %d", dev);
+		return 0;
+	}
+	err = cudaFuncGetAttributes(&attr, apod_cuda_probe_kernel);
+	if (err == cudaErrorNoKernelImageForDevice || err == cudaErrorInvalidDeviceFunction) {
+		snprintf(why, len, "this program carries no code for %s (sm_%d%d); rebuild it with "
+		         "nvcc -arch=sm_%d%d", prop.name, prop.major, prop.minor, prop.major, prop.minor);
+		return 0;
+	}
+	err = err == cudaSuccess ? cudaFree(0) : err;
+	if (err != cudaSuccess) {
+		snprintf(why, len, "cannot use %s: %s: %s", prop.name, cudaGetErrorName(err),
+		         cudaGetErrorString(err));
+		return 0;
+	}
+	return 1;
+}
+
+/* Call it in create before allocating: a problem too big for the device is
+ * the user's request, not a fault of the run, so it gets a usage error
+ * (exit status 2) naming the stage, the bytes needed and the bytes free,
+ * rather than a cudaErrorMemoryAllocation from whichever cudaMalloc came
+ * first.  `bytes` is everything the stage will allocate.  Returns 0 if it
+ * fits, else -1 after apod_usage_fail() (or apod_fail() if the device
+ * cannot be asked). */
+static inline int apod_cuda_require(const char *stage, size_t bytes)
+{
+	size_t free_b = 0, total_b = 0;
+	APOD_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+	if (bytes > free_b)
+		return apod_usage_fail("%s: the problem needs %zu bytes of device memory, but only %zu "
+		                       "of the device's %zu are free", stage, bytes, free_b, total_b);
+	return 0;
+}
+
+#endif

@@ -1,0 +1,195 @@
+/*
+ * stage_gpu.cu: @NAME@ on the device, as `apod new @NAME@ --gpu` wrote it.
+ *
+ * What moved to the device: the state (uploaded once in create, resident
+ * for the whole run), the step (one thread a value, calling the same
+ * step_one() as serial, from @NAME@.h) and the probe (each block sums and
+ * takes the largest of its values, then one block combines the blocks; 16
+ * bytes come back).  The state crosses PCIe again only when the harness
+ * fetches it, for a snapshot or the final results.
+ *
+ * What can differ from serial: nvcc contracts a*b + c into one fused
+ * multiply-add (one rounding fewer than the host's, which x_tol's bound
+ * already covers), and the sum is added in another order (sum_tol); the
+ * largest value is the same whatever the order.
+ *
+ * Every CUDA call goes through APOD_CUDA_TRY and every launch through
+ * APOD_LAUNCH_TRY (apod/cuda.h): a failure names the call, the file and the
+ * line, and the stage returns -1 for the harness to report.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include <apod/cuda.h>
+
+#include "@NAME@.h"
+
+#define BLOCK 256             /* threads a block, a power of two (the tree below) */
+#define PROBE_BLOCKS 1024     /* at most: partial results per probe */
+
+struct gpu {
+	const struct @NAME@_problem *pb;
+	double *d_x;              /* the state: n values */
+	double2 *d_partial;       /* one (sum, max) per block of the probe */
+	double2 *d_total;
+	unsigned step_blocks, probe_blocks;
+};
+
+/* The step: one thread, one value, the serial stage's arithmetic. */
+static __global__ void step_kernel(double *x, size_t n, double rate)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		x[i] = step_one(x[i], target(i), rate);
+}
+
+/* The block's (sum, max) pairs combined; thread 0 gets the result.  A fixed
+ * tree, so the order (and so the sum) is the same on every run. */
+static __device__ double2 block_sum_max(double sum, double max)
+{
+	__shared__ double ssum[BLOCK], smax[BLOCK];
+	unsigned t = threadIdx.x;
+	ssum[t] = sum;
+	smax[t] = max;
+	__syncthreads();
+	for (unsigned half = BLOCK / 2; half > 0; half /= 2) {
+		if (t < half) {
+			ssum[t] += ssum[t + half];
+			smax[t] = fmax(smax[t], smax[t + half]);
+		}
+		__syncthreads();
+	}
+	return make_double2(ssum[0], smax[0]);
+}
+
+/* The probe, level 1: every thread takes a strided set of values in index
+ * order, then each block combines its threads. */
+static __global__ void probe_kernel(const double *x, size_t n, double2 *partial)
+{
+	size_t stride = (size_t)gridDim.x * blockDim.x;
+	double sum = 0, max = -INFINITY;
+	double2 r;
+	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+		sum += x[i];
+		max = fmax(max, x[i]);
+	}
+	r = block_sum_max(sum, max);
+	if (threadIdx.x == 0)
+		partial[blockIdx.x] = r;
+}
+
+/* The probe, level 2: one block combines the blocks' results. */
+static __global__ void total_kernel(const double2 *partial, unsigned count, double2 *total)
+{
+	double sum = 0, max = -INFINITY;
+	double2 r;
+	for (unsigned b = threadIdx.x; b < count; b += blockDim.x) {
+		sum += partial[b].x;
+		max = fmax(max, partial[b].y);
+	}
+	r = block_sum_max(sum, max);
+	if (threadIdx.x == 0)
+		*total = r;
+}
+
+static int gpu_width(void)
+{
+	return 0;   /* no thread count for Amdahl's N on a GPU */
+}
+
+static void gpu_destroy(void *ctx)
+{
+	struct gpu *g = (struct gpu *)ctx;
+	if (!g)
+		return;
+	/* Nothing to report from here: a failed free leaves nothing to undo. */
+	cudaFree(g->d_x);
+	cudaFree(g->d_partial);
+	cudaFree(g->d_total);
+	free(g);
+}
+
+static int gpu_init(struct gpu *g, const struct @NAME@_problem *pb)
+{
+	size_t bytes = pb->n * sizeof(double);
+	size_t blocks = (pb->n + BLOCK - 1) / BLOCK;
+	g->pb = pb;
+	g->step_blocks = (unsigned)blocks;   /* n <= 2^28 (its key's range): at most 2^20 blocks */
+	g->probe_blocks = (unsigned)(blocks < PROBE_BLOCKS ? blocks : PROBE_BLOCKS);
+	/* Everything below, asked for at once: a problem too big for the
+	 * device is a usage error naming both sizes. */
+	if (apod_cuda_require("gpu", bytes + (g->probe_blocks + 1) * sizeof(double2)))
+		return -1;
+	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_x, bytes));
+	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_partial, g->probe_blocks * sizeof(double2)));
+	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_total, sizeof(double2)));
+	/* The problem's bits, the same every stage starts from. */
+	APOD_CUDA_TRY(cudaMemcpy(g->d_x, pb->init, bytes, cudaMemcpyHostToDevice));
+	return 0;
+}
+
+static void *gpu_create(const void *problem)
+{
+	struct gpu *g = (struct gpu *)calloc(1, sizeof *g);
+	if (!g) {
+		apod_fail("@NAME@: gpu: out of memory");
+		return NULL;
+	}
+	if (gpu_init(g, (const struct @NAME@_problem *)problem)) {
+		gpu_destroy(g);
+		return NULL;
+	}
+	return g;
+}
+
+static int gpu_step(void *ctx)
+{
+	struct gpu *g = (struct gpu *)ctx;
+	APOD_LAUNCH_TRY((step_kernel<<<g->step_blocks, BLOCK>>>(g->d_x, g->pb->n, g->pb->rate)));
+	/* Wait for the step, so that its time is counted under the step and a
+	 * fault in the kernel is reported at the step that made it. */
+	APOD_CUDA_TRY(cudaDeviceSynchronize());
+	return 0;
+}
+
+/* rows[0] is the "sum" series: its columns sum and max. */
+static int gpu_probe(void *ctx, int k, double *const *rows)
+{
+	struct gpu *g = (struct gpu *)ctx;
+	double2 total;
+	(void)k;
+	APOD_LAUNCH_TRY((probe_kernel<<<g->probe_blocks, BLOCK>>>(g->d_x, g->pb->n, g->d_partial)));
+	APOD_LAUNCH_TRY((total_kernel<<<1, BLOCK>>>(g->d_partial, g->probe_blocks, g->d_total)));
+	/* A blocking copy: it waits for both kernels. */
+	APOD_CUDA_TRY(cudaMemcpy(&total, g->d_total, sizeof total, cudaMemcpyDeviceToHost));
+	rows[0][0] = total.x;
+	rows[0][1] = total.y;
+	return 0;
+}
+
+/* The one array, x: the same layout on both sides. */
+static int gpu_fetch(void *ctx, int a, void *dst)
+{
+	struct gpu *g = (struct gpu *)ctx;
+	(void)a;
+	APOD_CUDA_TRY(cudaMemcpy(dst, g->d_x, g->pb->n * sizeof(double), cudaMemcpyDeviceToHost));
+	return 0;
+}
+
+/* Placed in the ladder by workload.c's stages[].  C++20 designated
+ * initializers: in the order apod/workload.h declares the members. */
+extern "C" const struct apod_stage @NAME@_stage_gpu = {
+	.name = "gpu",
+	.about = "the state resident on the device, one thread a value, the probe reduced there",
+	/* Every phase it changes: it also sets up on the device (the upload)
+	 * and fetches snapshots and the results from it. */
+	.ports = APOD_PORTS_SETUP | APOD_PORTS_STEP | APOD_PORTS_PROBE(0) | APOD_PORTS_SNAPSHOT |
+	         APOD_PORTS_FETCH,
+	.available = apod_cuda_available,
+	.width = gpu_width,
+	.create = gpu_create,
+	.step = gpu_step,
+	.probe = gpu_probe,
+	.fetch = gpu_fetch,
+	.destroy = gpu_destroy,
+};

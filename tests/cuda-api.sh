@@ -1,0 +1,63 @@
+#!/bin/sh
+# <apod/cuda.h> from a user's side: a tiny GPU stage of its own
+# (tests/cuda_user_stage.cu), compiled by nvcc against the installed headers
+# and linked with libapod through pkg-config.  Without a GPU its `available`
+# must say why and the GPU part skips; with one, the stage runs and the gate
+# compares it with serial, bit for bit (the workload is exact).
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/userbuild.sh"
+[ -n "$user_nvcc" ] || { echo "SKIP: built without CUDA (configure found no nvcc)"; exit 77; }
+[ "${APOD_SANITIZE:-no}" = no ] || { echo "SKIP: a sanitizer build's libapod needs its runtime first"; exit 77; }
+stage_install "$work/inst" || { echo "SKIP: cannot stage the install"; exit 77; }
+
+prog=$work/user_stage
+# -Werror: the header must compile cleanly in a user's file (C++20 designated
+# initializers leave members out, which -Wextra would flag).
+# shellcheck disable=SC2046,SC2086
+"$user_nvcc" -std=c++20 $user_gencode -Xcompiler -Wall,-Wextra,-Wno-missing-field-initializers,-Werror \
+	$(pkg-config --cflags apod) -o "$prog" "$top_srcdir/tests/cuda_user_stage.cu" \
+	$(pkg-config --libs apod) > "$work/build" 2>&1 \
+	|| { echo "FAIL: nvcc could not build the user's stage"; cat "$work/build"; exit 1; }
+echo "ok: a user's stage compiled with nvcc against <apod/cuda.h>, linked through pkg-config"
+
+# The header is for nvcc only: a C compiler gets a clear error, not CUDA's.
+printf '#include <apod/cuda.h>\n' > "$work/plain.c"
+# shellcheck disable=SC2046
+expect 1 "apod/cuda.h is for .cu files compiled by nvcc" \
+	cc $(pkg-config --cflags apod) -c -o "$work/plain.o" "$work/plain.c"
+
+"$prog" cudacheck > "$work/check" 2>&1 || { echo "FAIL: cudacheck"; cat "$work/check"; exit 1; }
+sed 's/^/  | /' "$work/check"
+# Each failure names the call, where it was made and CUDA's error.
+grep -q "^try: -1: cudaSetDevice(-1) failed at .*cuda_user_stage.cu:[0-9]*: cudaError[A-Za-z]*: ." "$work/check" \
+	&& echo "ok: APOD_CUDA_TRY names the call, its file and line, and CUDA's error" \
+	|| { echo "FAIL: APOD_CUDA_TRY's message"; fails=$((fails + 1)); }
+grep -q "^launch: -1: .*empty_kernel.* failed at .*cuda_user_stage.cu:[0-9]*: cudaError[A-Za-z]*: ." "$work/check" \
+	&& echo "ok: APOD_LAUNCH_TRY names the launch, its file and line, and CUDA's error" \
+	|| { echo "FAIL: APOD_LAUNCH_TRY's message"; fails=$((fails + 1)); }
+
+if grep -q "^available: 0: " "$work/check"; then
+	# No GPU: the reason must name what is missing, and the stage is not run.
+	grep -Eq "^available: 0: .*(driver|device)" "$work/check" \
+		&& echo "ok: available says why there is no GPU" \
+		|| { echo "FAIL: available gave no reason naming the driver or the device"; fails=$((fails + 1)); }
+	# The table shows the stage with that reason instead of running it.
+	why=$(sed -n 's/^available: 0: //p' "$work/check" | cut -c1-40)
+	expect 0 "$why" "$prog" --n=1000 --steps=3
+	expect 0 "serial" "$prog" run --stage=serial --n=1000 --steps=3 --out="$work/serial"
+	[ "$fails" -eq 0 ] || finish
+	echo "SKIP: no usable GPU here, so the user's stage was not run"
+	exit 77
+fi
+
+echo "a GPU is here: running the user's stage"
+grep -q "^available: 1$" "$work/check" || { echo "FAIL: available printed neither 0 nor 1"; exit 1; }
+expect 0 "" "$prog" run --stage=serial --n=100000 --steps=10 --out="$work/serial"
+expect 0 "" "$prog" run --stage=gpu --n=100000 --steps=10 --out="$work/gpu"
+expect 0 "" "$prog" verify "$work/serial" "$work/gpu"
+expect 0 "gpu" "$prog" --n=100000 --steps=10
+# Too big for any device: a usage error naming the stage and both sizes.
+expect 2 "mystage: the problem needs 1152921504606846976 bytes of device memory, but only" \
+	"$prog" require 1152921504606846976
+expect 0 "require: 1024 bytes fit" "$prog" require 1024
+finish

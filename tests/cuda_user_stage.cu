@@ -1,0 +1,264 @@
+/*
+ * cuda_user_stage.cu: a user's GPU stage, built the way a port outside the
+ * apod tree builds one: nvcc, <apod/cuda.h> and the library through
+ * pkg-config (tests/cuda-api.sh stages the install).  The workload is tiny
+ * and exact on purpose: every value is an integer below 2^53, so serial and
+ * GPU must agree bit for bit and the gate compares them exactly.
+ *
+ *   ./user_stage cudacheck      what the header's helpers say here
+ *   ./user_stage require BYTES  apod_cuda_require for BYTES
+ *   ./user_stage run|verify|... the ordinary apod command line
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <apod/apod_hd.h>
+#include <apod/cuda.h>
+
+struct user_params {
+	long n;
+	long steps;
+};
+
+static const struct apod_param params[] = {
+	{ .key = "n", .type = APOD_PARAM_INT, .def = "100000", .lo = 1, .hi = 1L << 24,
+	  .offset = offsetof(struct user_params, n), .help = "values" },
+	{ .key = "steps", .type = APOD_PARAM_INT, .def = "10", .lo = 1, .hi = 1000,
+	  .offset = offsetof(struct user_params, steps), .help = "steps" },
+	{ .key = NULL },
+};
+
+/* The one per-element function both stages call.  Integers below 2^53 in,
+ * integers below 2^53 out: exact whatever the contraction. */
+APOD_HD double step_one(double x, size_t i)
+{
+	return fmod(x * 5.0 + (double)(i % 7), 1021.0);
+}
+
+struct user_problem {
+	size_t n;
+};
+
+static void *problem_create(const void *prm)
+{
+	struct user_problem *pb = (struct user_problem *)malloc(sizeof *pb);
+	if (!pb) {
+		apod_fail("user: out of memory");
+		return NULL;
+	}
+	pb->n = (size_t)((const struct user_params *)prm)->n;
+	return pb;
+}
+
+static void problem_destroy(void *pb) { free(pb); }
+
+/* ---- serial ---- */
+struct host_ctx {
+	size_t n;
+	double *x;
+};
+
+static void *host_create(const void *problem)
+{
+	const struct user_problem *pb = (const struct user_problem *)problem;
+	struct host_ctx *c = (struct host_ctx *)calloc(1, sizeof *c);
+	if (!c || !(c->x = (double *)calloc(pb->n, sizeof *c->x))) {
+		free(c);
+		apod_fail("user: out of memory");
+		return NULL;
+	}
+	c->n = pb->n;
+	return c;
+}
+
+static int host_step(void *ctx)
+{
+	struct host_ctx *c = (struct host_ctx *)ctx;
+	for (size_t i = 0; i < c->n; i++)
+		c->x[i] = step_one(c->x[i], i);
+	return 0;
+}
+
+static int host_fetch(void *ctx, int a, void *dst)
+{
+	struct host_ctx *c = (struct host_ctx *)ctx;
+	(void)a;
+	memcpy(dst, c->x, c->n * sizeof *c->x);
+	return 0;
+}
+
+static void host_destroy(void *ctx)
+{
+	struct host_ctx *c = (struct host_ctx *)ctx;
+	if (c)
+		free(c->x);
+	free(c);
+}
+
+/* ---- gpu ---- */
+struct dev_ctx {
+	size_t n;
+	double *d_x;
+};
+
+static __global__ void step_kernel(double *x, size_t n)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		x[i] = step_one(x[i], i);
+}
+
+static void dev_destroy(void *ctx)
+{
+	struct dev_ctx *g = (struct dev_ctx *)ctx;
+	if (g)
+		cudaFree(g->d_x);
+	free(g);
+}
+
+static int dev_init(struct dev_ctx *g, size_t n)
+{
+	g->n = n;
+	if (apod_cuda_require("gpu", n * sizeof(double)))
+		return -1;
+	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_x, n * sizeof(double)));
+	APOD_CUDA_TRY(cudaMemset(g->d_x, 0, n * sizeof(double)));
+	return 0;
+}
+
+static void *dev_create(const void *problem)
+{
+	struct dev_ctx *g = (struct dev_ctx *)calloc(1, sizeof *g);
+	if (!g) {
+		apod_fail("gpu: out of memory");
+		return NULL;
+	}
+	if (dev_init(g, ((const struct user_problem *)problem)->n)) {
+		dev_destroy(g);
+		return NULL;
+	}
+	return g;
+}
+
+static int dev_step(void *ctx)
+{
+	struct dev_ctx *g = (struct dev_ctx *)ctx;
+	unsigned blocks = (unsigned)((g->n + 255) / 256);
+	APOD_LAUNCH_TRY((step_kernel<<<blocks, 256>>>(g->d_x, g->n)));
+	APOD_CUDA_TRY(cudaDeviceSynchronize());
+	return 0;
+}
+
+static int dev_fetch(void *ctx, int a, void *dst)
+{
+	struct dev_ctx *g = (struct dev_ctx *)ctx;
+	(void)a;
+	APOD_CUDA_TRY(cudaMemcpy(dst, g->d_x, g->n * sizeof(double), cudaMemcpyDeviceToHost));
+	return 0;
+}
+
+static int width_one(void) { return 1; }
+static int width_none(void) { return 0; }
+static int always(char *why, size_t len) { (void)why; (void)len; return 1; }
+
+static const struct apod_stage serial_stage = {
+	.name = "serial", .about = "the reference", .ports = 0, .available = always,
+	.width = width_one, .create = host_create, .step = host_step, .probe = NULL,
+	.fetch = host_fetch, .destroy = host_destroy,
+};
+
+static const struct apod_stage gpu_stage = {
+	.name = "gpu", .about = "one thread a value", .ports = APOD_PORTS_STEP,
+	.available = apod_cuda_available, .width = width_none, .create = dev_create,
+	.step = dev_step, .probe = NULL, .fetch = dev_fetch, .destroy = dev_destroy,
+};
+
+static const struct apod_stage *const stages[] = { &serial_stage, &gpu_stage, NULL };
+
+static int x_shape(const void *prm, size_t dims[2])
+{
+	dims[0] = (size_t)((const struct user_params *)prm)->n;
+	return 1;
+}
+
+static long steps(const void *prm) { return ((const struct user_params *)prm)->steps; }
+
+static const struct apod_probe probes[] = { { .name = NULL } };
+static const struct apod_array arrays[] = {
+	{ .name = "x", .dtype = APOD_F64, .shape = x_shape, .compare = APOD_COMPARE_EXACT },
+	{ .name = NULL },
+};
+static const struct apod_series series[] = { { .name = NULL } };
+
+static const struct apod_workload user_workload = {
+	.version = APOD_WORKLOAD_VERSION, .name = "user", .about = "a user's exact GPU stage",
+	.params_size = sizeof(struct user_params), .params = params, .steps = steps,
+	.problem_create = problem_create, .problem_destroy = problem_destroy,
+	.step_phase = "step", .probes = probes, .arrays = arrays, .series = series,
+	.stages = stages,
+};
+
+/* Each helper's failure path, reached on purpose: the messages must name
+ * the call, where it was made and CUDA's error. */
+static int try_bad_device(void)
+{
+	APOD_CUDA_TRY(cudaSetDevice(-1));
+	return 0;
+}
+
+static __global__ void empty_kernel(void) {}
+
+static int try_bad_launch(void)
+{
+	/* 4096 threads a block: more than any device accepts. */
+	APOD_LAUNCH_TRY((empty_kernel<<<1, 4096>>>()));
+	return 0;
+}
+
+static int cmd_cudacheck(int argc, char **argv)
+{
+	char why[512] = "";
+	int ok = apod_cuda_available(why, sizeof why);
+	(void)argc;
+	(void)argv;
+	printf("available: %d%s%s\n", ok, ok ? "" : ": ", why);
+	printf("try: %d: %s\n", try_bad_device(), apod_failure());
+	printf("launch: %d: %s\n", try_bad_launch(), apod_failure());
+	return APOD_EXIT_OK;
+}
+
+static int cmd_require(int argc, char **argv)
+{
+	char *end;
+	unsigned long long bytes;
+	if (argc != 2 || !(bytes = strtoull(argv[1], &end, 10)) || *end) {
+		fprintf(stderr, "usage: require BYTES\n");
+		return APOD_EXIT_USAGE;
+	}
+	if (apod_cuda_require("mystage", (size_t)bytes)) {
+		fprintf(stderr, "require: %s\n", apod_failure());
+		return apod_failure_status();
+	}
+	printf("require: %llu bytes fit\n", bytes);
+	return APOD_EXIT_OK;
+}
+
+static const struct apod_command commands[] = {
+	{ .name = "cudacheck", .help = "what apod/cuda.h's helpers say here", .run = cmd_cudacheck },
+	{ .name = "require", .help = "apod_cuda_require for BYTES", .run = cmd_require },
+	{ .name = NULL },
+};
+
+static const struct apod_workload *const workloads[] = { &user_workload, NULL };
+
+int main(int argc, char **argv)
+{
+	static const struct apod_program program = {
+		.name = "user_stage", .about = "a user's GPU stage on apod/cuda.h",
+		.workloads = workloads, .commands = commands,
+	};
+	return apod_main(argc, argv, &program);
+}

@@ -1,0 +1,75 @@
+#!/bin/sh
+# `apod new`: the skeleton it writes, with and without --gpu, built the way
+# a user builds it (pkg-config against an install, staged from this build
+# tree by tests/userbuild.sh) and run through its own `make check`.  The
+# --gpu skeleton is built with nvcc where configure found one; its GPU
+# stage runs only where a GPU is (its `make check` says so otherwise).
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/userbuild.sh"
+cd "$work" || exit 1
+# The skeletons' makes are the user's own, not part of this one's jobserver.
+unset MAKEFLAGS MFLAGS MAKELEVEL
+
+# Bad requests: a usage error, exit 2, and nothing written.
+expect 2 "unknown option '--gpus'" "$APOD" new --gpus cpuonly
+expect 2 "unknown option '-g'" "$APOD" new cpuonly -g
+expect 2 "expected a NAME" "$APOD" new --gpu
+expect 2 "expected one NAME, got 'a' and 'b'" "$APOD" new a b
+expect 2 "must start with a letter" "$APOD" new --gpu 9lives
+[ ! -e cpuonly ] && [ ! -e a ] || { echo "FAIL: a refused request wrote files"; fails=$((fails + 1)); }
+
+expect 0 "wrote 5 files into cpuonly/" "$APOD" new cpuonly
+expect 0 "wrote 6 files into withgpu/" "$APOD" new withgpu --gpu
+expect 0 "wrote 6 files into gpufirst/" "$APOD" new --gpu gpufirst
+expect 2 "'withgpu' already exists" "$APOD" new withgpu --gpu
+for f in Makefile README.md main.c workload.c withgpu.h stage_gpu.cu; do
+	[ -f "withgpu/$f" ] || { echo "FAIL: --gpu wrote no $f"; fails=$((fails + 1)); }
+done
+[ ! -e cpuonly/stage_gpu.cu ] || { echo "FAIL: without --gpu, stage_gpu.cu was written"; fails=$((fails + 1)); }
+# Every mark is filled in or dropped; the GPU lines only with --gpu.
+if grep -rn "@NAME@\|^@GPU@" cpuonly withgpu; then echo "FAIL: a template mark was left"; fails=$((fails + 1)); fi
+if grep -qi "nvcc\|cuda\|stage_gpu" cpuonly/Makefile cpuonly/workload.c; then
+	echo "FAIL: the CPU-only skeleton mentions the GPU stage"; fails=$((fails + 1)); fi
+grep -q "&withgpu_stage_gpu" withgpu/workload.c && grep -q "^stage_gpu.o:" withgpu/Makefile \
+	&& grep -q "withgpu_stage_gpu = {" withgpu/stage_gpu.cu && grep -q "apod_cuda_available" withgpu/stage_gpu.cu \
+	&& echo "ok: --gpu put the stage in the ladder and its nvcc rule in the Makefile" \
+	|| { echo "FAIL: the --gpu skeleton lacks its stage or its rule"; fails=$((fails + 1)); }
+cmp -s withgpu/stage_gpu.cu "$top_srcdir/data/template/gpu/stage_gpu.cu" \
+	&& { echo "FAIL: stage_gpu.cu was not filled in"; fails=$((fails + 1)); }
+
+if [ "${APOD_SANITIZE:-no}" != no ]; then
+	echo "SKIP: a sanitizer build's libapod needs its runtime first; the skeletons were not built"
+	[ "$fails" -eq 0 ] || finish
+	exit 77
+fi
+stage_install "$work/inst" || { echo "SKIP: cannot stage the install"; [ "$fails" -eq 0 ] || finish; exit 77; }
+
+# The CPU-only skeleton: pkg-config alone, no toolkit (PATH without nvcc).
+( cd cpuonly && PATH=/usr/bin:/bin make && PATH=/usr/bin:/bin make check ) > "$work/cpu.log" 2>&1 \
+	&& echo "ok: the CPU-only skeleton builds with pkg-config alone and passes its gate" \
+	|| { echo "FAIL: the CPU-only skeleton"; sed 's/^/  | /' "$work/cpu.log"; fails=$((fails + 1)); }
+
+if [ -z "$user_nvcc" ]; then
+	echo "SKIP: built without CUDA (configure found no nvcc): the --gpu skeleton was not built"
+	[ "$fails" -eq 0 ] || finish
+	exit 77
+fi
+# Without nvcc, the --gpu skeleton says what to do.
+expect 2 "no nvcc 'nvcc-missing'" make -C withgpu NVCC=nvcc-missing
+# shellcheck disable=SC2086
+( cd withgpu && make NVCC="$user_nvcc" CUDA_ARCH="$user_gencode" && make check ) > "$work/gpu.log" 2>&1 \
+	&& echo "ok: the --gpu skeleton builds with nvcc and pkg-config and passes its gate" \
+	|| { echo "FAIL: the --gpu skeleton"; sed 's/^/  | /' "$work/gpu.log"; fails=$((fails + 1)); }
+grep -i "warning" "$work/gpu.log" | grep -v "^make" && { echo "FAIL: the --gpu skeleton builds with warnings"; fails=$((fails + 1)); }
+if grep -q "the gpu stage was not run" "$work/gpu.log"; then
+	./withgpu/withgpu stages | sed 's/^/  | /'
+	[ "$fails" -eq 0 ] || finish
+	echo "SKIP: no usable GPU here: the skeleton's gpu stage was not run"
+	exit 77
+fi
+# A GPU: the skeleton's make check ran the stage to disk and verified it
+# against serial; the table verified it too.
+grep -q "verify check-serial check-gpu" "$work/gpu.log" \
+	&& echo "ok: the skeleton's gpu stage ran and passed the gate against serial" \
+	|| { echo "FAIL: the gpu stage was neither run nor skipped"; fails=$((fails + 1)); }
+finish
