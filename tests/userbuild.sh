@@ -18,7 +18,9 @@ stage_install() {
 	done
 	sed -e "s|^libdir=.*|libdir=$si_build/.libs|" -e "s|^includedir=.*|includedir=$si_dir/include|" \
 		"$si_build/apod.pc" > "$si_dir/pkgconfig/apod.pc"
-	PKG_CONFIG_PATH=$si_dir/pkgconfig
+	# Ahead of what the environment had: apod.pc names json-c, which may be
+	# found only there (a machine with it outside the system's paths).
+	PKG_CONFIG_PATH=$si_dir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 	LD_LIBRARY_PATH=$si_build/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 	export PKG_CONFIG_PATH LD_LIBRARY_PATH
 }
