@@ -3,84 +3,28 @@
  */
 #include <stdio.h>
 
+#include "apod/cuda.h"
 #include "cuda_check.h"
 #include "device.h"
 #include "gpu_info.h"
 
+/* apod's CUDA_TRY (cuda_check.h) and a user's APOD_CUDA_TRY say the same. */
 int apod_cuda_fail(cudaError_t err, const char *call, const char *file, int line)
 {
-	return apod_fail("%s failed at %s:%d: %s: %s", call, file, line, cudaGetErrorName(err),
-	                 cudaGetErrorString(err));
+	return apod_cuda_failed(err, call, file, line);
 }
 
-/* A kernel that exists only so that cudaFuncGetAttributes can tell whether
- * this binary holds code (SASS or PTX) the device can run. */
-static __global__ void probe_kernel(void) {}
-
-static void version_text(int v, char *buf, size_t len)
-{
-	snprintf(buf, len, "%d.%d", v / 1000, (v % 1000) / 10);
-}
-
+/* The checks a user's own stage gets from the installed <apod/cuda.h>,
+ * written once there; apod's advice for a binary without code for the GPU
+ * names its configure option. */
 extern "C" int apod_gpu_available(char *why, size_t len)
 {
-	int n = 0, drv = 0, rt = 0, dev = 0;
-	char d[16], r[16];
-	cudaError_t err = cudaGetDeviceCount(&n);
-	cudaFuncAttributes attr;
-	cudaDeviceProp prop;
-
-	cudaDriverGetVersion(&drv);
-	cudaRuntimeGetVersion(&rt);
-	version_text(drv, d, sizeof d);
-	version_text(rt, r, sizeof r);
-	if (drv == 0) {
-		snprintf(why, len, "no NVIDIA driver is installed, so no CUDA device can be used");
-		return 0;
-	}
-	if (err == cudaErrorInsufficientDriver || (err == cudaSuccess && drv < rt)) {
-		snprintf(why, len, "the NVIDIA driver supports CUDA %s, but this program's runtime "
-		         "needs CUDA %s or newer: update the driver", d, r);
-		return 0;
-	}
-	if (err == cudaErrorNoDevice || (err == cudaSuccess && n == 0)) {
-		snprintf(why, len, "no CUDA device found (driver CUDA %s)", drv ? d : "not installed");
-		return 0;
-	}
-	if (err != cudaSuccess) {
-		snprintf(why, len, "cannot use the GPU: %s: %s", cudaGetErrorName(err),
-		         cudaGetErrorString(err));
-		return 0;
-	}
-	if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess) {
-		snprintf(why, len, "cannot read the properties of device %d", dev);
-		return 0;
-	}
-	err = cudaFuncGetAttributes(&attr, probe_kernel);
-	if (err == cudaErrorNoKernelImageForDevice || err == cudaErrorInvalidDeviceFunction) {
-		snprintf(why, len, "this binary carries no code for %s (sm_%d%d); rebuild with "
-		         "--with-cuda-arch=%d%d", prop.name, prop.major, prop.minor, prop.major, prop.minor);
-		return 0;
-	}
-	/* Create the context now, so that its cost (a few hundred ms) is not
-	 * charged to the first phase that touches the device. */
-	err = err == cudaSuccess ? cudaFree(0) : err;
-	if (err != cudaSuccess) {
-		snprintf(why, len, "cannot use %s: %s: %s", prop.name, cudaGetErrorName(err),
-		         cudaGetErrorString(err));
-		return 0;
-	}
-	return 1;
+	return apod_cuda_usable(why, len, "with configure --with-cuda-arch=");
 }
 
 extern "C" int apod_gpu_require(const char *stage, size_t bytes)
 {
-	size_t free_b = 0, total_b = 0;
-	CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
-	if (bytes > free_b)
-		return apod_usage_fail("%s: the problem needs %zu bytes of device memory, but only %zu "
-		                       "of the device's %zu are free", stage, bytes, free_b, total_b);
-	return 0;
+	return apod_cuda_require(stage, bytes);
 }
 
 extern "C" int apod_gpu_print_info(FILE *f)
@@ -90,8 +34,8 @@ extern "C" int apod_gpu_print_info(FILE *f)
 	cudaError_t err;
 	cudaDriverGetVersion(&drv);
 	cudaRuntimeGetVersion(&rt);
-	version_text(drv, d, sizeof d);
-	version_text(rt, r, sizeof r);
+	apod_cuda_version_text(drv, d, sizeof d);
+	apod_cuda_version_text(rt, r, sizeof r);
 	fprintf(f, "CUDA: runtime %s (linked statically), driver supports %s\n", r, drv ? d : "none");
 	err = cudaGetDeviceCount(&n);
 	if (err != cudaSuccess) {
@@ -111,7 +55,7 @@ extern "C" int apod_gpu_print_info(FILE *f)
 		cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, i);
 		cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, i);
 		cudaSetDevice(i);
-		err = cudaFuncGetAttributes(&attr, probe_kernel);
+		err = cudaFuncGetAttributes(&attr, apod_cuda_probe_kernel);
 		fprintf(f, "device %d: %s, compute capability %d.%d, %d SMs at %.0f MHz\n", i, p.name,
 		        p.major, p.minor, p.multiProcessorCount, sm_khz / 1e3);
 		fprintf(f, "  memory: %.1f GiB, %d-bit bus at %.0f MHz: theoretical bandwidth %.0f GB/s "

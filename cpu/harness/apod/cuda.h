@@ -80,15 +80,11 @@ static inline void apod_cuda_version_text(int v, char *buf, size_t len)
 	snprintf(buf, len, "%d.%d", v / 1000, (v % 1000) / 10);
 }
 
-/* A GPU stage's `available` (apod/workload.h): 1 if a CUDA device can run
- * this program, else 0 with the reason in why, so that the table reports
- * the stage as not run, and why, instead of failing where there is no GPU.
- * The reasons are the ones a user can act on: no driver, a driver older
- * than the runtime the program was built with (both versions given), no
- * device, no code in this file for the device's architecture (rebuild with
- * its -arch).  On success the device's context is created here, so that
- * its cost (a few hundred ms) is not charged to the first timed phase. */
-static inline int apod_cuda_available(char *why, size_t len)
+/* The checks behind apod_cuda_available (below), with the advice for a
+ * binary that carries no code for the device: "rebuild it " + rebuild +
+ * the architecture's two digits (apod's own stages name their configure
+ * option here). */
+static inline int apod_cuda_usable(char *why, size_t len, const char *rebuild)
 {
 	int n = 0, drv = 0, rt = 0, dev = 0;
 	char d[16], r[16];
@@ -126,8 +122,8 @@ static inline int apod_cuda_available(char *why, size_t len)
 	}
 	err = cudaFuncGetAttributes(&attr, apod_cuda_probe_kernel);
 	if (err == cudaErrorNoKernelImageForDevice || err == cudaErrorInvalidDeviceFunction) {
-		snprintf(why, len, "this program carries no code for %s (sm_%d%d); rebuild it with "
-		         "nvcc -arch=sm_%d%d", prop.name, prop.major, prop.minor, prop.major, prop.minor);
+		snprintf(why, len, "this program carries no code for %s (sm_%d%d); rebuild it %s%d%d",
+		         prop.name, prop.major, prop.minor, rebuild, prop.major, prop.minor);
 		return 0;
 	}
 	err = err == cudaSuccess ? cudaFree(0) : err;
@@ -137,6 +133,19 @@ static inline int apod_cuda_available(char *why, size_t len)
 		return 0;
 	}
 	return 1;
+}
+
+/* A GPU stage's `available` (apod/workload.h): 1 if a CUDA device can run
+ * this program, else 0 with the reason in why, so that the table reports
+ * the stage as not run, and why, instead of failing where there is no GPU.
+ * The reasons are the ones a user can act on: no driver, a driver older
+ * than the runtime the program was built with (both versions given), no
+ * device, no code in this file for the device's architecture (rebuild with
+ * its -arch).  On success the device's context is created here, so that
+ * its cost (a few hundred ms) is not charged to the first timed phase. */
+static inline int apod_cuda_available(char *why, size_t len)
+{
+	return apod_cuda_usable(why, len, "with nvcc -arch=sm_");
 }
 
 /* Call it in create before allocating: a problem too big for the device is
