@@ -76,18 +76,7 @@ static void row(json_object *arr, const char *name, double ms, double bytes, dou
  * calcStats's memset, statistics, merge and the two copies home. */
 static int step_calls(struct resident *r)
 {
-	const struct heat_problem *p = r->p;
-	size_t hist = (size_t)p->nbins * sizeof(unsigned);
-	if (resident_sweep(r))
-		return -1;
-	CUDA_TRY(cudaMemsetAsync(r->d_hist, 0, hist, r->stream));
-	LAUNCH_TRY((stats_kernel<<<r->stats_blocks, r->stats_threads, hist, r->stream>>>(
-		r->d_cur, p->n, p->hist_lo, p->hist_inv_width, p->nbins, r->d_parts, r->d_hist)));
-	LAUNCH_TRY((merge_kernel<<<1, 256, 0, r->stream>>>(r->d_parts, r->stats_blocks, r->d_total)));
-	CUDA_TRY(cudaMemcpyAsync(r->h_total, r->d_total, sizeof *r->h_total, cudaMemcpyDeviceToHost,
-	                         r->stream));
-	CUDA_TRY(cudaMemcpyAsync(r->h_hist, r->d_hist, hist, cudaMemcpyDeviceToHost, r->stream));
-	return 0;
+	return resident_sweep(r) || resident_stats_issue(r) ? -1 : 0;
 }
 
 /* The same step captured once into a CUDA graph on stream s (which must

@@ -98,27 +98,45 @@ int resident_sweep(struct resident *r)
 	return 0;
 }
 
-int resident_stats_finish(struct resident *r, int nparts, struct apod_moments *m, unsigned *hist)
+/* Merge the partials and start the two copies home; nothing waits. */
+static int stats_send(struct resident *r, int nparts)
 {
 	const struct heat_problem *p = r->p;
 	LAUNCH_TRY((merge_kernel<<<1, 256, 0, r->stream>>>(r->d_parts, nparts, r->d_total)));
-	CUDA_TRY(cudaMemcpyAsync(r->h_total, r->d_total, sizeof *m, cudaMemcpyDeviceToHost, r->stream));
-	CUDA_TRY(cudaMemcpyAsync(r->h_hist, r->d_hist, (size_t)p->nbins * sizeof *hist,
+	CUDA_TRY(cudaMemcpyAsync(r->h_total, r->d_total, sizeof *r->h_total, cudaMemcpyDeviceToHost,
+	                         r->stream));
+	CUDA_TRY(cudaMemcpyAsync(r->h_hist, r->d_hist, (size_t)p->nbins * sizeof *r->h_hist,
 	                         cudaMemcpyDeviceToHost, r->stream));
-	CUDA_TRY(cudaStreamSynchronize(r->stream));
-	*m = *r->h_total;
-	memcpy(hist, r->h_hist, (size_t)p->nbins * sizeof *hist);
 	return 0;
 }
 
-int resident_stats(struct resident *r, struct apod_moments *m, unsigned *hist)
+/* Wait for the copies home and hand their contents over. */
+static int stats_take(struct resident *r, struct apod_moments *m, unsigned *hist)
+{
+	CUDA_TRY(cudaStreamSynchronize(r->stream));
+	*m = *r->h_total;
+	memcpy(hist, r->h_hist, (size_t)r->p->nbins * sizeof *hist);
+	return 0;
+}
+
+int resident_stats_finish(struct resident *r, int nparts, struct apod_moments *m, unsigned *hist)
+{
+	return stats_send(r, nparts) || stats_take(r, m, hist) ? -1 : 0;
+}
+
+int resident_stats_issue(struct resident *r)
 {
 	const struct heat_problem *p = r->p;
 	CUDA_TRY(cudaMemsetAsync(r->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), r->stream));
 	LAUNCH_TRY((stats_kernel<<<r->stats_blocks, r->stats_threads, (size_t)p->nbins * sizeof(unsigned),
 	                           r->stream>>>(r->d_cur, p->n, p->hist_lo, p->hist_inv_width, p->nbins,
 	                                        r->d_parts, r->d_hist)));
-	return resident_stats_finish(r, r->stats_blocks, m, hist);
+	return stats_send(r, r->stats_blocks);
+}
+
+int resident_stats(struct resident *r, struct apod_moments *m, unsigned *hist)
+{
+	return resident_stats_issue(r) || stats_take(r, m, hist) ? -1 : 0;
 }
 
 int resident_zones(struct resident *r, double *zone_means)

@@ -46,6 +46,9 @@ int resident_device_seconds(struct resident *r, double *seconds, int nphases);
 int resident_sweep(struct resident *r);
 /* calcStats with the plain statistics kernel, then resident_stats_finish. */
 int resident_stats(struct resident *r, struct apod_moments *m, unsigned *hist);
+/* The same calls without the wait at the end (the results land in h_total
+ * and h_hist once the stream gets there): what bench captures as a graph. */
+int resident_stats_issue(struct resident *r);
 /* Merge d_parts (filled by some kernel, d_hist too) and bring them home. */
 int resident_stats_finish(struct resident *r, int nparts, struct apod_moments *m, unsigned *hist);
 int resident_zones(struct resident *r, double *zone_means);
