@@ -122,6 +122,7 @@ static const char *type_name(const struct apod_param *p)
 	case APOD_PARAM_REAL: return "number";
 	case APOD_PARAM_PAIR: return "AxB";
 	case APOD_PARAM_NAME: return "name";
+	case APOD_PARAM_CHOICE: return "choice";
 	default: return p->repeats ? "text, repeats" : "text";
 	}
 }
@@ -150,9 +151,14 @@ int apod_cmd_workloads(int argc, char **argv)
 		if (!verbose)
 			continue;
 		printf("\n%-16s %-14s %-22s %s\n", "key", "type", "default", "meaning");
-		for (const struct apod_param *p = w->params; p && p->key; p++)
+		for (const struct apod_param *p = w->params; p && p->key; p++) {
 			printf("%-16s %-14s %-22s %s\n", p->key, type_name(p), p->def ? p->def : "-",
 			       p->help ? p->help : "");
+			/* A choice's names, so that nobody has to guess them. */
+			for (int c = 0; p->type == APOD_PARAM_CHOICE && p->choices[c]; c++)
+				printf("%-16s %-14s %-22s %s%s\n", "", "", "", c ? "  | " : "  one of: ",
+				       p->choices[c]);
+		}
 	}
 	if (!verbose)
 		printf("\n'%s workloads --workload=NAME' lists a workload's keys with their defaults.\n",

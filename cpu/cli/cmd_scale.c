@@ -798,7 +798,7 @@ int apod_cmd_scale(int argc, char **argv)
 		free(s);
 		return apod_report_failure();
 	}
-	s->omp = apod_stage_find(s->w, "omp");
+	s->omp = apod_stage_baseline(s->w);
 	omp_why[0] = '\0';
 	if (s->omp && !s->omp->available(omp_why, sizeof omp_why))
 		s->omp = NULL, omp_missing = 2;

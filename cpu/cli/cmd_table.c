@@ -216,7 +216,7 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 			failed |= !w->v.ok;
 		}
 		fill_bounds(w, &serial, &r);
-		if (!strcmp(w->e->name, "omp"))
+		if (w->e->role == APOD_ROLE_HOST_BASELINE)
 			omp_total = r.total;
 		if (i != 0)
 			apod_run_free(&r);

@@ -69,8 +69,7 @@ int apod_main(int argc, char **argv, const struct apod_program *prog)
 		{ "bench", apod_cmd_bench },       { "workloads", apod_cmd_workloads },
 		{ "new", apod_cmd_new },           { "scale", apod_cmd_scale },
 	};
-	apod_prog = prog;
-	if (apod_registry_check(prog))
+	if (!(apod_prog = apod_registry_load(prog)))
 		return fprintf(stderr, "%s: %s\n", prog && prog->name ? prog->name : "apod",
 		               apod_failure()), APOD_EXIT_FAIL;
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {

@@ -13,7 +13,7 @@ static const char magic[6] = { '\x93', 'N', 'U', 'M', 'P', 'Y' };
 
 size_t apod_dtype_size(enum apod_dtype t)
 {
-	return t == APOD_F64 ? 8 : 4;
+	return t == APOD_F64 || t == APOD_I64 || t == APOD_U64 ? 8 : 4;
 }
 
 int apod_npy_open(struct apod_outfile *o, const char *path, enum apod_dtype dtype, int ndim,
@@ -26,12 +26,12 @@ int apod_npy_open(struct apod_outfile *o, const char *path, enum apod_dtype dtyp
 		return -1;
 	if (ndim == 1)
 		len = snprintf(header, sizeof header,
-		               "{'descr': '<f%zu', 'fortran_order': False, 'shape': (%zu,), }",
-		               apod_dtype_size(dtype), dims[0]);
+		               "{'descr': '%s', 'fortran_order': False, 'shape': (%zu,), }",
+		               apod_dtype_descr(dtype), dims[0]);
 	else
 		len = snprintf(header, sizeof header,
-		               "{'descr': '<f%zu', 'fortran_order': False, 'shape': (%zu, %zu), }",
-		               apod_dtype_size(dtype), dims[0], dims[1]);
+		               "{'descr': '%s', 'fortran_order': False, 'shape': (%zu, %zu), }",
+		               apod_dtype_descr(dtype), dims[0], dims[1]);
 	/* Pad with spaces so that the data starts on a 64-byte boundary, ending in '\n'. */
 	total = 10 + (size_t)len + 1;
 	while (total % 64)

@@ -102,6 +102,23 @@ static int parse_name(const char *s, char *out, const char *where, const char *k
 	return 0;
 }
 
+/* One of p's choices, by name; the message lists them all. */
+static int parse_choice(const char *s, const struct apod_param *p, int *out, const char *where)
+{
+	char list[512];
+	size_t used = 0;
+	for (int c = 0; p->choices[c]; c++)
+		if (!strcmp(s, p->choices[c])) {
+			*out = c;
+			return 0;
+		}
+	list[0] = '\0';
+	for (int c = 0; p->choices[c] && used < sizeof list; c++)
+		used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", c ? ", " : "",
+		                         p->choices[c]);
+	return apod_usage_fail("%s: %s: '%s' is not one of %s", where, p->key, s, list);
+}
+
 static int set_one(const struct apod_param *p, void *params, const char *value, const char *where)
 {
 	switch (p->type) {
@@ -125,6 +142,8 @@ static int set_one(const struct apod_param *p, void *params, const char *value, 
 		return parse_name(value, at(params, p), where, p->key);
 	case APOD_PARAM_CUSTOM:
 		return p->set(params, value, where);
+	case APOD_PARAM_CHOICE:
+		return parse_choice(value, p, at(params, p), where);
 	}
 	return apod_fail("%s: %s: unknown parameter type", where, p->key);
 }
@@ -341,6 +360,9 @@ int apod_param_text(const struct apod_param *p, const void *params, int i, char 
 	case APOD_PARAM_NAME:
 		snprintf(buf, len, "%s", (const char *)v);
 		break;
+	case APOD_PARAM_CHOICE:
+		snprintf(buf, len, "%s", p->choices[*(const int *)v]);
+		break;
 	default:
 		return 0;
 	}
@@ -369,6 +391,10 @@ json_object *apod_params_json(const struct apod_workload *w, const void *params)
 		}
 		case APOD_PARAM_NAME:
 			json_object_object_add(o, p->key, json_object_new_string((const char *)v));
+			break;
+		case APOD_PARAM_CHOICE:
+			json_object_object_add(o, p->key,
+			                       json_object_new_string(p->choices[*(const int *)v]));
 			break;
 		case APOD_PARAM_CUSTOM:
 			if (!p->get)
@@ -412,6 +438,7 @@ static int json_text(const struct apod_param *p, json_object *x, char *buf, size
 		return 0;
 	case APOD_PARAM_NAME:
 	case APOD_PARAM_CUSTOM:
+	case APOD_PARAM_CHOICE:
 		if (!json_object_is_type(x, json_type_string))
 			break;
 		snprintf(buf, len, "%s", json_object_get_string(x));

@@ -1,9 +1,13 @@
 #include <ctype.h>
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "fail.h"
+#include "npy.h"
 #include "registry.h"
 #include "run.h"
+#include "upgrade.h"
 
 /* Option names the harness's commands take for themselves. */
 static const char *const reserved[] = {
@@ -28,6 +32,7 @@ static size_t value_size(enum apod_param_type t)
 	case APOD_PARAM_REAL: return sizeof(double);
 	case APOD_PARAM_PAIR: return 2 * sizeof(long);
 	case APOD_PARAM_NAME: return APOD_NAME_MAX;
+	case APOD_PARAM_CHOICE: return sizeof(int);
 	default: return 0;
 	}
 }
@@ -57,6 +62,16 @@ static int check_params(const struct apod_workload *w)
 		if (p->type != APOD_PARAM_CUSTOM && p->offset + value_size(p->type) > w->params_size)
 			return apod_fail("workload %s: parameter '%s' lies outside the parameter struct",
 			                 w->name, p->key);
+		if (p->type == APOD_PARAM_CHOICE) {
+			if (!p->choices || !p->choices[0])
+				return apod_fail("workload %s: parameter '%s' lists no choices", w->name,
+				                 p->key);
+			for (int c = 0; p->choices[c]; c++)
+				if (bad_name(p->choices[c]))
+					return apod_fail("workload %s: parameter '%s': choice '%s' is not a "
+					                 "name of a-z, 0-9 and _", w->name, p->key,
+					                 p->choices[c]);
+		}
 	}
 	return 0;
 }
@@ -65,8 +80,8 @@ static int check_outputs(const struct apod_workload *w)
 {
 	int narrays = apod_array_count(w), nseries = apod_series_count(w);
 	int nprobes = apod_probe_count(w);
-	if (narrays == 0)
-		return apod_fail("workload %s declares no arrays: a run must produce something to verify",
+	if (narrays + nseries == 0)
+		return apod_fail("workload %s declares no outputs: a run must produce something to verify",
 		                 w->name);
 	if (nprobes > APOD_MAX_PROBES)
 		return apod_fail("workload %s: more than %d probes", w->name, APOD_MAX_PROBES);
@@ -91,8 +106,13 @@ static int check_outputs(const struct apod_workload *w)
 		if (d->compare == APOD_COMPARE_COUNTS || d->compare == APOD_COMPARE_DRIFT)
 			return apod_fail("workload %s: array %s: counts and drift apply to series only",
 			                 w->name, d->name);
-		if (d->compare != APOD_COMPARE_EXACT && !d->tolerance)
+		if (d->compare != APOD_COMPARE_EXACT && !d->tolerance && !d->tolerance_of)
 			return apod_fail("workload %s: array %s needs a tolerance() for its comparison",
+			                 w->name, d->name);
+		if (d->dtype > APOD_U64)
+			return apod_fail("workload %s: array %s has an unknown dtype", w->name, d->name);
+		if (d->compare == APOD_COMPARE_ULP && apod_dtype_integer(d->dtype))
+			return apod_fail("workload %s: array %s: integers have no units in the last place",
 			                 w->name, d->name);
 	}
 	for (int i = 0; i < nseries; i++) {
@@ -100,18 +120,27 @@ static int check_outputs(const struct apod_workload *w)
 		if (s->probe < 0 || s->probe >= nprobes)
 			return apod_fail("workload %s: series %s names probe %d, which does not exist",
 			                 w->name, s->name, s->probe);
-		if (!s->columns)
-			return apod_fail("workload %s: series %s has no columns()", w->name, s->name);
-		if (s->compare != APOD_COMPARE_EXACT && !s->tolerance)
+		if (!s->columns && s->ncolumns <= 0)
+			return apod_fail("workload %s: series %s has neither columns() nor ncolumns",
+			                 w->name, s->name);
+		if (s->compare != APOD_COMPARE_EXACT && !s->tolerance && !s->tolerance_of)
 			return apod_fail("workload %s: series %s needs a tolerance() for its comparison",
 			                 w->name, s->name);
+		if (s->dtype > APOD_U64)
+			return apod_fail("workload %s: series %s has an unknown dtype", w->name, s->name);
+		if (apod_dtype_integer(s->dtype) &&
+		    (s->compare == APOD_COMPARE_ULP || s->compare == APOD_COMPARE_DRIFT))
+			return apod_fail("workload %s: series %s: integers are compared exactly, by "
+			                 "absolute difference or as counts", w->name, s->name);
 	}
 	return 0;
 }
 
 static int check_stages(const struct apod_workload *w)
 {
-	int n = 0;
+	int n = 0, baselines = 0, typed = 0;
+	for (int i = 0; i < apod_series_count(w); i++)
+		typed |= apod_dtype_integer(w->series[i].dtype);
 	if (!w->stages || !w->stages[0])
 		return apod_fail("workload %s declares no stages", w->name);
 	if (strcmp(w->stages[0]->name, "serial"))
@@ -127,13 +156,31 @@ static int check_stages(const struct apod_workload *w)
 				return apod_fail("workload %s: two stages are called '%s'", w->name, e->name);
 		if (!e->available)
 			return apod_fail("workload %s: stage %s has no available()", w->name, e->name);
-		if (!e->create != !e->step || !e->create != !e->fetch || !e->create != !e->destroy ||
-		    (!e->create && n == 0))
-			return apod_fail("workload %s: stage %s must have all of create, step, fetch and "
-			                 "destroy (or none, if it is never available)", w->name, e->name);
-		if (e->create && apod_probe_count(w) > 0 && !e->probe)
+		if (!e->create != !(e->step || e->step_at) || !e->create != !e->destroy ||
+		    (!e->create && n == 0) || (e->create && !e->fetch && apod_array_count(w)))
+			return apod_fail("workload %s: stage %s must have all of create, step (or "
+			                 "step_at), fetch (where there are arrays) and destroy (or none, "
+			                 "if it is never available)", w->name, e->name);
+		if (!e->probe_defer != !e->probe_collect || !e->probe_defer != !(e->defer_rows > 0))
+			return apod_fail("workload %s: stage %s: probe_defer, probe_collect and "
+			                 "defer_rows go together", w->name, e->name);
+		if (e->create && apod_probe_count(w) > 0 && !e->probe && !e->probe_at &&
+		    !e->probe_defer)
 			return apod_fail("workload %s: stage %s has no probe() for the workload's probes",
 			                 w->name, e->name);
+		if (e->create && typed && !e->probe_at && !e->probe_defer)
+			return apod_fail("workload %s: stage %s fills integer series through probe(), "
+			                 "whose rows are doubles: give it probe_at or probe_defer",
+			                 w->name, e->name);
+		if (e->role > APOD_ROLE_HOST_BASELINE || (n == 0 && e->role))
+			return apod_fail("workload %s: stage %s: role %u is not one this harness knows "
+			                 "(the reference's is 0)", w->name, e->name, e->role);
+		if (e->role == APOD_ROLE_HOST_BASELINE && baselines++)
+			return apod_fail("workload %s: two stages are the host baseline", w->name);
+		if (e->runs_on & ~(APOD_RUNS_HOST_CORE | APOD_RUNS_HOST_CORES | APOD_RUNS_DEVICE |
+		                   APOD_RUNS_OVER_BUS))
+			return apod_fail("workload %s: stage %s runs on an unknown resource", w->name,
+			                 e->name);
 		if (!e->mark != !e->device_seconds)
 			return apod_fail("workload %s: stage %s has one of mark and device_seconds "
 			                 "without the other", w->name, e->name);
@@ -152,13 +199,19 @@ static int check_stages(const struct apod_workload *w)
 	return 0;
 }
 
-int apod_workload_check(const struct apod_workload *w)
+static int check_version(const struct apod_workload *w)
 {
 	if (!w)
 		return apod_fail("a NULL workload");
 	if (w->version < 1 || w->version > APOD_WORKLOAD_VERSION)
 		return apod_fail("workload %s: interface version %d, but this harness knows 1 to %d",
 		                 w->name ? w->name : "(unnamed)", w->version, APOD_WORKLOAD_VERSION);
+	return 0;
+}
+
+/* w in the current revision's layout. */
+static int check_current(const struct apod_workload *w)
+{
 	if (bad_name(w->name))
 		return apod_fail("workload '%s': a name must be a-z, 0-9 and _",
 		                 w->name ? w->name : "(null)");
@@ -168,16 +221,38 @@ int apod_workload_check(const struct apod_workload *w)
 	return check_params(w) || check_outputs(w) || check_stages(w) ? -1 : 0;
 }
 
-int apod_registry_check(const struct apod_program *prog)
+int apod_workload_check(const struct apod_workload *w)
 {
+	const struct apod_workload *u;
+	int rc;
+	if (check_version(w) || !(u = apod_workload_upgrade(w)))
+		return -1;
+	rc = check_current(u);
+	apod_workload_upgrade_free(u, w);
+	return rc;
+}
+
+const struct apod_program *apod_registry_load(const struct apod_program *prog)
+{
+	static struct apod_program loaded;
+	static const struct apod_workload **list;
+	int n = 0;
 	if (!prog || !prog->name || !prog->workloads || !prog->workloads[0])
-		return apod_fail("the program declares no workloads");
-	for (int i = 0; prog->workloads[i]; i++) {
-		if (apod_workload_check(prog->workloads[i]))
-			return -1;
+		return apod_fail("the program declares no workloads"), NULL;
+	while (prog->workloads[n])
+		n++;
+	free(list);
+	if (!(list = calloc((size_t)n + 1, sizeof *list)))
+		return apod_fail("out of memory"), NULL;
+	for (int i = 0; i < n; i++) {
+		if (check_version(prog->workloads[i]) ||
+		    !(list[i] = apod_workload_upgrade(prog->workloads[i])) || check_current(list[i]))
+			return NULL;
 		for (int j = 0; j < i; j++)
-			if (!strcmp(prog->workloads[i]->name, prog->workloads[j]->name))
-				return apod_fail("two workloads are called '%s'", prog->workloads[i]->name);
+			if (!strcmp(list[i]->name, list[j]->name))
+				return apod_fail("two workloads are called '%s'", list[i]->name), NULL;
 	}
-	return 0;
+	loaded = *prog;
+	loaded.workloads = list;
+	return &loaded;
 }

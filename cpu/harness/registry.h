@@ -8,7 +8,9 @@
 
 #include "apod/apod.h"
 
-/* Every workload of prog (apod_workload_check), and no two with one name. */
-int apod_registry_check(const struct apod_program *prog);
+/* Every workload of prog checked (apod_workload_check), no two with one
+ * name: the program as the harness then uses it, each workload in the
+ * current revision's layout (upgrade.h).  NULL after apod_fail. */
+const struct apod_program *apod_registry_load(const struct apod_program *prog);
 
 #endif

@@ -147,6 +147,51 @@ static int phase_edge(const struct apod_stage *e, void *ctx, int phase, int end,
 }
 #define MARK(phase, end) phase_edge(e, ctx, (phase), (end), trace)
 
+/* Probe k's row `row` of every series it owns (NULL for the others). */
+static void series_rows(const struct apod_run *r, int k, long row, double **rows)
+{
+	for (int i = 0; i < r->nseries; i++) {
+		const struct apod_series_data *d = &r->series[i];
+		rows[i] = r->w->series[i].probe == k && row < d->rows
+		          ? d->v + (size_t)row * (size_t)d->cols : NULL;
+	}
+}
+
+/* Deferred probes (apod/workload.h, revision 3): bring probe k's pending
+ * rows home, timed as the probe's phase, since the wait is its work.
+ * Rows are collected in the order they were deferred: pending[k] of them
+ * after the done[k] already home. */
+struct deferred {
+	long pending[APOD_MAX_PROBES], done[APOD_MAX_PROBES];
+};
+
+static int collect(const struct apod_stage *e, void *ctx, struct apod_run *r, int k,
+                   struct deferred *q, int trace)
+{
+	double *rows[64];
+	double t = apod_now();
+	if (!q->pending[k])
+		return 0;
+	series_rows(r, k, q->done[k], rows);
+	if (phase_edge(e, ctx, 2 + k, 0, trace) ||
+	    e->probe_collect(ctx, k, q->done[k], q->pending[k], (void *const *)rows) ||
+	    phase_edge(e, ctx, 2 + k, 1, trace))
+		return -1;
+	r->phase[2 + k] += apod_now() - t;
+	q->done[k] += q->pending[k];
+	q->pending[k] = 0;
+	return 0;
+}
+
+static int collect_all(const struct apod_stage *e, void *ctx, struct apod_run *r, int nprobes,
+                       struct deferred *q, int trace)
+{
+	for (int k = 0; k < nprobes; k++)
+		if (collect(e, ctx, r, k, q, trace))
+			return -1;
+	return 0;
+}
+
 int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, const void *params,
                   const void *problem, const char *outdir, unsigned flags, struct apod_run *r)
 {
@@ -155,6 +200,7 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 	int nprobes = apod_probe_count(w), snap_phase = 2 + nprobes, fetch_phase = 3 + nprobes;
 	int report_phase = 4 + nprobes, reports, trace = !!(flags & APOD_SIM_TRACE);
 	long every[APOD_MAX_PROBES];
+	struct deferred q = { { 0 }, { 0 } };
 	double *rows[64];
 	void *snap = NULL, *ctx = NULL;
 	struct writer wr = { .e = e, .outdir = outdir };
@@ -208,29 +254,45 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 	prog.on &= reports;   /* one progress line, the reporter's */
 	for (s = 1; s <= r->steps; s++) {
 		t = apod_now();
-		if (MARK(1, 0) || e->step(ctx) || MARK(1, 1))
+		if (MARK(1, 0) || (e->step_at ? e->step_at(ctx, s, r->steps) : e->step(ctx)) ||
+		    MARK(1, 1))
 			goto fail_ctx;
 		r->phase[1] += apod_now() - t;
 
 		for (int k = 0; k < nprobes; k++) {
+			long row = every[k] ? s / every[k] - 1 : 0;
 			if (!every[k] || s % every[k])
 				continue;
 			for (int i = 0; i < r->nseries; i++) {
 				struct apod_series_data *d = &r->series[i];
-				long row = s / every[k] - 1;
-				rows[i] = NULL;
-				if (w->series[i].probe != k || row >= d->rows)
-					continue;
-				d->step[row] = s;
-				rows[i] = d->v + (size_t)row * (size_t)d->cols;
+				if (w->series[i].probe == k && row < d->rows)
+					d->step[row] = s;
 			}
+			if (e->probe_defer) {
+				/* The stage's buffers hold defer_rows rows: make room first. */
+				if (q.pending[k] == e->defer_rows && collect(e, ctx, r, k, &q, trace))
+					goto fail_ctx;
+				t = apod_now();
+				if (MARK(2 + k, 0) || e->probe_defer(ctx, k, s, row) || MARK(2 + k, 1))
+					goto fail_ctx;
+				r->phase[2 + k] += apod_now() - t;
+				q.pending[k]++;
+				continue;
+			}
+			series_rows(r, k, row, rows);
 			t = apod_now();
-			if (MARK(2 + k, 0) || e->probe(ctx, k, rows) || MARK(2 + k, 1))
+			if (MARK(2 + k, 0) ||
+			    (e->probe_at ? e->probe_at(ctx, k, s, (void *const *)rows)
+			                 : e->probe(ctx, k, rows)) ||
+			    MARK(2 + k, 1))
 				goto fail_ctx;
 			r->phase[2 + k] += apod_now() - t;
 		}
 
 		if (M && s % M == 0) {
+			/* A snapshot is a point where the rows so far are complete. */
+			if (collect_all(e, ctx, r, nprobes, &q, trace))
+				goto fail_ctx;
 			t = apod_now();
 			/* The reporter writes alone: every process learns whether it could. */
 			if (apod_stage_agree(w, e, MARK(snap_phase, 0) ||
@@ -243,6 +305,8 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 		apod_progress_update(&prog, s);
 	}
 	apod_progress_end(&prog);
+	if (collect_all(e, ctx, r, nprobes, &q, trace))
+		goto fail_ctx;
 
 	/* The last snapshot may still be streaming: it overlaps the report. */
 	t = apod_now();

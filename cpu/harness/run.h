@@ -92,6 +92,10 @@ double apod_unattributed(const struct apod_run *r);
 int apod_stage_reporter(const struct apod_workload *w, const struct apod_stage *e);
 int apod_stage_agree(const struct apod_workload *w, const struct apod_stage *e, int failed);
 
+/* The stage of w that declares itself the host baseline (every core of
+ * the host, APOD_ROLE_HOST_BASELINE), or NULL. */
+const struct apod_stage *apod_stage_baseline(const struct apod_workload *w);
+
 /* The stage of w called name, or NULL. */
 const struct apod_stage *apod_stage_find(const struct apod_workload *w, const char *name);
 

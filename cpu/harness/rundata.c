@@ -67,6 +67,14 @@ unsigned apod_phase_bit(const struct apod_workload *w, int i)
 	return i == 3 + k ? APOD_PORTS_FETCH : APOD_PORTS_REPORT;
 }
 
+const struct apod_stage *apod_stage_baseline(const struct apod_workload *w)
+{
+	for (int i = 1; w->stages[i]; i++)
+		if (w->stages[i]->role == APOD_ROLE_HOST_BASELINE)
+			return w->stages[i];
+	return NULL;
+}
+
 const struct apod_stage *apod_stage_find(const struct apod_workload *w, const char *name)
 {
 	for (int i = 0; w->stages[i]; i++)
@@ -90,7 +98,7 @@ int apod_run_alloc(struct apod_run *r, const struct apod_workload *w, const void
 	for (int i = 0; i < r->nseries; i++) {
 		const struct apod_series *s = &w->series[i];
 		struct apod_series_data *d = &r->series[i];
-		d->cols = s->columns(params);
+		d->cols = s->columns ? s->columns(params) : s->ncolumns;
 		d->every = w->probes[s->probe].every(params);
 		d->rows = d->every > 0 ? r->steps / d->every : 0;
 		d->step = calloc(d->rows ? (size_t)d->rows : 1, sizeof *d->step);
@@ -149,12 +157,14 @@ double apod_unattributed(const struct apod_run *r)
 
 int apod_stage_reporter(const struct apod_workload *w, const struct apod_stage *e)
 {
-	return w->version >= 2 && e->reporter ? e->reporter() : 1;
+	(void)w;   /* every workload is read in the current revision (upgrade.h) */
+	return e->reporter ? e->reporter() : 1;
 }
 
 int apod_stage_agree(const struct apod_workload *w, const struct apod_stage *e, int failed)
 {
-	if (w->version >= 2 && e->agree)
+	(void)w;
+	if (e->agree)
 		return e->agree(failed);
 	return failed ? -1 : 0;
 }

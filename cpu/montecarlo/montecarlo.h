@@ -118,6 +118,8 @@ double mc_path_eta(const struct mc_params *p);
 int mc_gpu_outcomes(const struct mc_model *m, uint64_t first, size_t n, int tuned, double *out);
 
 extern const struct apod_stage *const mc_stages[];
+/* bench --kernels (kernels.c): the workload's kernels member. */
+int mc_kernels(const void *problem, int reps, void *json);
 extern const struct apod_stage mc_stage_serial;
 extern const struct apod_stage mc_stage_omp;
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)

@@ -120,4 +120,6 @@ const struct apod_stage mc_stage_omp = {
 	.probe = omp_probe,
 	.fetch = omp_fetch,
 	.destroy = omp_destroy,
+	.role = APOD_ROLE_HOST_BASELINE,
+	.runs_on = APOD_RUNS_HOST_CORES,
 };

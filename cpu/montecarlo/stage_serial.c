@@ -97,4 +97,5 @@ const struct apod_stage mc_stage_serial = {
 	.probe = calcEstimates,
 	.fetch = serial_fetch,
 	.destroy = serial_destroy,
+	.runs_on = APOD_RUNS_HOST_CORE,
 };

@@ -108,6 +108,8 @@ void nbody_soa_fetch(const struct nbody_soa *s, int a, float *dst);
 
 /* The stages, "serial" first (stages.c). */
 extern const struct apod_stage *const nbody_stages[];
+/* bench --kernels (kernels.c): the workload's kernels member. */
+int nbody_kernels(const void *problem, int reps, void *json);
 extern const struct apod_stage nbody_stage_serial;
 extern const struct apod_stage nbody_stage_omp;
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)

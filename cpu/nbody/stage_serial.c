@@ -87,4 +87,5 @@ const struct apod_stage nbody_stage_serial = {
 	.probe = serial_probe,
 	.fetch = serial_fetch,
 	.destroy = serial_destroy,
+	.runs_on = APOD_RUNS_HOST_CORE,
 };

@@ -112,4 +112,6 @@ const struct apod_stage particles_stage_omp = {
 	.probe = omp_energy,
 	.fetch = omp_fetch,
 	.destroy = omp_destroy,
+	.role = APOD_ROLE_HOST_BASELINE,
+	.runs_on = APOD_RUNS_HOST_CORES,
 };

@@ -96,4 +96,5 @@ const struct apod_stage particles_stage_serial = {
 	.probe = calcEnergy,
 	.fetch = serial_fetch,
 	.destroy = serial_destroy,
+	.runs_on = APOD_RUNS_HOST_CORE,
 };

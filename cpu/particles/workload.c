@@ -144,16 +144,38 @@ static const char *title(const void *params)
 	return ((const struct particles_params *)params)->name;
 }
 
-static int three_columns(const void *params)
+/* The work of one occurrence of each phase (apod/workload.h, revision 3).
+ * A step reads and writes each particle's four floats once and does 16
+ * FP32 operations on them (particles_kdk: two kicks of three, a drift of
+ * two, per coordinate); the energy reads them once and does 11 FP64
+ * operations (particles_energy, and the two sums).  The state crosses the
+ * bus once at setup and once at the end; a stage that kept it on the host
+ * would carry it both ways every step. */
+static int work(const void *params, int phase, struct apod_work *w)
 {
-	(void)params;
-	return 3;
-}
-
-static int one_column(const void *params)
-{
-	(void)params;
-	return 1;
+	double n = (double)((const struct particles_params *)params)->n;
+	double state = n * PARTICLES_COLS * sizeof(float);
+	switch (phase) {
+	case APOD_PHASE_SETUP:                   /* the initial state, in */
+		w->bytes = 2 * state;
+		w->h2d_bytes = state;
+		return 1;
+	case APOD_PHASE_STEP:                    /* moveParticles */
+		w->bytes = 2 * state;
+		w->flops32 = 16 * n;
+		w->h2d_bytes = w->d2h_bytes = state;
+		return 1;
+	case APOD_PHASE_PROBE(PARTICLES_PROBE_ENERGY):
+		w->bytes = state;
+		w->flops64 = 11 * n;
+		w->h2d_bytes = state;
+		return 1;
+	case APOD_PHASE_FETCH(1):                /* the state, home */
+		w->bytes = 2 * state;
+		w->d2h_bytes = state;
+		return 1;
+	}
+	return 0;
 }
 
 /* The initial state, once, on the host: every stage copies these bits. */
@@ -199,11 +221,11 @@ static const struct apod_array arrays[] = {
 
 static const struct apod_series series[] = {
 	[PARTICLES_SERIES_ENERGY] = { .name = "energy", .probe = PARTICLES_PROBE_ENERGY,
-	                              .columns = three_columns, .column_names = "kinetic,potential,total",
+	                              .ncolumns = 3, .column_names = "kinetic,potential,total",
 	                              .compare = APOD_COMPARE_CLOSE, .tolerance = energy_tol },
 	/* The same total energy, held to an invariant instead of to serial. */
 	[PARTICLES_SERIES_DRIFT] = { .name = "drift", .probe = PARTICLES_PROBE_ENERGY,
-	                             .columns = one_column, .column_names = "total",
+	                             .ncolumns = 1, .column_names = "total",
 	                             .compare = APOD_COMPARE_DRIFT, .tolerance = drift_tol },
 	{ .name = NULL },
 };
@@ -238,4 +260,5 @@ const struct apod_workload particles_workload = {
 	.series = series,
 	.stages = particles_stages,
 	.grow = grow,
+	.work = work,
 };

@@ -39,8 +39,20 @@ extern "C" {
 #endif
 
 /* 1: the first revision.  2: struct apod_stage gained reporter and agree
- * (a stage that runs as several processes, such as MPI ranks). */
-#define APOD_WORKLOAD_VERSION 2
+ * (a stage that runs as several processes, such as MPI ranks).
+ * 3: the machine and the shape of a program (see "revision 3" below each
+ * struct): the work of every phase, for the speed of light; a stage's role
+ * and where it runs; steps and probes told their index; probes whose rows
+ * stay on the device until collected; integer outputs; workloads whose
+ * outputs are series only; tolerances that see the problem; keys with a
+ * list of choices; a workload's own kernel benchmark; constant column
+ * counts as data.
+ *
+ * The element structs (apod_param, apod_array, apod_series) grew too: the
+ * harness steps through a workload's tables with the size of the revision
+ * it was compiled against, so a table built against revision 2 is read
+ * with revision 2's element size (SQLite's szOsFile, in reverse). */
+#define APOD_WORKLOAD_VERSION 3
 
 /* ---- parameters: one key table gives the deck parser, the defaults, the
  * --KEY=VALUE options, the JSON in report.json both ways and the test that
@@ -51,7 +63,8 @@ enum apod_param_type {
 	APOD_PARAM_REAL,    /* double: a finite number in [lo, hi] ((lo, hi] with lo_open) */
 	APOD_PARAM_PAIR,    /* long[2]: "AxB", each in [lo, hi] (e.g. size = 2048x1024) */
 	APOD_PARAM_NAME,    /* char[APOD_NAME_MAX]: letters, digits, '-' and '_' */
-	APOD_PARAM_CUSTOM   /* parsed and formatted by the workload's own set and get */
+	APOD_PARAM_CUSTOM,  /* parsed and formatted by the workload's own set and get */
+	APOD_PARAM_CHOICE   /* revision 3. int: the index of one of `choices` */
 };
 
 #define APOD_NAME_MAX 64
@@ -82,6 +95,12 @@ struct apod_param {
 	int (*set)(void *params, const char *value, const char *where);
 	int (*get)(const void *params, int i, char *buf, size_t len);
 	void (*reset)(void *params);
+
+	/* ---- revision 3 ----
+	 * APOD_PARAM_CHOICE only: the names it accepts, NULL-ended; the value
+	 * is stored as the int index of the name given.  `apod workloads`
+	 * lists them, and a wrong name is refused with the list. */
+	const char *const *choices;
 };
 
 /* ---- what a run produces ----------------------------------------------- */
@@ -106,7 +125,10 @@ struct apod_tol {
 	double frac, total;
 };
 
-enum apod_dtype { APOD_F32, APOD_F64 };
+/* The element types of outputs.  Revision 3 adds the integers (.npy '<i4',
+ * '<i8', '<u8'), compared exactly or by absolute difference in integers,
+ * never through a double. */
+enum apod_dtype { APOD_F32, APOD_F64, APOD_I32, APOD_I64, APOD_U64 };
 
 /* An array the stages hold: fetched at the end (NAME.npy), and optionally
  * snapshotted every snapshot_every(params) steps (SNAPSHOT_NNNNNNNNN.npy). */
@@ -118,6 +140,14 @@ struct apod_array {
 	const char *snapshot;       /* file prefix of the snapshots; NULL: none */
 	enum apod_compare compare;
 	void (*tolerance)(const void *params, int any_float, struct apod_tol *t);
+
+	/* ---- revision 3 ----
+	 * Optional, in place of tolerance: the tolerance designed from the
+	 * problem too (the data a stage starts from), where the right bound
+	 * depends on it.  `apod verify` builds the problem from the deck in
+	 * report.json to call it. */
+	void (*tolerance_of)(const void *params, const void *problem, int any_float,
+	                     struct apod_tol *t);
 };
 
 /* An observation phase: after every every(params)-th step the harness asks
@@ -141,6 +171,17 @@ struct apod_series {
 	enum apod_compare compare;
 	/* Per column (COUNTS and DRIFT: column 0 for the whole row). */
 	void (*tolerance)(const void *params, int any_float, int column, struct apod_tol *t);
+
+	/* ---- revision 3 ----
+	 * ncolumns: the number of values per row where it is a constant (then
+	 * columns may be NULL).  dtype: APOD_I32, APOD_I64 or APOD_U64 for
+	 * integer values, kept and compared as integers (a probe then fills
+	 * them through probe_at or probe_collect, whose rows are typed);
+	 * APOD_F64, or 0, for doubles.  tolerance_of: as the array's. */
+	int ncolumns;
+	enum apod_dtype dtype;
+	void (*tolerance_of)(const void *params, const void *problem, int any_float, int column,
+	                     struct apod_tol *t);
 };
 
 /* ---- stages ------------------------------------------------------------ */
@@ -226,6 +267,83 @@ struct apod_stage {
 	 * reporter.  Such a stage does not stream snapshots (no snapshot_begin). */
 	int (*reporter)(void);
 	int (*agree)(int failed);
+
+	/* ---- revision 3: read only where the workload's version >= 3 ----
+	 *
+	 * role: what the harness may take this stage for (APOD_ROLE_*).  The
+	 * table quotes every speedup against the HOST_BASELINE stage as well as
+	 * serial, and `apod scale` scales that stage over threads.  The first
+	 * stage is the reference whatever it says.
+	 *
+	 * runs_on: where the phases it ports run (APOD_RUNS_*), so the speed of
+	 * light of each uses that resource's measured ceilings.  0: where
+	 * width says (threads: the host's cores; 0: a device). */
+	unsigned role;
+	unsigned runs_on;
+
+	/* Optional, in place of step: told which step this is (1 .. steps) and
+	 * how many there are.  A program with no time loop cuts its work into
+	 * `steps` batches and does batch `step` here (doc/porting.md). */
+	int (*step_at)(void *ctx, long step, long steps);
+
+	/* Optional, in place of probe: told the step, and rows[i] in series i's
+	 * dtype (doubles unless the series asks for integers). */
+	int (*probe_at)(void *ctx, int k, long step, void *const *rows);
+
+	/* Optional, all three or none: deferred probes, for a stage whose
+	 * probes are computed on a device, so that no step waits for the host.
+	 * In place of probe, the harness calls probe_defer(ctx, k, step, row):
+	 * issue probe k's work for row `row` of its series (counted from 0) and
+	 * return without waiting; the stage keeps the row where it was
+	 * computed.  It holds up to defer_rows rows a probe (a constant); before
+	 * a probe would have more pending, before every snapshot and at the
+	 * end, the harness calls probe_collect(ctx, k, first, count, rows): wait
+	 * for the pending rows first .. first+count-1 and write them into
+	 * rows[i], count rows of series i's width one after another, typed as
+	 * in probe_at (rows[i] NULL for the series of other probes).  Both are
+	 * timed as probe k's phase.  The stage numbers its buffers row %
+	 * defer_rows: rows are collected in order, each once. */
+	long defer_rows;
+	int (*probe_defer)(void *ctx, int k, long step, long row);
+	int (*probe_collect)(void *ctx, int k, long first, long count, void *const *rows);
+};
+
+/* Roles (revision 3). */
+#define APOD_ROLE_PORT           0u   /* a stage like any other */
+#define APOD_ROLE_HOST_BASELINE  1u   /* every core of the host: the honest parallel baseline */
+
+/* Where a stage's ported phases run (revision 3), for the speed of light. */
+#define APOD_RUNS_HOST_CORE   (1u << 0)   /* one core of the host */
+#define APOD_RUNS_HOST_CORES  (1u << 1)   /* all the host's cores (width threads) */
+#define APOD_RUNS_DEVICE      (1u << 2)   /* a GPU */
+/* The state stays on the host: every occurrence of a ported phase carries
+ * its data across the bus (struct apod_work's h2d and d2h bytes). */
+#define APOD_RUNS_OVER_BUS    (1u << 3)
+
+/* ---- the work of a phase (revision 3): the speed of light ----------------
+ *
+ * What one occurrence of a phase must do whatever the stage, as a function
+ * of the parameters: the algorithm's compulsory minimum, not what a given
+ * stage happens to move.  The harness divides each figure by the ceiling
+ * measured on the machine the stage runs on (`apod ceilings`) and takes the
+ * largest: that phase's speed of light. */
+/* The phases, as work() and the device marks number them, for a workload
+ * with `nprobes` probes. */
+#define APOD_PHASE_SETUP             0
+#define APOD_PHASE_STEP              1
+#define APOD_PHASE_PROBE(k)          (2 + (k))
+#define APOD_PHASE_SNAPSHOT(nprobes) (2 + (nprobes))
+#define APOD_PHASE_FETCH(nprobes)    (3 + (nprobes))
+#define APOD_PHASE_REPORT(nprobes)   (4 + (nprobes))
+
+struct apod_work {
+	double bytes;       /* that must cross main memory: each input read once, each output written once */
+	double flops32;     /* FP32 operations, an FMA counting two */
+	double flops64;     /* FP64 operations, likewise */
+	double special;     /* special-function evaluations (exp, log, sin, rsqrt...) where they dominate */
+	/* Bytes a stage that keeps the state on the host (APOD_RUNS_OVER_BUS)
+	 * must carry to the device and back for one occurrence. */
+	double h2d_bytes, d2h_bytes;
 };
 
 /* ---- the workload ------------------------------------------------------ */
@@ -250,7 +368,9 @@ struct apod_workload {
 
 	const char *step_phase;                /* the name of one step's phase */
 	const struct apod_probe *probes;
-	const struct apod_array *arrays;       /* at least one */
+	/* At least one before revision 3; from revision 3 it may be NULL (or
+	 * end at once) where the outputs are series only. */
+	const struct apod_array *arrays;
 	const struct apod_series *series;
 	const struct apod_stage *const *stages;   /* ladder order, "serial" first, NULL-ended */
 
@@ -258,6 +378,21 @@ struct apod_workload {
 	 * times factor), for weak scaling (`apod scale`): 0, or -1 with a
 	 * usage failure where the grown problem would not fit. */
 	int (*grow)(void *params, int factor);
+
+	/* ---- revision 3: read only where version >= 3 ----
+	 *
+	 * work: optional.  Fill w with one occurrence's work of phase `phase`
+	 * (the index apod_phase_name counts: 0 setup, 1 the step, 2 + k probe
+	 * k, then writeSnapshot, fetchResults, writeReport) and return 1, or
+	 * return 0 where the phase has no declared work (its time then counts
+	 * as measured, and it gets no speed of light).
+	 *
+	 * kernels: optional.  `apod bench --kernels`: time the workload's own
+	 * kernels, one row each, beside the ceilings they answer to; 0, or -1
+	 * with apod_fail (no GPU: say so).  json is a json-c object to add a
+	 * "kernels" array to.  NULL: the workload has no kernels to time. */
+	int (*work)(const void *params, int phase, struct apod_work *w);
+	int (*kernels)(const void *problem, int reps, void *json);
 };
 
 #ifdef __cplusplus

@@ -1,0 +1,136 @@
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bounds.h"
+#include "sol.h"
+
+static double term(double amount, double rate)
+{
+	return amount > 0 && rate > 0 ? amount / rate : 0;
+}
+
+double apod_sol_seconds(const struct apod_work *w, const struct apod_sol_ceiling *c, int over_bus,
+                        double h2d, double d2h)
+{
+	double t = term(w->bytes, c->bytes);
+	t = fmax(t, term(w->flops32, c->flops32));
+	t = fmax(t, term(w->flops64, c->flops64));
+	t = fmax(t, term(w->special, c->special));
+	if (over_bus) {
+		t = fmax(t, term(w->h2d_bytes, h2d));
+		t = fmax(t, term(w->d2h_bytes, d2h));
+	}
+	return t;
+}
+
+unsigned apod_sol_runs_on(const struct apod_stage *e, int width)
+{
+	if (e->runs_on)
+		return e->runs_on;
+	if (width == 0)
+		return APOD_RUNS_DEVICE;
+	return width == 1 ? APOD_RUNS_HOST_CORE : APOD_RUNS_HOST_CORES;
+}
+
+/* How often phase i ran in r. */
+static double occurrences(const struct apod_workload *w, const void *params,
+                          const struct apod_run *r, int i)
+{
+	int k = apod_probe_count(w);
+	if (i == 1)
+		return (double)r->steps;
+	if (i >= 2 && i < 2 + k) {
+		long every = w->probes[i - 2].every(params);
+		return every > 0 ? (double)(r->steps / every) : 0;
+	}
+	if (i == 2 + k)
+		return (double)r->snapshots;
+	return 1;   /* setup, fetchResults, writeReport */
+}
+
+/* The time of phase i that can be held against its speed of light: the
+ * device's where the stage timed the phase there, the host's where the
+ * stage runs on the host; else none (-1): a GPU stage's host clocks time
+ * launches, and the wait lands in whichever phase synchronises. */
+static double checkable(const struct apod_run *r, int i, unsigned on)
+{
+	if (apod_device_timed(r, i))
+		return r->device[i];
+	return on & APOD_RUNS_DEVICE ? -1 : r->phase[i];
+}
+
+int apod_sol_eval(const struct apod_workload *w, const void *params, const struct apod_stage *e,
+                  int is_reference, const struct apod_run *serial, const struct apod_run *stage,
+                  const struct apod_sol_machine *m, struct apod_sol *sol)
+{
+	unsigned on = is_reference ? APOD_RUNS_HOST_CORE : apod_sol_runs_on(e, stage->width);
+	const struct apod_sol_ceiling *c;
+	double sum_sol = 0, sum_time = 0;
+	int declared = 0, unchecked = 0, nprobes = apod_probe_count(w);
+
+	memset(sol, 0, sizeof *sol);
+	for (int i = 0; i < APOD_MAX_PHASES; i++)
+		sol->phase[i] = -1;
+	if (!w->work) {
+		snprintf(sol->why, sizeof sol->why, "%s declares no work per phase", w->name);
+		return 0;
+	}
+	if (on & APOD_RUNS_DEVICE) {
+		if (!m->have_device) {
+			snprintf(sol->why, sizeof sol->why, "no device ceilings: %s", m->why_no_device);
+			return 0;
+		}
+		c = &m->device;
+	} else if (!m->have_host) {
+		snprintf(sol->why, sizeof sol->why, "no host ceilings");
+		return 0;
+	} else {
+		c = on & APOD_RUNS_HOST_CORES ? &m->cores : &m->core;
+	}
+
+	sol->bound = 0;
+	for (int i = 0; i < stage->nphases; i++) {
+		struct apod_work wk = { 0 };
+		int ported = is_reference || (e->ports & apod_phase_bit(w, i));
+		int compute = i >= 1 && i < 2 + nprobes;
+		double t, measured;
+		if (!ported || !w->work(params, i, &wk)) {
+			/* Not ported: serial's time is the bound's.  Ported with no
+			 * work declared: nothing is known of its least time but that
+			 * it is at least 0, except for the reference, which measured
+			 * it. */
+			sol->bound += !ported || is_reference ? serial->phase[i] : 0;
+			continue;
+		}
+		declared = 1;
+		/* A device stage carries setup's data over and the results back
+		 * whatever it does; the steps only where it keeps the state home. */
+		t = occurrences(w, params, stage, i) *
+		    apod_sol_seconds(&wk, c, (on & APOD_RUNS_DEVICE) &&
+		                             (!compute || (on & APOD_RUNS_OVER_BUS)),
+		                     m->h2d, m->d2h);
+		sol->phase[i] = t;
+		sol->bound += t;
+		measured = checkable(stage, i, on);
+		if (measured < 0) {
+			unchecked = 1;
+			sum_sol += t;
+			sum_time += stage->phase[i];
+		} else if (measured < t * (1 - APOD_BOUND_NOISE)) {
+			sol->faster |= 1u << i;
+		}
+	}
+	/* The host's clocks around all of them still bound their sum. */
+	if (unchecked && sum_time < sum_sol * (1 - APOD_BOUND_NOISE))
+		sol->faster |= 1u << 31;
+	if (!declared) {
+		snprintf(sol->why, sizeof sol->why, "%s declares no work in the phases %s ports",
+		         w->name, e->name);
+		return 0;
+	}
+	sol->have = 1;
+	sol->speedup = sol->bound > 0 ? serial->total / sol->bound : INFINITY;
+	sol->reached = stage->total > 0 ? sol->bound / stage->total : 0;
+	return 0;
+}

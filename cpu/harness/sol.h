@@ -1,0 +1,70 @@
+/*
+ * sol.h: the speed of light.  How fast could each phase of a stage run on
+ * this machine?  The workload declares the work of one occurrence of a
+ * phase (apod/workload.h, struct apod_work); `apod ceilings` measures what
+ * the host and the device can do; the ratio of the two, taken at the
+ * tightest resource, is the phase's least possible time (a roofline).
+ *
+ * For a stage: every phase it ports at its speed of light on the resource
+ * it runs on, every other phase at serial's measured time.  That total is
+ * the stage's bound, the speedup it gives is Amdahl's law with N = the
+ * ceiling ratio of the ported phases, and the stage's measured time over
+ * it is how much of the speed of light it reached.
+ */
+#ifndef APOD_SOL_H
+#define APOD_SOL_H
+
+#include "run.h"
+
+/* What one resource can do, measured: bytes a second through main
+ * memory, FP32 and FP64 operations a second (an FMA two), special
+ * functions a second.  A zero is "not measured": that term is left out. */
+struct apod_sol_ceiling {
+	double bytes, flops32, flops64, special;
+};
+
+struct apod_sol_machine {
+	int have_host, have_device;
+	struct apod_sol_ceiling core;      /* one core of the host */
+	struct apod_sol_ceiling cores;     /* every core of the host */
+	struct apod_sol_ceiling device;
+	double h2d, d2h;                   /* bytes a second across the bus, pinned */
+	char why_no_device[128];
+};
+
+/* Least seconds for one occurrence of w at ceiling c; with the bus (h2d and
+ * d2h bytes/s, both > 0) where over_bus.  The terms can overlap, so it is
+ * the largest of them, never their sum.  0 where w declares nothing c
+ * measures. */
+double apod_sol_seconds(const struct apod_work *w, const struct apod_sol_ceiling *c, int over_bus,
+                        double h2d, double d2h);
+
+/* Where a stage's ported phases run (APOD_RUNS_*), from its declaration or,
+ * where it has none, from its width (0 threads: a device). */
+unsigned apod_sol_runs_on(const struct apod_stage *e, int width);
+
+struct apod_sol {
+	int have;                          /* 0: why says why there is no speed of light */
+	char why[192];
+	/* Per phase, over the run (occurrences counted): its speed of light, or
+	 * -1 where it has none (no declared work, or not ported). */
+	double phase[APOD_MAX_PHASES];
+	double bound;                      /* seconds: the stage's least total */
+	double speedup;                    /* serial's total / bound */
+	double reached;                    /* bound / the stage's measured total (1 = 100%) */
+	/* Phases measured faster than their speed of light beyond the noise
+	 * allowance (bit i: phase i; bit 31: the ported phases together, for a
+	 * stage whose phases are not timed one by one on its device): the
+	 * declared work, or the ceilings, are wrong. */
+	unsigned faster;
+};
+
+/* The speed of light of `stage`, a run of stage e, against `serial`, the
+ * reference's run, on machine m.  The reference itself is held to one core
+ * in every phase with declared work.  Returns 0 (with sol->have 0 and a
+ * reason where there is none to give). */
+int apod_sol_eval(const struct apod_workload *w, const void *params, const struct apod_stage *e,
+                  int is_reference, const struct apod_run *serial, const struct apod_run *stage,
+                  const struct apod_sol_machine *m, struct apod_sol *sol);
+
+#endif
