@@ -32,23 +32,28 @@ static int kernels(const struct apod_workload *w, const void *problem, int reps,
 {
 	char why[256];
 	if (!apod_gpu_available(why, sizeof why))
-		return 0;
+		return apod_fail("no GPU to measure kernels on: %s", why), 1;
 	if (w == &heat_workload)
 		return apod_gpu_bench(problem, reps, json);
 	if (w == &nbody_workload)
 		return nbody_gpu_bench(problem, reps, json);
 	if (w == &montecarlo_workload)
 		return montecarlo_gpu_bench(problem, reps, json);
-	return 0;
+	return apod_fail("workload %s has no kernel measurements", w->name), 1;
 }
-#define KERNELS kernels
 #else
 static int device_info(FILE *f)
 {
 	fprintf(f, "CUDA: not in this build (configure --with-cuda)\n");
 	return 0;
 }
-#define KERNELS NULL
+
+static int kernels(const struct apod_workload *w, const void *problem, int reps, void *json)
+{
+	(void)w, (void)problem, (void)reps, (void)json;
+	return apod_fail("no kernels to measure: CUDA is not in this build (configure --with-cuda)"),
+	       1;
+}
 #endif
 
 static const struct apod_workload *const workloads[] = {
@@ -72,7 +77,7 @@ static const struct apod_program apod = {
 	.workloads = workloads,
 	.commands = commands,
 	.device_info = device_info,
-	.kernels = KERNELS,
+	.kernels = kernels,
 };
 
 int main(int argc, char **argv)

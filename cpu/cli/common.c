@@ -70,6 +70,12 @@ int apod_option_error(const char *cmd, int c, char **argv)
 	return apod_usage_error(cmd, "%s", apod_failure());
 }
 
+const struct apod_stage *apod_host_baseline(const struct apod_workload *w)
+{
+	/* By name until the interface declares a stage's role. */
+	return apod_stage_find(w, "omp");
+}
+
 int apod_run_stage(const struct apod_workload *w, const struct apod_stage *e, const void *params,
                    const void *problem, const char *out, struct apod_run *r)
 {

@@ -2,14 +2,9 @@
 #include <string.h>
 
 #include "fail.h"
+#include "params.h"
 #include "registry.h"
 #include "run.h"
-
-/* Option names the harness's commands take for themselves. */
-static const char *const reserved[] = {
-	"workload", "deck", "stage", "out", "json", "help", "reps", "kernels", "version", "threads",
-	"no-weak", NULL
-};
 
 static int bad_name(const char *s)
 {
@@ -32,22 +27,22 @@ static size_t value_size(enum apod_param_type t)
 	}
 }
 
-static int check_params(const struct apod_workload *w)
+static int check_params(const struct apod_workload *w, int (*taken)(const char *key))
 {
 	int n = 0;
 	while (w->params && w->params[n].key)
 		n++;
 	/* The deck parser and the command line track keys in fixed tables. */
-	if (n > 64)
-		return apod_fail("workload %s declares %d parameters; at most 64", w->name, n);
+	if (n > APOD_MAX_PARAMS)
+		return apod_fail("workload %s declares %d parameters; at most %d", w->name, n,
+		                 APOD_MAX_PARAMS);
 	for (const struct apod_param *p = w->params; p && p->key; p++) {
 		if (bad_name(p->key))
 			return apod_fail("workload %s: parameter '%s' is not a name of a-z, 0-9 and _", w->name,
 			                 p->key);
-		for (int i = 0; reserved[i]; i++)
-			if (!strcmp(p->key, reserved[i]))
-				return apod_fail("workload %s: parameter '%s' would clash with the option --%s",
-				                 w->name, p->key, p->key);
+		if (taken && taken(p->key))
+			return apod_fail("workload %s: parameter '%s' would clash with the option --%s",
+			                 w->name, p->key, p->key);
 		for (const struct apod_param *q = w->params; q < p; q++)
 			if (!strcmp(p->key, q->key))
 				return apod_fail("workload %s: parameter '%s' is declared twice", w->name, p->key);
@@ -152,7 +147,7 @@ static int check_stages(const struct apod_workload *w)
 	return 0;
 }
 
-int apod_workload_check(const struct apod_workload *w)
+int apod_workload_valid(const struct apod_workload *w, int (*taken)(const char *key))
 {
 	if (!w)
 		return apod_fail("a NULL workload");
@@ -165,15 +160,15 @@ int apod_workload_check(const struct apod_workload *w)
 	if (!w->steps || !w->problem_create || !w->problem_destroy || !w->step_phase)
 		return apod_fail("workload %s: steps, problem_create, problem_destroy and step_phase "
 		                 "are required", w->name);
-	return check_params(w) || check_outputs(w) || check_stages(w) ? -1 : 0;
+	return check_params(w, taken) || check_outputs(w) || check_stages(w) ? -1 : 0;
 }
 
-int apod_registry_check(const struct apod_program *prog)
+int apod_registry_check(const struct apod_program *prog, int (*taken)(const char *key))
 {
 	if (!prog || !prog->name || !prog->workloads || !prog->workloads[0])
 		return apod_fail("the program declares no workloads");
 	for (int i = 0; prog->workloads[i]; i++) {
-		if (apod_workload_check(prog->workloads[i]))
+		if (apod_workload_valid(prog->workloads[i], taken))
 			return -1;
 		for (int j = 0; j < i; j++)
 			if (!strcmp(prog->workloads[i]->name, prog->workloads[j]->name))
