@@ -31,6 +31,9 @@ expect 2 "is out of range" "$APOD" run --stage=serial --steps=999999999999999999
 expect 2 "expected two results directories" "$APOD" verify onlyone
 expect 2 "not valid JSON" "$APOD" verify "$work" "$work"
 expect 2 "unknown option" "$APOD" assess --frob
+# assess's failures after the deck is read (under ASan, LeakSanitizer holds
+# them to freeing it; tests/valgrind.sh does the same elsewhere).
+expect 1 "is not an executable" env APOD_PG=/nonexistent "$APOD" assess --deck="$d/tiny.deck" --out="$work/prof"
 
 # Output that cannot be written: a file where a directory should be, a
 # directory where a file should be.  Nothing half-written is left behind.
