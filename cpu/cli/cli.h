@@ -89,6 +89,10 @@ int apod_run_parse(int argc, char **argv, struct apod_run_args *a);
 int apod_option_fail(int c, char **argv);
 int apod_option_error(const char *cmd, int c, char **argv);
 
+/* --OPT=ARG, a whole number from lo to hi (within int), into *v; 0, or -1
+ * after a usage failure naming the option. */
+int apod_opt_count(const char *opt, const char *arg, long lo, long hi, int *v);
+
 /* Print "apod: message" for the last failure and return its exit status. */
 int apod_report_failure(void);
 /* 1 unless this process only takes part in a stage that runs as several

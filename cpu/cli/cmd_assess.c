@@ -179,7 +179,6 @@ static const struct option assess_options[] = {
 
 static int assess_main(int argc, char **argv)
 {
-	struct apod_deck_opts dopt;
 	struct apod_open a;
 	const char *out = "profiles";
 	char pg[PATH_MAX], tmp[PATH_MAX] = "", path[PATH_MAX], gmon[PATH_MAX + 16] = "";
@@ -193,7 +192,7 @@ static int assess_main(int argc, char **argv)
 	double sec[APOD_MAX_PHASES], total = 0;
 
 	/* The deck is checked here, so a bad one is reported once and as a usage error. */
-	if (apod_cmd_open(&a, &apod_cmd_assess_entry, argc, argv, &dopt, assess_opt, &out,
+	if (apod_cmd_open(&a, &apod_cmd_assess_entry, argc, argv, assess_opt, &out,
 	                  APOD_OPEN_PARAMS))
 		return a.status;
 	w = a.w;
@@ -222,7 +221,7 @@ static int assess_main(int argc, char **argv)
 	args[na++] = "run";
 	args[na++] = "--stage=serial";
 	{
-		int k = apod_deck_args(&dopt, owned + nowned, APOD_MAX_SETS + 2);
+		int k = apod_deck_args(&a.deck, owned + nowned, APOD_MAX_SETS + 2);
 		for (int i = 0; i < k; i++)
 			args[na++] = owned[nowned++];
 	}

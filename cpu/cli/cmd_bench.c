@@ -99,17 +99,10 @@ struct bench_opts {
 static int bench_opt(int c, const char *arg, void *ctx)
 {
 	struct bench_opts *o = ctx;
-	char *end;
-	long v;
 	switch (c) {
 	case OPT_JSON: o->json = arg; return 0;
 	case OPT_KERNELS: o->kernels_only = 1; return 0;
-	case OPT_REPS:
-		v = strtol(arg, &end, 10);
-		if (end == arg || *end || v < 1 || v > 10000)
-			return apod_usage_fail("--reps: '%s' is not 1 to 10000", arg);
-		o->reps = (int)v;
-		return 0;
+	case OPT_REPS: return apod_opt_count("reps", arg, 1, 10000, &o->reps);
 	}
 	return apod_option_fail(c, NULL);
 }
@@ -141,7 +134,6 @@ static const struct option bench_options[] = {
 
 static int bench_main(int argc, char **argv)
 {
-	struct apod_deck_opts dopt;
 	struct apod_open b;
 	char scratch[4096], cmd[4200];
 	const char *tmpdir = getenv("TMPDIR");
@@ -150,7 +142,7 @@ static int bench_main(int argc, char **argv)
 	int failed = 0, k;
 	double serial_total = 0;
 
-	if (apod_cmd_open(&b, &apod_cmd_bench_entry, argc, argv, &dopt, bench_opt, &o,
+	if (apod_cmd_open(&b, &apod_cmd_bench_entry, argc, argv, bench_opt, &o,
 	                  APOD_OPEN_PROBLEM))
 		return b.status;
 	snprintf(scratch, sizeof scratch, "%s/apod-bench-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");

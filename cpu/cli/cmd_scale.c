@@ -97,8 +97,6 @@ struct scale_opts {
 static int scale_opt(int c, const char *arg, void *ctx)
 {
 	struct scale_opts *o = ctx;
-	char *end;
-	long v;
 	switch (c) {
 	case OPT_JSON: o->json = arg; return 0;
 	case OPT_SCALE_NO_WEAK: o->no_weak = 1; return 0;
@@ -107,13 +105,7 @@ static int scale_opt(int c, const char *arg, void *ctx)
 			return -1;
 		o->have_threads = 1;
 		return 0;
-	case OPT_REPS:
-		errno = 0;
-		v = strtol(arg, &end, 10);
-		if (end == arg || *end || errno || v < 1 || v > 1000)
-			return apod_usage_fail("--reps: '%s' is not 1 to 1000", arg);
-		o->s->reps = (int)v;
-		return 0;
+	case OPT_REPS: return apod_opt_count("reps", arg, 1, 1000, &o->s->reps);
 	}
 	return apod_option_fail(c, NULL);
 }
@@ -211,7 +203,6 @@ static int measure_and_print(struct scale *s, int do_weak)
 
 static int scale_main(int argc, char **argv)
 {
-	struct apod_deck_opts dopt;
 	struct apod_open a;
 	struct scale_opts o = { 0 };
 	struct scale *s;
@@ -228,7 +219,7 @@ static int scale_main(int argc, char **argv)
 	s->max_threads = omp_get_max_threads();
 #endif
 	o.s = s;
-	if (apod_cmd_open(&a, &apod_cmd_scale_entry, argc, argv, &dopt, scale_opt, &o,
+	if (apod_cmd_open(&a, &apod_cmd_scale_entry, argc, argv, scale_opt, &o,
 	                  APOD_OPEN_PARAMS))
 		return free(s), a.status;
 	s->w = a.w;

@@ -303,13 +303,12 @@ static const struct option table_options[] = {
 
 static int table_main(int argc, char **argv)
 {
-	struct apod_deck_opts dopt;
 	struct apod_open o;
 	const char *out_json[2] = { NULL, NULL };
 	json_object *rows = NULL;
 	int failed;
 
-	if (apod_cmd_open(&o, &apod_cmd_table_entry, argc, argv, &dopt, table_opt, out_json,
+	if (apod_cmd_open(&o, &apod_cmd_table_entry, argc, argv, table_opt, out_json,
 	                  APOD_OPEN_PROBLEM))
 		return o.status;
 	failed = apod_ladder(o.w, o.params, o.problem, out_json[0], out_json[1] ? &rows : NULL,

@@ -53,6 +53,7 @@ void apod_print_words(FILE *f, const char *lead, int indent, const char *text);
  * deck's, --trace and its own), --help answered, --trace started, the deck
  * resolved and, where asked, the problem created. */
 struct apod_open {
+	struct apod_deck_opts deck;    /* as parsed by apod_cmd_open */
 	const struct apod_workload *w;
 	void *params, *problem;
 	int status;                    /* where apod_cmd_open returned 1: the exit status */
@@ -63,8 +64,7 @@ enum { APOD_OPEN_PARAMS = 1, APOD_OPEN_PROBLEM = 3 };
  * close with apod_cmd_close; 1: return o->status (help printed, or the
  * failure reported). */
 int apod_cmd_open(struct apod_open *o, const struct apod_cmd *cmd, int argc, char **argv,
-                  struct apod_deck_opts *dopt, int (*own_opt)(int c, const char *arg, void *ctx),
-                  void *ctx, unsigned what);
+                  int (*own_opt)(int c, const char *arg, void *ctx), void *ctx, unsigned what);
 /* After a parse of its own (apod_deck_command's rc): help printed or the
  * failure reported, the status set; 1, or 0 where rc was 0. */
 int apod_cmd_parsed(struct apod_open *o, const struct apod_cmd *cmd, int rc);

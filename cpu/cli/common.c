@@ -3,8 +3,10 @@
  * the exit status of apod/apod.h), and the run of one stage into a
  * results directory that every command shares.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli.h"
 #include "fail.h"
@@ -55,6 +57,18 @@ int apod_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry '%s --help' for more information.\n", prog);
 	return APOD_EXIT_USAGE;
+}
+
+int apod_opt_count(const char *opt, const char *arg, long lo, long hi, int *v)
+{
+	char *end;
+	long x;
+	errno = 0;
+	x = strtol(arg, &end, 10);
+	if (end == arg || *end || errno || x < lo || x > hi)
+		return apod_usage_fail("--%s: '%s' is not %ld to %ld", opt, arg, lo, hi);
+	*v = (int)x;
+	return 0;
 }
 
 int apod_command_error(const char *cmd)

@@ -37,13 +37,13 @@ int apod_cmd_begin(struct apod_open *o, const struct apod_deck_opts *dopt, unsig
 }
 
 int apod_cmd_open(struct apod_open *o, const struct apod_cmd *cmd, int argc, char **argv,
-                  struct apod_deck_opts *dopt, int (*own_opt)(int c, const char *arg, void *ctx),
-                  void *ctx, unsigned what)
+                  int (*own_opt)(int c, const char *arg, void *ctx), void *ctx, unsigned what)
 {
 	memset(o, 0, sizeof *o);
-	if (apod_cmd_parsed(o, cmd, apod_deck_command(argc, argv, cmd->options, dopt, own_opt, ctx)))
+	if (apod_cmd_parsed(o, cmd, apod_deck_command(argc, argv, cmd->options, &o->deck, own_opt,
+	                                              ctx)))
 		return 1;
-	return apod_cmd_begin(o, dopt, what);
+	return apod_cmd_begin(o, &o->deck, what);
 }
 
 void apod_cmd_close(struct apod_open *o)
