@@ -120,6 +120,10 @@ int apod_ladder(const struct apod_workload *w, const void *params, const void *p
 
 void apod_print_phases(FILE *f, const struct apod_run *r);
 
+/* A JSON report's head, as table, bench and scale write it: the workload,
+ * its params and the host's cores. */
+json_object *apod_json_head(const struct apod_workload *w, const void *params);
+
 /* The stage that runs the step on every core of the host: the baseline
  * that the table's "vs omp" column and `scale` measure against; NULL if the
  * workload has none. */

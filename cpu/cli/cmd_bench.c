@@ -152,10 +152,7 @@ static int bench_main(int argc, char **argv)
 		return apod_report_failure();
 	}
 
-	out = json_object_new_object();
-	json_object_object_add(out, "workload", json_object_new_string(b.w->name));
-	json_object_object_add(out, "params", apod_params_json(b.w, b.params));
-	json_object_object_add(out, "host_cores", json_object_new_int64(sysconf(_SC_NPROCESSORS_ONLN)));
+	out = apod_json_head(b.w, b.params);
 	if (!o.kernels_only)
 		failed |= apod_ladder(b.w, b.params, b.problem, scratch, &rows, &serial_total) != 0;
 	if (rows) {

@@ -314,10 +314,7 @@ static int table_main(int argc, char **argv)
 	failed = apod_ladder(o.w, o.params, o.problem, out_json[0], out_json[1] ? &rows : NULL,
 	                     NULL) != 0;
 	if (out_json[1] && rows) {
-		json_object *j = json_object_new_object();
-		json_object_object_add(j, "workload", json_object_new_string(o.w->name));
-		json_object_object_add(j, "params", apod_params_json(o.w, o.params));
-		json_object_object_add(j, "host_cores", json_object_new_int64(sysconf(_SC_NPROCESSORS_ONLN)));
+		json_object *j = apod_json_head(o.w, o.params);
 		json_object_object_add(j, "stages", rows);
 		if (apod_json_write(out_json[1], j))
 			failed = 1, apod_report_failure();

@@ -7,10 +7,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "fail.h"
 #include "outdir.h"
+#include "params.h"
 #include "trace.h"
 
 const struct apod_program *apod_prog;
@@ -82,6 +84,15 @@ int apod_option_error(const char *cmd, int c, char **argv)
 {
 	apod_option_fail(c, argv);
 	return apod_usage_error(cmd, "%s", apod_failure());
+}
+
+json_object *apod_json_head(const struct apod_workload *w, const void *params)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "workload", json_object_new_string(w->name));
+	json_object_object_add(o, "params", apod_params_json(w, params));
+	json_object_object_add(o, "host_cores", json_object_new_int64(sysconf(_SC_NPROCESSORS_ONLN)));
+	return o;
 }
 
 const struct apod_stage *apod_host_baseline(const struct apod_workload *w)

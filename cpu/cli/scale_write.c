@@ -22,12 +22,9 @@ static json_object *num(double v)
 
 static json_object *scale_json(const struct scale *s)
 {
-	json_object *o = json_object_new_object(), *t = json_object_new_array();
+	json_object *o = apod_json_head(s->w, s->params), *t = json_object_new_array();
 	json_object *st = json_object_new_object(), *pts = json_object_new_array();
 	json_object *oth = json_object_new_array(), *notes = json_object_new_array();
-	json_object_object_add(o, "workload", json_object_new_string(s->w->name));
-	json_object_object_add(o, "params", apod_params_json(s->w, s->params));
-	json_object_object_add(o, "host_cores", json_object_new_int64(sysconf(_SC_NPROCESSORS_ONLN)));
 	json_object_object_add(o, "reps", json_object_new_int(s->reps));
 	for (int i = 0; i < s->nthreads; i++)
 		json_object_array_add(t, json_object_new_int(s->threads[i]));
