@@ -108,8 +108,8 @@ if [ -w /dev/full ]; then
 fi
 
 # bench --kernels with nothing to measure says why and fails, as --trace does:
-# particles has no kernels; heat has none where there is no GPU.
-expect 1 "kernel" "$APOD" bench --kernels --workload=particles --n=64 --steps=2 --reps=1
+# particles has no kernels (a usage error); heat has none where there is no GPU.
+expect 2 "workload particles has no kernels" "$APOD" bench --kernels --workload=particles --n=64 --steps=2 --reps=1
 if "$APOD" stages | grep -q '^gpu1 *available'; then
 	expect 0 "kernel" "$APOD" bench --kernels --deck="$d/tiny.deck" --reps=1
 else

@@ -108,7 +108,8 @@ static int bench_opt(int c, const char *arg, void *ctx)
 }
 
 /* The program's kernel measurements (its kernels hook): 0 measured, 1
- * nothing to measure here (why recorded), -1 failed. */
+ * nothing to measure (why recorded: a usage failure where the workload has
+ * no kernels, a failure where there is no GPU), -1 failed. */
 static int kernels(const struct apod_workload *w, const void *problem, int reps, json_object *out)
 {
 	json_object *k;
@@ -118,8 +119,7 @@ static int kernels(const struct apod_workload *w, const void *problem, int reps,
 	if ((rc = apod_prog->kernels(w, problem, reps, out)) != 0)
 		return rc;
 	if (!json_object_object_get_ex(out, "kernels", &k))
-		return apod_fail("%s has no kernel measurements for workload %s", apod_prog->name,
-		                 w->name), 1;
+		return apod_usage_fail("workload %s has no kernels to time", w->name), 1;
 	return 0;
 }
 
@@ -139,7 +139,7 @@ static int bench_main(int argc, char **argv)
 	const char *tmpdir = getenv("TMPDIR");
 	struct bench_opts o = { .reps = 20 };
 	json_object *out, *rows = NULL, *ov;
-	int failed = 0, k;
+	int failed = 0, k, status = APOD_EXIT_FAIL;
 	double serial_total = 0;
 
 	if (apod_cmd_open(&b, &apod_cmd_bench_entry, argc, argv, bench_opt, &o,
@@ -173,7 +173,7 @@ static int bench_main(int argc, char **argv)
 	/* Asked for the kernels alone, having none to measure is a failure;
 	 * beside the stages, a note. */
 	if ((k = kernels(b.w, b.problem, o.reps, out)) < 0 || (k > 0 && o.kernels_only))
-		failed = 1, apod_report_failure();
+		failed = 1, status = apod_report_failure();
 	else if (k > 0)
 		printf("\nkernels: not measured: %s\n", apod_failure());
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
@@ -183,7 +183,8 @@ static int bench_main(int argc, char **argv)
 		failed = 1, apod_report_failure();
 	json_object_put(out);
 	apod_cmd_close(&b);
-	return failed ? APOD_EXIT_FAIL : APOD_EXIT_OK;
+	/* --kernels for a workload with none is a usage error. */
+	return failed && k > 0 && o.kernels_only ? status : failed ? APOD_EXIT_FAIL : APOD_EXIT_OK;
 }
 
 const struct apod_cmd apod_cmd_bench_entry = {

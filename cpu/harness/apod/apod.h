@@ -60,7 +60,8 @@ struct apod_program {
 	/* Optional: `info`'s device section (returns 0; prints nothing where no
 	 * device is), and bench --kernels for a workload: 0 having added
 	 * "kernels" to `json` (a json-c object), 1 where there is nothing to
-	 * measure (no device, no kernels for w; why recorded with apod_fail),
+	 * measure (why recorded: apod_fail where there is no device,
+	 * apod_usage_fail where w has no kernels),
 	 * -1 on a failure (apod_fail). */
 	int (*device_info)(FILE *f);
 	int (*kernels)(const struct apod_workload *w, const void *problem, int reps, void *json);
