@@ -26,30 +26,35 @@ static int device_info(FILE *f)
 {
 	return apod_gpu_print_info(f);
 }
-
-/* bench --kernels: each workload's kernels, where there is a GPU to measure them on. */
-static int kernels(const struct apod_workload *w, const void *problem, int reps, void *json)
-{
-	char why[256];
-	if (!apod_gpu_available(why, sizeof why))
-		return 0;
-	if (w == &heat_workload)
-		return apod_gpu_bench(problem, reps, json);
-	if (w == &nbody_workload)
-		return nbody_gpu_bench(problem, reps, json);
-	if (w == &montecarlo_workload)
-		return montecarlo_gpu_bench(problem, reps, json);
-	return 0;
-}
-#define KERNELS kernels
 #else
 static int device_info(FILE *f)
 {
 	fprintf(f, "CUDA: not in this build (configure --with-cuda)\n");
 	return 0;
 }
-#define KERNELS NULL
 #endif
+
+/* bench --kernels: each workload's kernels, where there is a GPU to time them on. */
+static int kernels(const struct apod_workload *w, const void *problem, int reps, void *json)
+{
+	if (w != &heat_workload && w != &nbody_workload && w != &montecarlo_workload)
+		return apod_usage_fail("workload %s has no kernels to time", w->name), 1;
+#if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
+	{
+		char why[256];
+		if (!apod_gpu_available(why, sizeof why))
+			return apod_fail("no GPU to time kernels on: %s", why), 1;
+	}
+	if (w == &heat_workload)
+		return apod_gpu_bench(problem, reps, json);
+	if (w == &nbody_workload)
+		return nbody_gpu_bench(problem, reps, json);
+	return montecarlo_gpu_bench(problem, reps, json);
+#else
+	(void)problem, (void)reps, (void)json;
+	return apod_fail("no kernels to time: CUDA is not in this build (configure --with-cuda)"), 1;
+#endif
+}
 
 static const struct apod_workload *const workloads[] = {
 	&heat_workload,
@@ -72,7 +77,7 @@ static const struct apod_program apod = {
 	.workloads = workloads,
 	.commands = commands,
 	.device_info = device_info,
-	.kernels = KERNELS,
+	.kernels = kernels,
 };
 
 int main(int argc, char **argv)

@@ -11,11 +11,13 @@
 #include <string.h>
 
 #include "apod/apod.h"
+#include "commands.h"
 #include "params.h"
 #include "registry.h"
 #include "results.h"
 #include "run.h"
 #include "trace_book.h"
+#include "upgrade.h"
 #include "verify.h"
 
 /* ---- "count": x[i] += i every step; a series of its sum and a drift ---- */
@@ -273,6 +275,63 @@ START_TEST(apod_main_refuses_a_bad_program)
 }
 END_TEST
 
+/* A key named after an option of a command that takes deck keys could never
+ * be set from the command line (getopt_long gives the option): refused,
+ * for every such option the command table holds, --trace among them. */
+START_TEST(a_key_named_after_an_option_is_refused)
+{
+	struct apod_workload w = count_workload();
+	struct apod_param keys[2] = { { .type = APOD_PARAM_INT, .def = "1", .lo = 1, .hi = 2 },
+	                              { .key = NULL } };
+	int tried = 0, trace = 0;
+	w.params = keys;
+	w.params_size = sizeof(long);
+	for (int i = 0; apod_commands[i]; i++) {
+		const struct apod_cmd *c = apod_commands[i];
+		for (const struct option *o = c->options; c->deck && o && o->name; o++) {
+			keys[0].key = o->name;
+			ck_assert_msg(apod_workload_check(&w) == -1, "a key named '%s' (an option of %s) "
+			              "passed", o->name, c->name ? c->name : "the table");
+			/* "no-weak" is no key name at all; the others are refused as a clash. */
+			if (!strchr(o->name, '-'))
+				ck_assert_msg(strstr(apod_failure(), "clash with the option") != NULL,
+				              "key '%s': %s", o->name, apod_failure());
+			trace |= !strcmp(o->name, "trace");
+			tried++;
+		}
+	}
+	ck_assert_int_gt(tried, 10);
+	ck_assert_msg(trace, "no command that takes deck keys has --trace");
+	keys[0].key = "workload";
+	refused(&w, "clash with the option --workload");
+	keys[0].key = "version";
+	refused(&w, "clash with the option --version");
+	/* A key no command takes as an option is fine. */
+	keys[0].key = "gpu";
+	ck_assert_int_eq(apod_workload_check(&w), 0);
+}
+END_TEST
+
+/* The limit on keys is one constant, and the deck's and the command line's
+ * tables hold that many. */
+START_TEST(more_keys_than_the_limit_are_refused)
+{
+	static struct apod_param many[APOD_MAX_PARAMS + 2];
+	static char names[APOD_MAX_PARAMS + 1][8];
+	struct apod_workload w = count_workload();
+	w.params_size = sizeof(long);
+	for (int i = 0; i <= APOD_MAX_PARAMS; i++) {
+		snprintf(names[i], sizeof names[i], "k%d", i);
+		many[i] = (struct apod_param){ .key = names[i], .type = APOD_PARAM_INT, .def = "1",
+		                               .lo = 1, .hi = 2 };
+	}
+	w.params = many;
+	refused(&w, "at most 64");
+	many[APOD_MAX_PARAMS].key = NULL;
+	ck_assert_int_eq(apod_workload_check(&w), 0);
+}
+END_TEST
+
 /* Revision 2: a stage of several processes.  Stand-ins for the link
  * between them: this process is not the reporter, and agreeing is just
  * passing its own verdict on (no other process to hear from). */
@@ -332,10 +391,18 @@ START_TEST(a_process_that_does_not_report_writes_nothing)
 	apod_run_free(&r);
 	snprintf(cmd, sizeof cmd, "test -z \"$(ls -A %s)\"", dir);
 	ck_assert_msg(system(cmd) == 0, "a process that does not report wrote into %s", dir);
-	/* A workload of revision 1 has no such members: the harness does not
-	 * read them, and every process reports. */
-	w.version = 1;
-	ck_assert_int_eq(apod_stage_reporter(&w, &ranks), 1);
+	/* A workload of revision 1 has no such members: its stages are read
+	 * with revision 1's size (upgrade.h), and every process reports. */
+	{
+		const struct apod_stage *st[] = { &count_serial, &ranks, NULL };
+		const struct apod_workload *u;
+		w.version = 1;
+		w.stages = st;
+		ck_assert_ptr_nonnull(u = apod_workload_upgrade(&w));
+		ck_assert_ptr_null(u->stages[1]->reporter);
+		ck_assert_int_eq(apod_stage_reporter(u, u->stages[1]), 1);
+		apod_workload_upgrade_free(u, &w);
+	}
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	ck_assert_int_eq(system(cmd), 0);
 	w.problem_destroy(problem);
@@ -477,6 +544,8 @@ int main(void)
 	tcase_add_test(t, a_workload_runs_writes_reads_and_verifies);
 	tcase_add_test(t, a_process_that_does_not_report_writes_nothing);
 	tcase_add_test(t, apod_main_refuses_a_bad_program);
+	tcase_add_test(t, a_key_named_after_an_option_is_refused);
+	tcase_add_test(t, more_keys_than_the_limit_are_refused);
 	tcase_add_test(t, device_marks_come_in_pairs);
 	tcase_add_test(t, trace_book_sums_work_by_phase);
 	suite_add_tcase(s, t);

@@ -31,6 +31,9 @@ expect 2 "is out of range" "$APOD" run --stage=serial --steps=999999999999999999
 expect 2 "expected two results directories" "$APOD" verify onlyone
 expect 2 "not valid JSON" "$APOD" verify "$work" "$work"
 expect 2 "unknown option" "$APOD" assess --frob
+# assess's failures after the deck is read (under ASan, LeakSanitizer holds
+# them to freeing it; tests/valgrind.sh does the same elsewhere).
+expect 1 "is not an executable" env APOD_PG=/nonexistent "$APOD" assess --deck="$d/tiny.deck" --out="$work/prof"
 
 # Output that cannot be written: a file where a directory should be, a
 # directory where a file should be.  Nothing half-written is left behind.
@@ -68,4 +71,51 @@ else
 	expect 1 "--trace:" "$APOD" run --stage=serial --deck="$d/tiny.deck" --trace
 fi
 expect 2 "unknown stage 'gpu9'" "$APOD" run --stage=gpu9 --trace
+
+# A long option is given whole: getopt_long would take a prefix, and
+# --work=particles once ran heat.  Workload keys are options too.
+expect 2 "'--work' is short for '--workload'" "$APOD" run --stage=serial --work=particles --deck="$d/tiny.deck"
+expect 2 "'--work' is short for '--workload'" "$APOD" --work particles --deck="$d/tiny.deck"
+expect 2 "'--step' is short for '--steps'" "$APOD" run --stage=serial --step=2 --deck="$d/tiny.deck"
+expect 2 "'--ou' is short for '--out'" "$APOD" run --stage=serial --deck="$d/tiny.deck" --ou "$work/abbrev"
+expect 2 "'--kern' is short for '--kernels'" "$APOD" bench --kern
+expect 2 "'--no-we' is short for '--no-weak'" "$APOD" scale --no-we
+expect 2 "'--hel' is short for '--help'" "$APOD" verify --hel
+expect 2 "'--siz' is short for '--size'" "$APOD" lab --siz=3
+[ ! -e "$work/abbrev" ] || { echo "FAIL: an abbreviated --out wrote $work/abbrev"; fails=$((fails + 1)); }
+
+# Output lost on stdout is a failure: exit 1 and a message on stderr.
+if [ -w /dev/full ]; then
+	for cmd in "workloads" "run --stage=serial --deck=$d/tiny.deck" "--help" "stages"; do
+		# shellcheck disable=SC2086
+		"$APOD" $cmd >/dev/full 2>"$work/err"
+		got=$?
+		if [ "$got" != 1 ] || ! grep -q "write error" "$work/err"; then
+			echo "FAIL: 'apod $cmd >/dev/full' exited $got, expected 1 with a write error"
+			sed 's/^/  | /' "$work/err"; fails=$((fails + 1))
+		else
+			echo "ok: apod $cmd >/dev/full -> 1 (write error)"
+		fi
+	done
+	"$APOD" run --stage=serial --deck="$d/tiny.deck" --out="$work/full" >/dev/null 2>&1
+	"$APOD" verify "$work/full" "$work/full" >/dev/full 2>"$work/err"
+	got=$?
+	if [ "$got" != 1 ] || ! grep -q "write error" "$work/err"; then
+		echo "FAIL: 'apod verify >/dev/full' exited $got, expected 1"; fails=$((fails + 1))
+	else
+		echo "ok: apod verify >/dev/full -> 1 (write error)"
+	fi
+fi
+
+# bench --kernels with nothing to measure says why and fails, as --trace does:
+# particles has no kernels (a usage error); heat has none where there is no GPU.
+expect 2 "workload particles has no kernels" "$APOD" bench --kernels --workload=particles --n=64 --steps=2 --reps=1
+if "$APOD" stages | grep -q '^gpu1 *available'; then
+	expect 0 "kernel" "$APOD" bench --kernels --deck="$d/tiny.deck" --reps=1
+else
+	expect 1 "no" "$APOD" bench --kernels --deck="$d/tiny.deck" --reps=1
+	if ! grep -q "GPU\|CUDA" "$work/out"; then
+		echo "FAIL: bench --kernels without a GPU did not say why"; fails=$((fails + 1))
+	fi
+fi
 finish

@@ -10,4 +10,11 @@ expect 0 "PASS" valgrind -q --error-exitcode=99 --leak-check=full --errors-for-l
 	"$APOD" verify "$work/v" "$work/v"
 expect 2 "unknown key" valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
 	"$APOD" run --stage=serial --deck="$top_srcdir/tests/decks/unknown-key.deck"
+# assess's failures after the deck is read free it (they once returned early and leaked it).
+expect 1 "is not an executable" env APOD_PG=/nonexistent valgrind -q --error-exitcode=99 \
+	--leak-check=full --errors-for-leak-kinds=definite \
+	"$APOD" assess --deck="$top_srcdir/tests/decks/tiny.deck" --out="$work/prof"
+: > "$work/plain"
+expect 1 "" valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+	"$APOD" assess --deck="$top_srcdir/tests/decks/tiny.deck" --out="$work/plain/prof"
 finish

@@ -16,22 +16,32 @@
 /* The program apod_main was called for. */
 extern const struct apod_program *apod_prog;
 
+/* The most --KEY=VALUE options one command line may give. */
 #define APOD_MAX_SETS 64
 
 /* The deck options: --workload=NAME, --deck=FILE, and --KEY=VALUE for every
- * key of the workload, applied in the order given after the deck. */
+ * key of the workload, applied in the order given after the deck; and
+ * --trace, which a command that runs stages may take. */
 struct apod_deck_opts {
 	const struct apod_workload *w;
 	const char *deck;
 	int nsets;
 	const char *key[APOD_MAX_SETS];
 	const char *value[APOD_MAX_SETS];
+	int trace;
 };
 
 enum {
 	OPT_DECK = 1000, OPT_WORKLOAD, OPT_OUT, OPT_JSON, OPT_STAGE, OPT_HELP, OPT_REPS,
-	OPT_KERNELS, OPT_TRACE, OPT_PARAM = 2000   /* + the key's index in the workload's table */
+	OPT_KERNELS, OPT_TRACE,
+	OPT_ABBREV,                 /* apod_getopt: an option given by a prefix of its name */
+	OPT_PARAM = 2000            /* + the key's index in the workload's table */
 };
+
+/* getopt_long, but a long option given by a prefix of its name (--work for
+ * --workload) is refused: OPT_ABBREV, with the usage failure recorded.
+ * Workload keys are options too, so a prefix could name another than meant. */
+int apod_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts);
 
 /* The workload named by --workload in argv (either form), else the
  * program's default; NULL after a usage failure (unknown workload). */
@@ -51,9 +61,9 @@ int apod_deck_args(const struct apod_deck_opts *o, char **args, int max);
 /* "deck medium: 2048x2048 ..." style heading of a run. */
 const char *apod_deck_title(const struct apod_workload *w, const void *params);
 
-/* Parse a command's arguments: --workload, --deck, every --KEY=VALUE, and
- * the command's own options (own, handled by own_opt, which returns 0 or
- * -1 after apod_usage_fail).  0 parsed, 1 help asked for, -1 a failure
+/* Parse a command's arguments: --workload, --deck, every --KEY=VALUE,
+ * --trace (into dopt->trace) and the command's own options (own, handled
+ * by own_opt, which returns 0 or -1 after apod_usage_fail).  0 parsed, 1 help asked for, -1 a failure
  * recorded (apod_command_error prints it).  Runs nothing. */
 int apod_deck_command(int argc, char **argv, const struct option *own,
                       struct apod_deck_opts *dopt,
@@ -66,17 +76,22 @@ int apod_command_error(const char *cmd);
 struct apod_run_args {
 	struct apod_deck_opts deck;
 	const char *stage, *out, *json;
-	int trace;
 };
+/* `apod run`'s own options (its entry, cmd_run.c, names them). */
+extern const struct option apod_run_options[];
 /* Parse `apod run`'s arguments: 0 parsed, 1 help asked for, -1 a usage
  * error (recorded with apod_usage_fail).  Runs nothing. */
 int apod_run_parse(int argc, char **argv, struct apod_run_args *a);
 
-/* After getopt_long returned c, ':' (a value missing) or anything unknown:
+/* After getopt_long returned c, ':' (a value missing), OPT_ABBREV or anything unknown:
  * record the usage error (apod_option_fail), or also print it and return
  * APOD_EXIT_USAGE (apod_option_error). */
 int apod_option_fail(int c, char **argv);
 int apod_option_error(const char *cmd, int c, char **argv);
+
+/* --OPT=ARG, a whole number from lo to hi (within int), into *v; 0, or -1
+ * after a usage failure naming the option. */
+int apod_opt_count(const char *opt, const char *arg, long lo, long hi, int *v);
 
 /* Print "apod: message" for the last failure and return its exit status. */
 int apod_report_failure(void);
@@ -105,15 +120,13 @@ int apod_ladder(const struct apod_workload *w, const void *params, const void *p
 
 void apod_print_phases(FILE *f, const struct apod_run *r);
 
-int apod_cmd_run(int argc, char **argv);
-int apod_cmd_bench(int argc, char **argv);
-int apod_cmd_table(int argc, char **argv);
-int apod_cmd_verify(int argc, char **argv);
-int apod_cmd_assess(int argc, char **argv);
-int apod_cmd_info(int argc, char **argv);
-int apod_cmd_stages(int argc, char **argv);
-int apod_cmd_workloads(int argc, char **argv);
-int apod_cmd_new(int argc, char **argv);
-int apod_cmd_scale(int argc, char **argv);
+/* A JSON report's head, as table, bench and scale write it: the workload,
+ * its params and the host's cores. */
+json_object *apod_json_head(const struct apod_workload *w, const void *params);
+
+
+/* apod_main's end: stdout flushed and checked, so that output lost to a
+ * full disk or a closed pipe is a failure (exit 1), not a silent success. */
+int apod_close_stdout(int status);
 
 #endif

@@ -22,7 +22,7 @@
 #endif
 
 #include "bounds.h"
-#include "cli.h"
+#include "commands.h"
 #include "fail.h"
 #include "outfile.h"
 #include "params.h"
@@ -171,46 +171,40 @@ static int assess_opt(int c, const char *arg, void *ctx)
 	return 0;
 }
 
-int apod_cmd_assess(int argc, char **argv)
+static const struct option assess_options[] = {
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int assess_main(int argc, char **argv)
 {
-	static const struct option own[] = {
-		{ "out", required_argument, NULL, OPT_OUT },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct apod_deck_opts dopt = { 0 };
+	struct apod_open a;
 	const char *out = "profiles";
-	char pg[PATH_MAX], tmp[PATH_MAX], path[PATH_MAX], gmon[PATH_MAX + 16];
+	char pg[PATH_MAX], tmp[PATH_MAX] = "", path[PATH_MAX], gmon[PATH_MAX + 16] = "";
 	const char *tmpdir = getenv("TMPDIR");
 	char flat[PATH_MAX], graph[PATH_MAX], phases[PATH_MAX], cwd[PATH_MAX];
 	char *args[APOD_MAX_SETS + 8], *owned[APOD_MAX_SETS + 4];
-	int c, na = 0, nowned = 0, nh, threads = 1, rc = APOD_EXIT_FAIL, nphases;
-	void *params = NULL;
+	int na = 0, nowned = 0, nh, threads = 1, rc = APOD_EXIT_FAIL, nphases;
 	const struct apod_workload *w;
 	struct hotspot hot[64];
 	json_object *rep = NULL, *ph, *x, *res = NULL, *harr, *barr;
 	double sec[APOD_MAX_PHASES], total = 0;
 
-	if ((c = apod_deck_command(argc, argv, own, &dopt, assess_opt, &out)) != 0) {
-		if (c < 0)
-			return apod_command_error("assess");
-		printf("Usage: %s assess [--workload=NAME] [--deck=FILE] [--KEY=VALUE]... [--out=DIR]\n"
-		       "Profile the serial stage with gprof; write DIR/flat.txt,\n"
-		       "DIR/callgraph.txt, DIR/phases.json and DIR/assess.json\n"
-		       "(DIR defaults to ./profiles).\n", apod_prog->name);
-		return APOD_EXIT_OK;
-	}
-	w = dopt.w;
-	/* Check the deck here, so a bad one is reported once and as a usage error. */
-	if (apod_deck_resolve(&params, &dopt))
-		return apod_report_failure();
+	/* The deck is checked here, so a bad one is reported once and as a usage error. */
+	if (apod_cmd_open(&a, &apod_cmd_assess_entry, argc, argv, assess_opt, &out,
+	                  APOD_OPEN_PARAMS))
+		return a.status;
+	w = a.w;
 	if (find_profiling_binary(pg, sizeof pg) || apod_mkdirs(out))
-		return apod_report_failure();
+		goto done;
 	snprintf(tmp, sizeof tmp, "%s/apod-assess-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	if (!mkdtemp(tmp))
-		return apod_fail("cannot make a scratch directory %s: %s", tmp, strerror(errno)),
-		       apod_report_failure();
-	/* Set before anything can fail: the cleanup below removes it. */
+	if (!mkdtemp(tmp)) {
+		apod_fail("cannot make a scratch directory %s: %s", tmp, strerror(errno));
+		tmp[0] = '\0';
+		goto done;
+	}
+	/* Set before anything else can fail: the cleanup below removes it. */
 	snprintf(gmon, sizeof gmon, "%s/gmon.out", tmp);
 #ifdef _OPENMP
 	threads = omp_get_max_threads();
@@ -227,7 +221,7 @@ int apod_cmd_assess(int argc, char **argv)
 	args[na++] = "run";
 	args[na++] = "--stage=serial";
 	{
-		int k = apod_deck_args(&dopt, owned + nowned, APOD_MAX_SETS + 2);
+		int k = apod_deck_args(&a.deck, owned + nowned, APOD_MAX_SETS + 2);
 		for (int i = 0; i < k; i++)
 			args[na++] = owned[nowned++];
 	}
@@ -237,7 +231,7 @@ int apod_cmd_assess(int argc, char **argv)
 	args[na++] = owned[nowned - 1];
 	args[na] = NULL;
 	printf("assess: profiling the serial stage of %s on deck %s (%ld steps) with %s\n", w->name,
-	       apod_deck_title(w, params), w->steps(params), pg);
+	       apod_deck_title(w, a.params), w->steps(a.params), pg);
 	if (run_to(args, tmp, NULL))
 		goto done;
 
@@ -299,7 +293,7 @@ int apod_cmd_assess(int argc, char **argv)
 	printf("\nthe profile, call graph, timers and bounds are in %s/\n", out);
 
 	json_object_object_add(res, "workload", json_object_new_string(w->name));
-	json_object_object_add(res, "params", apod_params_json(w, params));
+	json_object_object_add(res, "params", apod_params_json(w, a.params));
 	json_object_object_add(res, "hotspots", harr);
 	json_object_get(ph);
 	json_object_object_add(res, "phase_seconds", ph);
@@ -320,8 +314,23 @@ done:
 		json_object_put(rep);
 	if (res)
 		json_object_put(res);
-	unlink(gmon);
-	rmdir(tmp);
-	free(params);
+	if (*gmon)
+		unlink(gmon);
+	if (*tmp)
+		rmdir(tmp);
+	apod_cmd_close(&a);
 	return rc == APOD_EXIT_OK ? rc : apod_report_failure();
 }
+
+const struct apod_cmd apod_cmd_assess_entry = {
+	.name = "assess",
+	.help = "profile the serial stage with gprof and print the hotspots and the Amdahl and "
+	        "Gustafson bounds",
+	.synopsis = "[deck options] [--out=DIR]",
+	.about = "Profile the serial stage with gprof; write DIR/flat.txt,\n"
+	         "DIR/callgraph.txt, DIR/phases.json and DIR/assess.json\n"
+	         "(DIR defaults to ./profiles).\n",
+	.options = assess_options,
+	.deck = 1,
+	.main = assess_main,
+};

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "commands.h"
 #include "fail.h"
 #include "params.h"
 #include "outfile.h"
@@ -93,120 +93,115 @@ static int overlap(const struct apod_workload *w, const struct apod_stage *e, co
 
 struct bench_opts {
 	const char *json;
-	int reps, kernels_only, trace;
+	int reps, kernels_only;
 };
 
 static int bench_opt(int c, const char *arg, void *ctx)
 {
 	struct bench_opts *o = ctx;
-	char *end;
-	long v;
 	switch (c) {
 	case OPT_JSON: o->json = arg; return 0;
 	case OPT_KERNELS: o->kernels_only = 1; return 0;
-	case OPT_TRACE: o->trace = 1; return 0;
-	case OPT_REPS:
-		v = strtol(arg, &end, 10);
-		if (end == arg || *end || v < 1 || v > 10000)
-			return apod_usage_fail("--reps: '%s' is not 1 to 10000", arg);
-		o->reps = (int)v;
-		return 0;
+	case OPT_REPS: return apod_opt_count("reps", arg, 1, 10000, &o->reps);
 	}
 	return apod_option_fail(c, NULL);
 }
 
-int apod_cmd_bench(int argc, char **argv)
+/* The program's kernel measurements (its kernels hook): 0 measured, 1
+ * nothing to measure (why recorded: a usage failure where the workload has
+ * no kernels, a failure where there is no GPU), -1 failed. */
+static int kernels(const struct apod_workload *w, const void *problem, int reps, json_object *out)
 {
-	static const struct option own[] = {
-		{ "json", required_argument, NULL, OPT_JSON },
-		{ "reps", required_argument, NULL, OPT_REPS },
-		{ "kernels", no_argument, NULL, OPT_KERNELS },
-		{ "trace", no_argument, NULL, OPT_TRACE },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct apod_deck_opts dopt = { 0 };
-	const char *json = NULL;
+	json_object *k;
+	int rc;
+	if (w->kernels) {
+		/* Revision 3: the workload's own.  Kernels that cannot run here (no
+		 * GPU, no CUDA in the build) say why as a usage failure. */
+		rc = w->kernels(problem, reps, out);
+		return rc && apod_failure_status() == APOD_EXIT_USAGE ? 1 : rc;
+	}
+	if (!apod_prog->kernels)
+		return apod_usage_fail("workload %s has no kernels to time", w->name), 1;
+	if ((rc = apod_prog->kernels(w, problem, reps, out)) != 0)
+		return rc;
+	if (!json_object_object_get_ex(out, "kernels", &k))
+		return apod_usage_fail("workload %s has no kernels to time", w->name), 1;
+	return 0;
+}
+
+static const struct option bench_options[] = {
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "reps", required_argument, NULL, OPT_REPS },
+	{ "kernels", no_argument, NULL, OPT_KERNELS },
+	{ "trace", no_argument, NULL, OPT_TRACE },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int bench_main(int argc, char **argv)
+{
+	struct apod_open b;
 	char scratch[4096], cmd[4200];
 	const char *tmpdir = getenv("TMPDIR");
 	struct bench_opts o = { .reps = 20 };
-	void *params = NULL, *problem = NULL;
 	json_object *out, *rows = NULL, *ov;
-	int rc, reps, failed = 0, kernels_only;
+	int failed = 0, k, status = APOD_EXIT_FAIL;
 	double serial_total = 0;
 
-	if ((rc = apod_deck_command(argc, argv, own, &dopt, bench_opt, &o)) != 0) {
-		if (rc < 0)
-			return apod_command_error("bench");
-		printf("Usage: %s bench [--workload=NAME] [--deck=FILE] [--KEY=VALUE]... [--reps=N]\n"
-		       "          [--kernels] [--json=FILE] [--trace]\n"
-		       "Measure every stage (whole runs, with snapshots) and the GPU kernels;\n"
-		       "--kernels measures the kernels only.  --trace adds each stage's device busy\n"
-		       "time per step (CUPTI; it slows every CUDA call, so whole runs are slower).\n",
-		       apod_prog->name);
-		return APOD_EXIT_OK;
-	}
-	json = o.json;
-	reps = o.reps;
-	kernels_only = o.kernels_only;
-	if (o.trace && apod_cli_trace_begin())
-		return apod_report_failure();
-	if (apod_deck_resolve(&params, &dopt))
-		return apod_report_failure();
-	if (!(problem = dopt.w->problem_create(params))) {
-		free(params);
-		return apod_report_failure();
-	}
+	if (apod_cmd_open(&b, &apod_cmd_bench_entry, argc, argv, bench_opt, &o,
+	                  APOD_OPEN_PROBLEM))
+		return b.status;
 	snprintf(scratch, sizeof scratch, "%s/apod-bench-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	if (!mkdtemp(scratch)) {
-		dopt.w->problem_destroy(problem);
-		free(params);
+		apod_cmd_close(&b);
 		apod_fail("bench: cannot make a scratch directory: %s", strerror(errno));
 		return apod_report_failure();
 	}
 
-	out = json_object_new_object();
-	json_object_object_add(out, "workload", json_object_new_string(dopt.w->name));
-	json_object_object_add(out, "params", apod_params_json(dopt.w, params));
-	json_object_object_add(out, "host_cores", json_object_new_int64(sysconf(_SC_NPROCESSORS_ONLN)));
-	if (!kernels_only)
-		failed |= apod_ladder(dopt.w, params, problem, scratch, &rows, &serial_total) != 0;
+	out = apod_json_head(b.w, b.params);
+	if (!o.kernels_only)
+		failed |= apod_ladder(b.w, b.params, b.problem, scratch, &rows, &serial_total) != 0;
 	if (rows) {
 		json_object_object_add(out, "stages", rows);
 		headline(rows);
 	}
 	ov = json_object_new_object();
-	for (int i = 0; !kernels_only && dopt.w->stages[i]; i++) {
-		const struct apod_stage *e = dopt.w->stages[i];
+	for (int i = 0; !o.kernels_only && b.w->stages[i]; i++) {
+		const struct apod_stage *e = b.w->stages[i];
 		char why[256];
-		if (!e->snapshot_begin || !e->available(why, sizeof why) || !dopt.w->snapshot_every ||
-		    dopt.w->snapshot_every(params) <= 0)
+		if (!e->snapshot_begin || !e->available(why, sizeof why) || !b.w->snapshot_every ||
+		    b.w->snapshot_every(b.params) <= 0)
 			continue;
-		if (overlap(dopt.w, e, params, problem, scratch, rows, ov))
+		if (overlap(b.w, e, b.params, b.problem, scratch, rows, ov))
 			failed = 1, apod_report_failure();
 	}
 	json_object_object_add(out, "snapshot_overlap", ov);
-	if (dopt.w->kernels || apod_prog->kernels) {
-		/* The workload's own kernels (revision 3), else the program's hook. */
-		int rc = dopt.w->kernels ? dopt.w->kernels(problem, reps, out)
-		                         : apod_prog->kernels(dopt.w, problem, reps, out);
-		/* Kernels that cannot run here (no GPU, no CUDA in the build) are a
-		 * note in a whole bench, and a failure where they were asked for. */
-		if (rc && (kernels_only || apod_failure_status() != APOD_EXIT_USAGE))
-			failed = 1, apod_report_failure();
-		else if (rc)
-			printf("kernels: not timed: %s\n", apod_failure());
-	} else if (kernels_only) {
-		apod_usage_fail("bench --kernels: workload %s has no kernels to time", dopt.w->name);
-		failed = 2, apod_report_failure();
-	}
+	/* Asked for the kernels alone, having none to measure is a failure;
+	 * beside the stages, a note. */
+	if ((k = kernels(b.w, b.problem, o.reps, out)) < 0 || (k > 0 && o.kernels_only))
+		failed = 1, status = apod_report_failure();
+	else if (k > 0)
+		printf("\nkernels: not measured: %s\n", apod_failure());
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
 	if (system(cmd) != 0)
 		fprintf(stderr, "%s: could not remove %s\n", apod_prog->name, scratch);
-	if (json && apod_json_write(json, out))
+	if (o.json && apod_json_write(o.json, out))
 		failed = 1, apod_report_failure();
 	json_object_put(out);
-	dopt.w->problem_destroy(problem);
-	free(params);
-	return failed == 2 ? APOD_EXIT_USAGE : failed ? APOD_EXIT_FAIL : APOD_EXIT_OK;
+	apod_cmd_close(&b);
+	/* --kernels for a workload with none is a usage error. */
+	return failed && k > 0 && o.kernels_only ? status : failed ? APOD_EXIT_FAIL : APOD_EXIT_OK;
 }
+
+const struct apod_cmd apod_cmd_bench_entry = {
+	.name = "bench",
+	.help = "measure every stage (and, where there are some, the GPU kernels); write JSON",
+	.synopsis = "[deck options] [--reps=N] [--kernels] [--json=FILE] [--trace]",
+	.about = "Measure every stage (whole runs, with snapshots) and the GPU kernels;\n"
+	         "--kernels measures the kernels only, and fails where there are none to measure\n"
+	         "(no GPU, or none for the workload).  --trace adds each stage's device busy\n"
+	         "time per step (CUPTI; it slows every CUDA call, so whole runs are slower).\n",
+	.options = bench_options,
+	.deck = 1,
+	.main = bench_main,
+};

@@ -9,7 +9,7 @@
 #include <omp.h>
 #endif
 
-#include "cli.h"
+#include "commands.h"
 #include "fail.h"
 #include "params.h"
 
@@ -33,24 +33,24 @@ static void cpu_model(char *buf, size_t len)
 	fclose(f);
 }
 
-static int no_args(const char *cmd, int argc, char **argv)
+static int no_args(const struct apod_cmd *cmd, int argc, char **argv)
 {
 	if (argc > 1) {
-		if (!strcmp(argv[1], "--help")) {
-			printf("Usage: apod %s\n", cmd);
+		if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+			apod_cmd_usage(cmd);
 			return -1;
 		}
-		apod_usage_error(cmd, "unexpected argument '%s'", argv[1]);
+		apod_usage_error(cmd->name, "unexpected argument '%s'", argv[1]);
 		return APOD_EXIT_USAGE;
 	}
 	return 0;
 }
 
-int apod_cmd_info(int argc, char **argv)
+static int info_main(int argc, char **argv)
 {
 	char model[256];
 	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-	int rc = no_args("info", argc, argv);
+	int rc = no_args(&apod_cmd_info_entry, argc, argv);
 	if (rc)
 		return rc < 0 ? APOD_EXIT_OK : rc;
 	cpu_model(model, sizeof model);
@@ -72,17 +72,18 @@ int apod_cmd_info(int argc, char **argv)
 }
 
 /* The workload a listing is for: --workload=NAME or the default. */
-static const struct apod_workload *listed_workload(const char *cmd, int argc, char **argv, int *rc)
+static const struct apod_workload *listed_workload(const struct apod_cmd *cmd, int argc,
+                                                   char **argv, int *rc)
 {
 	const struct apod_workload *w = apod_cli_workload(argc, argv);
 	*rc = 0;
 	if (!w) {
-		*rc = apod_usage_error(cmd, "%s", apod_failure());
+		*rc = apod_usage_error(cmd->name, "%s", apod_failure());
 		return NULL;
 	}
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			printf("Usage: %s %s [--workload=NAME]\n", apod_prog->name, cmd);
+			apod_cmd_usage(cmd);
 			*rc = -1;
 			return NULL;
 		}
@@ -92,16 +93,16 @@ static const struct apod_workload *listed_workload(const char *cmd, int argc, ch
 			i++;
 			continue;
 		}
-		*rc = apod_usage_error(cmd, "unexpected argument '%s'", argv[i]);
+		*rc = apod_usage_error(cmd->name, "unexpected argument '%s'", argv[i]);
 		return NULL;
 	}
 	return w;
 }
 
-int apod_cmd_stages(int argc, char **argv)
+static int stages_main(int argc, char **argv)
 {
 	int rc;
-	const struct apod_workload *w = listed_workload("stages", argc, argv, &rc);
+	const struct apod_workload *w = listed_workload(&apod_cmd_stages_entry, argc, argv, &rc);
 	if (!w)
 		return rc < 0 ? APOD_EXIT_OK : rc;
 	for (int i = 0; w->stages[i]; i++) {
@@ -127,10 +128,10 @@ static const char *type_name(const struct apod_param *p)
 	}
 }
 
-int apod_cmd_workloads(int argc, char **argv)
+static int workloads_main(int argc, char **argv)
 {
 	int rc, verbose = argc > 1;
-	const struct apod_workload *only = listed_workload("workloads", argc, argv, &rc);
+	const struct apod_workload *only = listed_workload(&apod_cmd_workloads_entry, argc, argv, &rc);
 	if (!only)
 		return rc < 0 ? APOD_EXIT_OK : rc;
 	for (int i = 0; apod_prog->workloads[i]; i++) {
@@ -165,3 +166,45 @@ int apod_cmd_workloads(int argc, char **argv)
 		       apod_prog->name);
 	return APOD_EXIT_OK;
 }
+
+/* --workload is read by hand (listed_workload), as the deck options are not taken. */
+static const struct option workload_option[] = {
+	{ "workload", required_argument, NULL, OPT_WORKLOAD },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct option help_option[] = {
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct apod_cmd apod_cmd_info_entry = {
+	.name = "info",
+	.help = "host (and device) facts",
+	.synopsis = "",
+	.about = "Print the host's processor, cores, memory and OpenMP threads, and the\n"
+	         "devices this build can use.\n",
+	.options = help_option,
+	.main = info_main,
+};
+
+const struct apod_cmd apod_cmd_stages_entry = {
+	.name = "stages",
+	.help = "list the workload's stages and whether each can run here",
+	.synopsis = "[--workload=NAME]",
+	.about = "List the stages of the workload (default: the first) and, for each that\n"
+	         "cannot run here, why.\n",
+	.options = workload_option,
+	.main = stages_main,
+};
+
+const struct apod_cmd apod_cmd_workloads_entry = {
+	.name = "workloads",
+	.help = "list the workloads and their parameters",
+	.synopsis = "[--workload=NAME]",
+	.about = "List the workloads, their stages and keys; with --workload=NAME, that\n"
+	         "workload's keys with their types, defaults and meanings.\n",
+	.options = workload_option,
+	.main = workloads_main,
+};

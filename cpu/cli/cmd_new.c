@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "commands.h"
 #include "fail.h"
 #include "outfile.h"
 
@@ -143,18 +143,13 @@ static int copy_folder(const char *tdir, const char *name, int gpu, int *n)
 	return 0;
 }
 
-int apod_cmd_new(int argc, char **argv)
+static int new_main(int argc, char **argv)
 {
 	char tdir[PATH_MAX], gdir[PATH_MAX + 8];
 	const char *name = NULL;
 	int n = 0, gpu = 0;
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("Usage: %s new NAME [--gpu]\n"
-		       "Write a workload skeleton into ./NAME: a serial reference and an OpenMP\n"
-		       "stage, their outputs and tolerances, main.c and a Makefile that builds\n"
-		       "against the installed library with pkg-config.  Then: cd NAME && make && ./NAME\n"
-		       "  --gpu  also a GPU stage, stage_gpu.cu (on <apod/cuda.h>), built by nvcc\n",
-		       apod_prog->name);
+		apod_cmd_usage(&apod_cmd_new_entry);
 		return APOD_EXIT_OK;
 	}
 	for (int i = 1; i < argc; i++) {
@@ -194,3 +189,22 @@ int apod_cmd_new(int argc, char **argv)
 	       gpu ? " (with a GPU stage: nvcc must be on PATH, or make NVCC=...)" : "", name, name);
 	return APOD_EXIT_OK;
 }
+
+/* Read by hand above: NAME and --gpu in any order. */
+static const struct option new_options[] = {
+	{ "gpu", no_argument, NULL, 0 },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct apod_cmd apod_cmd_new_entry = {
+	.name = "new",
+	.help = "write a workload skeleton to start a port from (NAME/)",
+	.synopsis = "NAME [--gpu]",
+	.about = "Write a workload skeleton into ./NAME: a serial reference and an OpenMP\n"
+	         "stage, their outputs and tolerances, main.c and a Makefile that builds\n"
+	         "against the installed library with pkg-config.  Then: cd NAME && make && ./NAME\n"
+	         "  --gpu  also a GPU stage, stage_gpu.cu (on <apod/cuda.h>), built by nvcc\n",
+	.options = new_options,
+	.main = new_main,
+};

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "commands.h"
 #include "fail.h"
 #include "results.h"
 
@@ -85,64 +85,54 @@ static void print_final(const struct apod_run *r)
 	putchar('\n');
 }
 
-int apod_cmd_run(int argc, char **argv)
+static int run_main(int argc, char **argv)
 {
 	struct apod_run_args args;
-	const struct apod_workload *w;
+	struct apod_open o;
 	const struct apod_stage *e;
-	void *params = NULL, *problem = NULL;
 	struct apod_run r;
 	int rc = apod_run_parse(argc, argv, &args);
 
-	if (rc > 0) {
-		printf("Usage: %s run --stage=NAME [--workload=NAME] [--deck=FILE] [--KEY=VALUE]...\n"
-		       "          [--out=DIR] [--json=FILE] [--trace]\n"
-		       "Run one stage.  --out=DIR writes its results directory (swapped in whole\n"
-		       "when the run succeeds); --json=FILE its report.  --trace adds the device's\n"
-		       "own time per phase, from CUPTI (it slows every CUDA call).\n", apod_prog->name);
-		return APOD_EXIT_OK;
-	}
-	if (rc < 0)
-		return apod_command_error("run");
-	w = args.deck.w;
-	if (!(e = apod_stage_find(w, args.stage)))
+	if (apod_cmd_parsed(&o, &apod_cmd_run_entry, rc))
+		return o.status;
+	if (!(e = apod_stage_find(args.deck.w, args.stage)))
 		return apod_usage_error("run", "unknown stage '%s' of workload %s (see '%s stages')",
-		                        args.stage, w->name, apod_prog->name);
-	if (args.trace && apod_cli_trace_begin())
-		return apod_report_failure();
-	if (apod_deck_resolve(&params, &args.deck))
-		return apod_report_failure();
-	if (!(problem = w->problem_create(params))) {
-		free(params);
+		                        args.stage, args.deck.w->name, apod_prog->name);
+	if (apod_cmd_begin(&o, &args.deck, APOD_OPEN_PROBLEM))
+		return o.status;
+	if (apod_run_stage(o.w, e, o.params, o.problem, args.out, &r)) {
+		apod_cmd_close(&o);
 		return apod_report_failure();
 	}
-	if (apod_run_stage(w, e, params, problem, args.out, &r)) {
-		w->problem_destroy(problem);
-		free(params);
-		return apod_report_failure();
-	}
-	if (!apod_reporting()) {
-		/* One of several processes: the reporter prints and writes alone. */
-		apod_run_free(&r);
-		w->problem_destroy(problem);
-		free(params);
-		return APOD_EXIT_OK;
-	}
-	printf("workload %s, stage %s, deck %s: %ld steps, %s precision\n", w->name, e->name,
-	       apod_deck_title(w, params), r.steps, apod_run_precision(&r));
-	apod_print_phases(stdout, &r);
-	print_final(&r);
-	if (args.out)
-		printf("results in %s (%ld snapshots)\n", args.out, r.snapshots);
 	rc = APOD_EXIT_OK;
-	if (args.json) {
-		json_object *rep = apod_report_json(params, &r);
+	/* One of several processes: the reporter prints and writes alone. */
+	if (apod_reporting()) {
+		printf("workload %s, stage %s, deck %s: %ld steps, %s precision\n", o.w->name, e->name,
+		       apod_deck_title(o.w, o.params), r.steps, apod_run_precision(&r));
+		apod_print_phases(stdout, &r);
+		print_final(&r);
+		if (args.out)
+			printf("results in %s (%ld snapshots)\n", args.out, r.snapshots);
+	}
+	if (apod_reporting() && args.json) {
+		json_object *rep = apod_report_json(o.params, &r);
 		if (apod_json_write(args.json, rep))
 			rc = apod_report_failure();
 		json_object_put(rep);
 	}
 	apod_run_free(&r);
-	w->problem_destroy(problem);
-	free(params);
+	apod_cmd_close(&o);
 	return rc;
 }
+
+const struct apod_cmd apod_cmd_run_entry = {
+	.name = "run",
+	.help = "run one stage: its phase timers, its results (--out), its report (--json)",
+	.synopsis = "--stage=NAME [deck options] [--out=DIR] [--json=FILE] [--trace]",
+	.about = "Run one stage.  --out=DIR writes its results directory (swapped in whole\n"
+	         "when the run succeeds); --json=FILE its report.  --trace adds the device's\n"
+	         "own time per phase, from CUPTI (it slows every CUDA call).\n",
+	.options = apod_run_options,
+	.deck = 1,
+	.main = run_main,
+};

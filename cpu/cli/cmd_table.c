@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "bounds.h"
-#include "cli.h"
+#include "commands.h"
 #include "fail.h"
 #include "params.h"
 #include "results.h"
@@ -159,6 +159,7 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 {
 	struct apod_run serial = { 0 };
 	struct row rows[MAX_ROWS];
+	const struct apod_stage *baseline = apod_stage_baseline(wl);
 	double omp_total = 0;
 	int nrows = 0, failed = 0;
 
@@ -216,7 +217,7 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 			failed |= !w->v.ok;
 		}
 		fill_bounds(w, &serial, &r);
-		if (w->e->role == APOD_ROLE_HOST_BASELINE)
+		if (w->e == baseline)
 			omp_total = r.total;
 		if (i != 0)
 			apod_run_free(&r);
@@ -280,73 +281,59 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 	return failed || !rows[0].ran ? -1 : 0;
 }
 
-struct table_opts {
-	const char *out, *json;
-	int trace;
-};
-
 static int table_opt(int c, const char *arg, void *ctx)
 {
-	struct table_opts *o = ctx;
+	const char **o = ctx;   /* out, json */
 	if (c == OPT_OUT)
-		o->out = arg;
+		o[0] = arg;
 	else if (c == OPT_JSON)
-		o->json = arg;
-	else if (c == OPT_TRACE)
-		o->trace = 1;
+		o[1] = arg;
 	else
 		return apod_option_fail(c, NULL);
 	return 0;
 }
 
-int apod_cmd_table(int argc, char **argv)
-{
-	static const struct option own[] = {
-		{ "out", required_argument, NULL, OPT_OUT },
-		{ "json", required_argument, NULL, OPT_JSON },
-		{ "trace", no_argument, NULL, OPT_TRACE },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct apod_deck_opts dopt = { 0 };
-	const char *out = NULL, *json = NULL;
-	struct table_opts o = { 0 };
-	void *params = NULL, *problem = NULL;
-	json_object *rows = NULL;
-	int failed, rc;
+static const struct option table_options[] = {
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "trace", no_argument, NULL, OPT_TRACE },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
 
-	if ((rc = apod_deck_command(argc, argv, own, &dopt, table_opt, &o)) != 0) {
-		if (rc < 0)
-			return apod_command_error(NULL);
-		printf("Usage: %s [--workload=NAME] [--deck=FILE] [--KEY=VALUE]... [--out=DIR]\n"
-		       "          [--json=FILE] [--trace]\n"
-		       "Run every available stage and print the APOD table.  --trace adds each\n"
-		       "stage's device busy time per phase to the JSON (CUPTI; it slows CUDA calls).\n",
-		       apod_prog->name);
-		return APOD_EXIT_OK;
-	}
-	out = o.out;
-	json = o.json;
-	if (o.trace && apod_cli_trace_begin())
-		return apod_report_failure();
-	if (apod_deck_resolve(&params, &dopt))
-		return apod_report_failure();
-	if (!(problem = dopt.w->problem_create(params))) {
-		free(params);
-		return apod_report_failure();
-	}
-	failed = apod_ladder(dopt.w, params, problem, out, json ? &rows : NULL, NULL) != 0;
-	if (json && rows) {
-		json_object *o = json_object_new_object();
-		json_object_object_add(o, "workload", json_object_new_string(dopt.w->name));
-		json_object_object_add(o, "params", apod_params_json(dopt.w, params));
-		json_object_object_add(o, "host_cores", json_object_new_int64(sysconf(_SC_NPROCESSORS_ONLN)));
-		json_object_object_add(o, "stages", rows);
-		if (apod_json_write(json, o))
+static int table_main(int argc, char **argv)
+{
+	struct apod_open o;
+	const char *out_json[2] = { NULL, NULL };
+	json_object *rows = NULL;
+	int failed;
+
+	if (apod_cmd_open(&o, &apod_cmd_table_entry, argc, argv, table_opt, out_json,
+	                  APOD_OPEN_PROBLEM))
+		return o.status;
+	failed = apod_ladder(o.w, o.params, o.problem, out_json[0], out_json[1] ? &rows : NULL,
+	                     NULL) != 0;
+	if (out_json[1] && rows) {
+		json_object *j = apod_json_head(o.w, o.params);
+		json_object_object_add(j, "stages", rows);
+		if (apod_json_write(out_json[1], j))
 			failed = 1, apod_report_failure();
-		json_object_put(o);
+		json_object_put(j);
 	}
-	dopt.w->problem_destroy(problem);
-	free(params);
+	apod_cmd_close(&o);
 	return failed ? APOD_EXIT_FAIL : APOD_EXIT_OK;
 }
+
+/* apod with no command (or `apod table`). */
+const struct apod_cmd apod_cmd_table_entry = {
+	.name = NULL,
+	.help = "run the deck through every available stage and print the APOD table (time, "
+	        "speedups, Amdahl bound, verification against serial); also 'table'",
+	.synopsis = "[deck options] [--out=DIR] [--json=FILE] [--trace]",
+	.about = "Run every available stage and print the APOD table.  --out=DIR: the results\n"
+	         "of each stage in DIR/STAGE; --json=FILE: the table's rows.  --trace adds each\n"
+	         "stage's device busy time per phase to the JSON (CUPTI; it slows CUDA calls).\n",
+	.options = table_options,
+	.deck = 1,
+	.main = table_main,
+};

@@ -5,18 +5,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli.h"
+#include "commands.h"
 #include "fail.h"
 #include "params.h"
 #include "results.h"
 #include "verify.h"
 
-int apod_cmd_verify(int argc, char **argv)
+static const struct option verify_options[] = {
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int verify_main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ NULL, 0, NULL, 0 },
-	};
 	void *pref = NULL, *pgot = NULL;
 	struct apod_run ref, got;
 	struct apod_verdict v;
@@ -25,15 +26,12 @@ int apod_cmd_verify(int argc, char **argv)
 
 	opterr = 0;
 	optind = 0;   /* 0, not 1: glibc then also forgets a half-read "-abc" */
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = apod_getopt(argc, argv, ":h", verify_options)) != -1) {
 		if (c == OPT_HELP || c == 'h') {
-			printf("Usage: %s verify REFERENCE_DIR RESULT_DIR\n"
-			       "Compare two results directories (as written by run --out) under the\n"
-			       "tolerances their workload designs.  Exit 0 if they agree, 1 if they do not.\n",
-			       apod_prog->name);
+			apod_cmd_usage(&apod_cmd_verify_entry);
 			return APOD_EXIT_OK;
 		}
-		return apod_usage_error("verify", "unknown option '%s'", argv[optind - 1]);
+		return apod_option_error("verify", c, argv);
 	}
 	if (argc - optind != 2)
 		return apod_usage_error("verify", "expected two results directories, got %d",
@@ -69,3 +67,13 @@ int apod_cmd_verify(int argc, char **argv)
 	free(pgot);
 	return v.ok ? APOD_EXIT_OK : APOD_EXIT_FAIL;
 }
+
+const struct apod_cmd apod_cmd_verify_entry = {
+	.name = "verify",
+	.help = "compare two results directories under their workload's tolerances",
+	.synopsis = "REFERENCE_DIR RESULT_DIR",
+	.about = "Compare two results directories (as written by run --out) under the\n"
+	         "tolerances their workload designs.  Exit 0 if they agree, 1 if they do not.\n",
+	.options = verify_options,
+	.main = verify_main,
+};

@@ -3,12 +3,16 @@
  * the exit status of apod/apod.h), and the run of one stage into a
  * results directory that every command shares.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "fail.h"
 #include "outdir.h"
+#include "params.h"
 #include "trace.h"
 
 const struct apod_program *apod_prog;
@@ -57,6 +61,18 @@ int apod_usage_error(const char *cmd, const char *fmt, ...)
 	return APOD_EXIT_USAGE;
 }
 
+int apod_opt_count(const char *opt, const char *arg, long lo, long hi, int *v)
+{
+	char *end;
+	long x;
+	errno = 0;
+	x = strtol(arg, &end, 10);
+	if (end == arg || *end || errno || x < lo || x > hi)
+		return apod_usage_fail("--%s: '%s' is not %ld to %ld", opt, arg, lo, hi);
+	*v = (int)x;
+	return 0;
+}
+
 int apod_command_error(const char *cmd)
 {
 	if (apod_failure_status() == APOD_EXIT_USAGE)
@@ -68,6 +84,15 @@ int apod_option_error(const char *cmd, int c, char **argv)
 {
 	apod_option_fail(c, argv);
 	return apod_usage_error(cmd, "%s", apod_failure());
+}
+
+json_object *apod_json_head(const struct apod_workload *w, const void *params)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "workload", json_object_new_string(w->name));
+	json_object_object_add(o, "params", apod_params_json(w, params));
+	json_object_object_add(o, "host_cores", json_object_new_int64(sysconf(_SC_NPROCESSORS_ONLN)));
+	return o;
 }
 
 int apod_run_stage(const struct apod_workload *w, const struct apod_stage *e, const void *params,

@@ -1,48 +1,27 @@
 /*
  * main.c: apod_main(), the command line every program built on the
- * harness gets.  Subcommands dispatch to cmd_*.c; this file holds what
- * they share and the help text.
+ * harness gets.  The commands are the entries of apod_commands
+ * (commands.c), then the program's own; this file dispatches to them and
+ * lists them for --help.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "commands.h"
 #include "fail.h"
 #include "registry.h"
 
-
-static const char usage_text[] =
-	"Commands:\n"
-	"  (none)        run the deck through every available stage and print the APOD\n"
-	"                table (time, speedups, Amdahl bound, verification)\n"
-	"  run           run one stage:  run --stage=NAME [deck options] [--out=DIR]\n"
-	"                [--json=FILE] [--trace]  (--trace: the device's busy time per\n"
-	"                phase, from CUPTI; also for the table and bench)\n"
-	"  stages        list the workload's stages and whether each can run here\n"
-	"  workloads     list the workloads and their parameters\n"
-	"  verify        compare two results directories:  verify REFERENCE RESULT\n"
-	"  assess        profile the serial stage with gprof and print the hotspots and\n"
-	"                the Amdahl and Gustafson bounds  [deck options] [--out=DIR]\n"
-	"  info          host (and device) facts\n"
-	"  bench         measure every stage (and, where there are some, the GPU kernels);\n"
-	"                write JSON  [deck options] [--reps=N] [--kernels] [--json=FILE]\n"
-	"                [--trace]\n"
-	"  scale         strong and weak scaling of the omp stage against Amdahl and\n"
-	"                Gustafson; JSON and plot data  [deck options] [--threads=LIST]\n"
-	"                [--reps=N] [--no-weak] [--json=FILE]\n"
-	"  new NAME      write a workload skeleton to start a port from (NAME/)\n"
-	"                [--gpu] (with a GPU stage, stage_gpu.cu, built by nvcc)\n";
-
 static const char deck_text[] =
 	"\n"
-	"Deck options (for the table, run, bench and assess):\n"
+	"Deck options (for every command whose synopsis above says [deck options]):\n"
 	"  --workload=NAME  the workload (default: the first listed by 'workloads')\n"
 	"  --deck=FILE      read the deck (key = value lines) over the defaults\n"
 	"  --KEY=VALUE      set one key of the workload's deck ('workloads --workload=NAME'\n"
 	"                   lists them with their defaults), e.g. --steps=50\n"
-	"Table options: --out=DIR (results of each stage in DIR/STAGE), --json=FILE,\n"
-	"  --trace\n"
+	"Long options are given whole: an abbreviation such as --work is refused.\n"
+	"'%s COMMAND --help' says more about each command.\n"
 	"\n"
 	"  -h, --help     show this help;  -V, --version  show the version\n"
 	"\n"
@@ -50,28 +29,39 @@ static const char deck_text[] =
 
 static void usage(void)
 {
-	printf("Usage: %s [COMMAND] [OPTION]...\n%s%s\n\n%s", apod_prog->name,
-	       apod_prog->about ? apod_prog->about : "", apod_prog->about ? "" : "", usage_text);
-	for (int i = 0; apod_prog->commands && apod_prog->commands[i].name; i++)
-		printf("  %-13s %s\n", apod_prog->commands[i].name, apod_prog->commands[i].help);
-	fputs(deck_text, stdout);
+	printf("Usage: %s [COMMAND] [OPTION]...\n%s\n\nCommands:\n", apod_prog->name,
+	       apod_prog->about ? apod_prog->about : "");
+	for (int i = 0; apod_commands[i]; i++) {
+		const struct apod_cmd *c = apod_commands[i];
+		char lead[32];
+		snprintf(lead, sizeof lead, "  %-13s ", c->name ? c->name : "(none)");
+		apod_print_words(stdout, lead, 16, c->help);
+		if (*c->synopsis)
+			apod_print_words(stdout, "                ", 18, c->synopsis);
+	}
+	for (int i = 0; apod_prog->commands && apod_prog->commands[i].name; i++) {
+		char lead[32];
+		snprintf(lead, sizeof lead, "  %-13s ", apod_prog->commands[i].name);
+		apod_print_words(stdout, lead, 16, apod_prog->commands[i].help);
+	}
+	printf(deck_text, apod_prog->name);
 }
 
-int apod_main(int argc, char **argv, const struct apod_program *prog)
+int apod_close_stdout(int status)
 {
-	static const struct {
-		const char *name;
-		int (*fn)(int, char **);
-	} cmds[] = {
-		{ "run", apod_cmd_run },           { "stages", apod_cmd_stages },
-		{ "verify", apod_cmd_verify },     { "assess", apod_cmd_assess },
-		{ "info", apod_cmd_info },         { "table", apod_cmd_table },
-		{ "bench", apod_cmd_bench },       { "workloads", apod_cmd_workloads },
-		{ "new", apod_cmd_new },           { "scale", apod_cmd_scale },
-	};
-	if (!(apod_prog = apod_registry_load(prog)))
-		return fprintf(stderr, "%s: %s\n", prog && prog->name ? prog->name : "apod",
-		               apod_failure()), APOD_EXIT_FAIL;
+	int lost = ferror(stdout);
+	errno = 0;
+	if (fflush(stdout) == 0 && !lost)
+		return status;
+	fprintf(stderr, "%s: write error on standard output%s%s\n",
+	        apod_prog && apod_prog->name ? apod_prog->name : "apod", errno ? ": " : "",
+	        errno ? strerror(errno) : "");
+	return status == APOD_EXIT_OK ? APOD_EXIT_FAIL : status;
+}
+
+static int dispatch(int argc, char **argv, const struct apod_program *prog)
+{
+	const struct apod_cmd *c;
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage();
 		return APOD_EXIT_OK;
@@ -82,12 +72,19 @@ int apod_main(int argc, char **argv, const struct apod_program *prog)
 		return APOD_EXIT_OK;
 	}
 	if (argc < 2 || argv[1][0] == '-')
-		return apod_cmd_table(argc, argv);
-	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].fn(argc - 1, argv + 1);
+		return apod_cmd_table_entry.main(argc, argv);
+	if ((c = apod_cmd_find(argv[1])) != NULL)
+		return c->main(argc - 1, argv + 1);
 	for (int i = 0; prog->commands && prog->commands[i].name; i++)
 		if (!strcmp(argv[1], prog->commands[i].name))
 			return prog->commands[i].run(argc - 1, argv + 1);
 	return apod_usage_error(NULL, "unknown command '%s'", argv[1]);
+}
+
+int apod_main(int argc, char **argv, const struct apod_program *prog)
+{
+	if (!(apod_prog = apod_registry_load(prog, apod_option_taken)))
+		return fprintf(stderr, "%s: %s\n", prog && prog->name ? prog->name : "apod",
+		               apod_failure()), APOD_EXIT_FAIL;
+	return apod_close_stdout(dispatch(argc, argv, apod_prog));
 }

@@ -77,7 +77,7 @@ int apod_deck_opt(struct apod_deck_opts *o, int c, const char *arg)
 int apod_deck_resolve(void **params, const struct apod_deck_opts *o)
 {
 	char where[128];
-	char seen[APOD_MAX_SETS] = { 0 };
+	char seen[APOD_MAX_PARAMS] = { 0 };
 	void *p = apod_params_new(o->w);
 	if (!p)
 		return -1;
@@ -88,9 +88,9 @@ int apod_deck_resolve(void **params, const struct apod_deck_opts *o)
 		snprintf(where, sizeof where, "--%s", o->key[i]);
 		/* A repeating key given on the command line replaces the deck's list. */
 		if (k->type == APOD_PARAM_CUSTOM && k->repeats && k->reset &&
-		    !seen[(k - o->w->params) % APOD_MAX_SETS]) {
+		    !seen[k - o->w->params]) {
 			k->reset(p);
-			seen[(k - o->w->params) % APOD_MAX_SETS] = 1;
+			seen[k - o->w->params] = 1;
 		}
 		if (apod_params_set(o->w, p, o->key[i], o->value[i], where))
 			goto fail;
@@ -128,8 +128,28 @@ const char *apod_deck_title(const struct apod_workload *w, const void *params)
 	return t ? t : w->name;
 }
 
+int apod_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts)
+{
+	int i = -1, c = getopt_long(argc, argv, shortopts, longopts, &i);
+	const char *text;
+	size_t len;
+	if (c == -1 || c == ':' || c == '?' || i < 0)
+		return c;
+	/* The option's own word: "--NAME=VALUE", or "--NAME" before its value's. */
+	text = longopts[i].has_arg != no_argument && optarg && optind >= 2 && optarg == argv[optind - 1]
+	       ? argv[optind - 2] : argv[optind - 1];
+	len = strcspn(text + 2, "=");
+	if (strncmp(text, "--", 2) || len == strlen(longopts[i].name))
+		return c;
+	apod_usage_fail("option '--%.*s' is short for '--%s': give the whole name", (int)len, text + 2,
+	                longopts[i].name);
+	return OPT_ABBREV;
+}
+
 int apod_option_fail(int c, char **argv)
 {
+	if (c == OPT_ABBREV)   /* apod_getopt recorded it */
+		return -1;
 	if (!argv)   /* a command's own option it did not expect: a bug, named */
 		return apod_fail("option %d is declared but not handled", c);
 	if (c == ':')
@@ -149,12 +169,14 @@ int apod_deck_command(int argc, char **argv, const struct option *own,
 		return -1;
 	opterr = 0;
 	optind = 0;   /* 0, not 1: glibc then also forgets a half-read "-abc" */
-	while (rc == 0 && (c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while (rc == 0 && (c = apod_getopt(argc, argv, ":h", longopts)) != -1) {
 		if ((d = apod_deck_opt(dopt, c, optarg)) != 0)
 			rc = d < 0 ? -1 : 0;
 		else if (c == 'h' || c == OPT_HELP)
 			rc = 1;
-		else if (c == ':' || c == '?' || !own_opt)
+		else if (c == OPT_TRACE)
+			dopt->trace = 1;
+		else if (c == ':' || c == '?' || c == OPT_ABBREV || !own_opt)
 			rc = apod_option_fail(c, argv);
 		else
 			rc = own_opt(c, optarg, ctx);
@@ -172,26 +194,27 @@ static int run_opt(int c, const char *arg, void *ctx)
 	case OPT_STAGE: a->stage = arg; return 0;
 	case OPT_OUT: a->out = arg; return 0;
 	case OPT_JSON: a->json = arg; return 0;
-	case OPT_TRACE: a->trace = 1; return 0;
 	}
 	return apod_option_fail(c, NULL);
 }
 
+const struct option apod_run_options[] = {
+	{ "stage", required_argument, NULL, OPT_STAGE },
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "trace", no_argument, NULL, OPT_TRACE },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
 int apod_run_parse(int argc, char **argv, struct apod_run_args *a)
 {
-	static const struct option own[] = {
-		{ "stage", required_argument, NULL, OPT_STAGE },
-		{ "out", required_argument, NULL, OPT_OUT },
-		{ "json", required_argument, NULL, OPT_JSON },
-		{ "trace", no_argument, NULL, OPT_TRACE },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ NULL, 0, NULL, 0 },
-	};
 	int rc;
 	memset(a, 0, sizeof *a);
-	if ((rc = apod_deck_command(argc, argv, own, &a->deck, run_opt, a)) != 0)
+	if ((rc = apod_deck_command(argc, argv, apod_run_options, &a->deck, run_opt, a)) != 0)
 		return rc;
 	if (!a->stage)
-		return apod_usage_fail("which stage? give --stage=NAME (see 'apod stages')");
+		return apod_usage_fail("which stage? give --stage=NAME (see '%s stages')",
+		                       apod_prog->name);
 	return 0;
 }

@@ -20,7 +20,6 @@
 
 #define LINE_MAX_LEN 1024
 #define DECK_MAX_BYTES (1 << 20)
-#define MAX_KEYS 64
 
 static void *at(void *params, const struct apod_param *p)
 {
@@ -263,7 +262,7 @@ static char *slurp(const char *path, size_t *len)
 int apod_params_load(const struct apod_workload *w, void *params, const char *path)
 {
 	char where[512], *text, *line, *next;
-	char seen[MAX_KEYS] = { 0 };
+	char seen[APOD_MAX_PARAMS] = { 0 };
 	size_t len, i;
 	int lineno = 0, rc = 0;
 	if (!(text = slurp(path, &len)))

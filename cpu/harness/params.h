@@ -11,6 +11,10 @@
 
 #include "apod/workload.h"
 
+/* The most keys a workload may declare: the deck parser and the command line
+ * track keys in tables of this size (registry.c refuses more). */
+#define APOD_MAX_PARAMS 64
+
 /* A parameter struct holding the defaults (free with free()), or NULL. */
 void *apod_params_new(const struct apod_workload *w);
 const struct apod_param *apod_param_find(const struct apod_workload *w, const char *key);

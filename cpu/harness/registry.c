@@ -5,15 +5,10 @@
 
 #include "fail.h"
 #include "npy.h"
+#include "params.h"
 #include "registry.h"
 #include "run.h"
 #include "upgrade.h"
-
-/* Option names the harness's commands take for themselves. */
-static const char *const reserved[] = {
-	"workload", "deck", "stage", "out", "json", "help", "reps", "kernels", "version", "threads",
-	"no-weak", NULL
-};
 
 static int bad_name(const char *s)
 {
@@ -37,22 +32,22 @@ static size_t value_size(enum apod_param_type t)
 	}
 }
 
-static int check_params(const struct apod_workload *w)
+static int check_params(const struct apod_workload *w, int (*taken)(const char *key))
 {
 	int n = 0;
 	while (w->params && w->params[n].key)
 		n++;
 	/* The deck parser and the command line track keys in fixed tables. */
-	if (n > 64)
-		return apod_fail("workload %s declares %d parameters; at most 64", w->name, n);
+	if (n > APOD_MAX_PARAMS)
+		return apod_fail("workload %s declares %d parameters; at most %d", w->name, n,
+		                 APOD_MAX_PARAMS);
 	for (const struct apod_param *p = w->params; p && p->key; p++) {
 		if (bad_name(p->key))
 			return apod_fail("workload %s: parameter '%s' is not a name of a-z, 0-9 and _", w->name,
 			                 p->key);
-		for (int i = 0; reserved[i]; i++)
-			if (!strcmp(p->key, reserved[i]))
-				return apod_fail("workload %s: parameter '%s' would clash with the option --%s",
-				                 w->name, p->key, p->key);
+		if (taken && taken(p->key))
+			return apod_fail("workload %s: parameter '%s' would clash with the option --%s",
+			                 w->name, p->key, p->key);
 		for (const struct apod_param *q = w->params; q < p; q++)
 			if (!strcmp(p->key, q->key))
 				return apod_fail("workload %s: parameter '%s' is declared twice", w->name, p->key);
@@ -210,7 +205,7 @@ static int check_version(const struct apod_workload *w)
 }
 
 /* w in the current revision's layout. */
-static int check_current(const struct apod_workload *w)
+static int check_current(const struct apod_workload *w, int (*taken)(const char *key))
 {
 	if (bad_name(w->name))
 		return apod_fail("workload '%s': a name must be a-z, 0-9 and _",
@@ -218,21 +213,22 @@ static int check_current(const struct apod_workload *w)
 	if (!w->steps || !w->problem_create || !w->problem_destroy || !w->step_phase)
 		return apod_fail("workload %s: steps, problem_create, problem_destroy and step_phase "
 		                 "are required", w->name);
-	return check_params(w) || check_outputs(w) || check_stages(w) ? -1 : 0;
+	return check_params(w, taken) || check_outputs(w) || check_stages(w) ? -1 : 0;
 }
 
-int apod_workload_check(const struct apod_workload *w)
+int apod_workload_valid(const struct apod_workload *w, int (*taken)(const char *key))
 {
 	const struct apod_workload *u;
 	int rc;
 	if (check_version(w) || !(u = apod_workload_upgrade(w)))
 		return -1;
-	rc = check_current(u);
+	rc = check_current(u, taken);
 	apod_workload_upgrade_free(u, w);
 	return rc;
 }
 
-const struct apod_program *apod_registry_load(const struct apod_program *prog)
+const struct apod_program *apod_registry_load(const struct apod_program *prog,
+                                              int (*taken)(const char *key))
 {
 	static struct apod_program loaded;
 	static const struct apod_workload **list;
@@ -246,7 +242,8 @@ const struct apod_program *apod_registry_load(const struct apod_program *prog)
 		return apod_fail("out of memory"), NULL;
 	for (int i = 0; i < n; i++) {
 		if (check_version(prog->workloads[i]) ||
-		    !(list[i] = apod_workload_upgrade(prog->workloads[i])) || check_current(list[i]))
+		    !(list[i] = apod_workload_upgrade(prog->workloads[i])) ||
+		    check_current(list[i], taken))
 			return NULL;
 		for (int j = 0; j < i; j++)
 			if (!strcmp(list[i]->name, list[j]->name))

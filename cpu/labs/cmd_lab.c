@@ -60,7 +60,7 @@ int apod_cmd_lab(int argc, char **argv)
 
 	opterr = 0;
 	optind = 0;   /* 0, not 1: glibc then also forgets a half-read "-abc" */
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = apod_getopt(argc, argv, ":h", longopts)) != -1) {
 		char *end;
 		switch (c) {
 		case OPT_LAB_SIZE:

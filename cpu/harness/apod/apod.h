@@ -58,8 +58,11 @@ struct apod_program {
 	/* Extra subcommands, ended by an entry whose name is NULL; may be NULL. */
 	const struct apod_command *commands;
 	/* Optional: `info`'s device section (returns 0; prints nothing where no
-	 * device is), and bench --kernels for a workload (0, or -1 with
-	 * apod_fail; `json` is a json-c object to add "kernels" to). */
+	 * device is), and bench --kernels for a workload: 0 having added
+	 * "kernels" to `json` (a json-c object), 1 where there is nothing to
+	 * measure (why recorded: apod_fail where there is no device,
+	 * apod_usage_fail where w has no kernels),
+	 * -1 on a failure (apod_fail). */
 	int (*device_info)(FILE *f);
 	int (*kernels)(const struct apod_workload *w, const void *problem, int reps, void *json);
 };

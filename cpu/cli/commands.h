@@ -1,0 +1,76 @@
+/*
+ * commands.h: the harness's subcommands, each described once.
+ *
+ * Every command is one struct apod_cmd in its own cmd_*.c (as tmux's
+ * cmd_entry): its name, its line in `apod --help`, its synopsis, its own
+ * long options and whether it takes the deck options.  From that one entry
+ * come the help listing, the dispatch (main.c), the command's own usage
+ * text, the option names a workload key may not take (apod_option_taken)
+ * and, through tests/check_harness.c, the check of doc/apod.1's SYNOPSIS.
+ */
+#ifndef APOD_COMMANDS_H
+#define APOD_COMMANDS_H
+
+#include <getopt.h>
+
+#include "cli.h"
+
+struct apod_cmd {
+	const char *name;              /* "run"; NULL for the table (apod with no command) */
+	const char *help;              /* its line in apod --help */
+	/* Its arguments after "apod NAME", as words: [--opt=ARG] optional,
+	 * UPPER a value, "[deck options]" where the deck options go. */
+	const char *synopsis;
+	const char *about;             /* what `apod NAME --help` says under the usage */
+	const struct option *options;  /* its own long options, zero-ended; NULL: none */
+	int deck;                      /* takes --workload, --deck and --KEY=VALUE */
+	int (*main)(int argc, char **argv);   /* argv[0] is the command's name */
+};
+
+extern const struct apod_cmd apod_cmd_table_entry, apod_cmd_run_entry, apod_cmd_stages_entry,
+	apod_cmd_workloads_entry, apod_cmd_verify_entry, apod_cmd_assess_entry,
+	apod_cmd_info_entry, apod_cmd_bench_entry, apod_cmd_scale_entry, apod_cmd_new_entry;
+/* Every command, the table first, in the order of apod --help; NULL-ended. */
+extern const struct apod_cmd *const apod_commands[];
+
+/* The command called name, or NULL. */
+const struct apod_cmd *apod_cmd_find(const char *name);
+/* 1 if a workload key called name would clash with an option: one of a
+ * command that takes deck keys (they share its getopt_long table), or
+ * --workload, --deck, --help, --version. */
+int apod_option_taken(const char *name);
+/* `apod NAME --help`: the usage lines (the deck options spelled out) and
+ * the about text, on stdout. */
+void apod_cmd_usage(const struct apod_cmd *cmd);
+/* The usage lines alone: "Usage: apod NAME SYNOPSIS", wrapped; with
+ * deck_spelled, "[deck options]" written out as the options it stands for. */
+void apod_cmd_usage_lines(FILE *f, const struct apod_cmd *cmd, int deck_spelled);
+/* lead, then the words of text (a bracketed group is one word), wrapped at
+ * 79 columns with indent spaces before each further line; a newline ends it. */
+void apod_print_words(FILE *f, const char *lead, int indent, const char *text);
+
+/* What a command that runs a workload opens with: its options parsed (the
+ * deck's, --trace and its own), --help answered, --trace started, the deck
+ * resolved and, where asked, the problem created. */
+struct apod_open {
+	struct apod_deck_opts deck;    /* as parsed by apod_cmd_open */
+	const struct apod_workload *w;
+	void *params, *problem;
+	int status;                    /* where apod_cmd_open returned 1: the exit status */
+};
+enum { APOD_OPEN_PARAMS = 1, APOD_OPEN_PROBLEM = 3 };
+/* Parse argv by cmd's entry (own_opt(c, arg, ctx) takes each of its own
+ * options but --trace and --help), then apod_cmd_begin.  0: go on, and
+ * close with apod_cmd_close; 1: return o->status (help printed, or the
+ * failure reported). */
+int apod_cmd_open(struct apod_open *o, const struct apod_cmd *cmd, int argc, char **argv,
+                  int (*own_opt)(int c, const char *arg, void *ctx), void *ctx, unsigned what);
+/* After a parse of its own (apod_deck_command's rc): help printed or the
+ * failure reported, the status set; 1, or 0 where rc was 0. */
+int apod_cmd_parsed(struct apod_open *o, const struct apod_cmd *cmd, int rc);
+/* --trace started where given, the deck resolved, the problem created
+ * (APOD_OPEN_PROBLEM): 0, or 1 with the failure reported in o->status. */
+int apod_cmd_begin(struct apod_open *o, const struct apod_deck_opts *dopt, unsigned what);
+void apod_cmd_close(struct apod_open *o);
+
+#endif

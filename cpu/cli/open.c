@@ -1,0 +1,55 @@
+/*
+ * open.c: how every command that runs a workload opens: its options
+ * parsed, --help answered, --trace started, the deck resolved, the problem
+ * created; and the one place that frees what that made.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "fail.h"
+
+int apod_cmd_parsed(struct apod_open *o, const struct apod_cmd *cmd, int rc)
+{
+	if (rc == 0)
+		return 0;
+	if (rc > 0) {
+		apod_cmd_usage(cmd);
+		o->status = APOD_EXIT_OK;
+	} else {
+		o->status = apod_command_error(cmd->name);
+	}
+	return 1;
+}
+
+int apod_cmd_begin(struct apod_open *o, const struct apod_deck_opts *dopt, unsigned what)
+{
+	o->w = dopt->w;
+	o->params = o->problem = NULL;
+	if ((dopt->trace && apod_cli_trace_begin()) || apod_deck_resolve(&o->params, dopt) ||
+	    ((what & APOD_OPEN_PROBLEM) == APOD_OPEN_PROBLEM &&
+	     !(o->problem = o->w->problem_create(o->params)))) {
+		apod_cmd_close(o);
+		o->status = apod_report_failure();
+		return 1;
+	}
+	return 0;
+}
+
+int apod_cmd_open(struct apod_open *o, const struct apod_cmd *cmd, int argc, char **argv,
+                  int (*own_opt)(int c, const char *arg, void *ctx), void *ctx, unsigned what)
+{
+	memset(o, 0, sizeof *o);
+	if (apod_cmd_parsed(o, cmd, apod_deck_command(argc, argv, cmd->options, &o->deck, own_opt,
+	                                              ctx)))
+		return 1;
+	return apod_cmd_begin(o, &o->deck, what);
+}
+
+void apod_cmd_close(struct apod_open *o)
+{
+	if (o->problem)
+		o->w->problem_destroy(o->problem);
+	free(o->params);
+	o->problem = o->params = NULL;
+}

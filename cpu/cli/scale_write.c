@@ -1,0 +1,215 @@
+/*
+ * scale_write.c: `apod scale --json=FILE`: the measurements as JSON and,
+ * beside FILE (less a ".json"), BASE.strong.dat, BASE.weak.dat and BASE.gp,
+ * what doc/plots/scaling.gp draws.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fail.h"
+#include "outfile.h"
+#include "params.h"
+#include "results.h"
+#include "scale.h"
+
+/* JSON has no NaN or infinity: null stands for either. */
+static json_object *num(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+static json_object *scale_json(const struct scale *s)
+{
+	json_object *o = apod_json_head(s->w, s->params), *t = json_object_new_array();
+	json_object *st = json_object_new_object(), *pts = json_object_new_array();
+	json_object *oth = json_object_new_array(), *notes = json_object_new_array();
+	json_object_object_add(o, "reps", json_object_new_int(s->reps));
+	for (int i = 0; i < s->nthreads; i++)
+		json_object_array_add(t, json_object_new_int(s->threads[i]));
+	json_object_object_add(o, "threads", t);
+
+	json_object_object_add(st, "serial_seconds", num(s->t1.total));
+	json_object_object_add(st, "p", s->omp ? num(s->p) : NULL);
+	for (int i = 0; i < s->nstrong; i++) {
+		const struct strong_pt *q = &s->strong[i];
+		json_object *x = json_object_new_object();
+		json_object_object_add(x, "n", json_object_new_int(q->n));
+		json_object_object_add(x, "seconds", num(q->m.total));
+		json_object_object_add(x, "speedup", num(q->speedup));
+		json_object_object_add(x, "efficiency", num(q->efficiency));
+		json_object_object_add(x, "amdahl", num(q->amdahl));
+		json_object_object_add(x, "serial_fraction_measured", num(q->serial_frac));
+		json_object_array_add(pts, x);
+	}
+	json_object_object_add(st, "points", pts);
+	for (int i = 0; i < s->nother; i++) {
+		json_object *x = json_object_new_object();
+		json_object_object_add(x, "stage", json_object_new_string(s->other[i].e->name));
+		json_object_object_add(x, "seconds", num(s->other[i].seconds));
+		json_object_object_add(x, "speedup", num(s->other[i].speedup));
+		json_object_array_add(oth, x);
+	}
+	json_object_object_add(st, "other_stages", oth);
+	json_object_object_add(o, "strong", st);
+
+	if (s->weak_ran) {
+		json_object *wk = json_object_new_object(), *wp = json_object_new_array();
+		json_object_object_add(wk, "factor_key", json_object_new_string("grow"));
+		json_object_object_add(wk, "grown_keys", json_object_new_string(s->grown_keys));
+		json_object_object_add(wk, "p", num(s->p_weak));
+		json_object_object_add(wk, "assumption", json_object_new_string(
+			"scaled_speedup = n * T(1) / T(n): the work per step is linear in the grow factor"));
+		for (int i = 0; i < s->nweak; i++) {
+			const struct weak_pt *q = &s->weak[i];
+			json_object *x = json_object_new_object();
+			json_object_object_add(x, "n", json_object_new_int(q->n));
+			if (q->skipped) {
+				json_object_object_add(x, "skipped", json_object_new_boolean(1));
+				json_object_array_add(wp, x);
+				continue;
+			}
+			json_object_object_add(x, "grown", json_object_new_string(q->grown));
+			json_object_object_add(x, "seconds", num(q->m.total));
+			json_object_object_add(x, "efficiency", num(q->efficiency));
+			json_object_object_add(x, "scaled_speedup", num(q->scaled));
+			json_object_object_add(x, "gustafson", num(q->gustafson));
+			json_object_object_add(x, "parallel_fraction_measured", num(q->parallel_frac));
+			json_object_array_add(wp, x);
+		}
+		json_object_object_add(wk, "points", wp);
+		if (s->check_ran) {
+			json_object *c = json_object_new_object();
+			json_object_object_add(c, "n", json_object_new_int(s->check_n));
+			json_object_object_add(c, "serial_seconds_grown", num(s->check_serial));
+			json_object_object_add(c, "serial_seconds_estimated", num(s->check_estimate));
+			json_object_object_add(c, "ratio", num(s->check_serial / s->check_estimate));
+			json_object_object_add(wk, "linearity_check", c);
+		}
+		json_object_object_add(o, "weak", wk);
+	}
+	for (int i = 0; i < s->nnotes; i++)
+		json_object_array_add(notes, json_object_new_string(s->notes[i]));
+	json_object_object_add(o, "notes", notes);
+	return o;
+}
+
+/* A word gnuplot can hold in a string: no quotes, backslashes or spaces. */
+static void gp_word(char *dst, size_t len, const char *src)
+{
+	size_t i = 0;
+	for (; src && *src && i + 1 < len; src++)
+		dst[i++] = (*src == '"' || *src == '\\' || *src == ' ' || (unsigned char)*src < 32) ? '_' : *src;
+	dst[i] = '\0';
+}
+
+static void write_strong_dat(FILE *f, const struct scale *s)
+{
+	char title[128];
+	gp_word(title, sizeof title, apod_deck_title(s->w, s->params));
+	fprintf(f, "# apod scale: strong scaling, workload %s, deck %s, %ld cores, median of %d\n",
+	        s->w->name, title, sysconf(_SC_NPROCESSORS_ONLN), s->reps);
+	fprintf(f, "# serial_seconds %.9g P %.9g\n", s->t1.total, s->p);
+	fprintf(f, "# columns: 1 n (threads)  2 seconds  3 speedup (serial/seconds)  4 efficiency "
+	        "(speedup/n)\n#          5 amdahl (at n, for P)  6 speedup/amdahl  "
+	        "7 serial_fraction_measured\n");
+	for (int i = 0; i < s->nstrong; i++) {
+		const struct strong_pt *q = &s->strong[i];
+		fprintf(f, "%d %.9g %.9g %.9g %.9g %.9g %.9g\n", q->n, q->m.total, q->speedup,
+		        q->efficiency, q->amdahl, q->speedup / q->amdahl, q->serial_frac);
+	}
+}
+
+static void write_weak_dat(FILE *f, const struct scale *s)
+{
+	fprintf(f, "# apod scale: weak scaling, workload %s: the problem grown n times (%s), n threads\n",
+	        s->w->name, *s->grown_keys ? s->grown_keys : "grow");
+	fprintf(f, "# p %.9g (parallel fraction at n = 1); scaled speedup assumes the work is "
+	        "linear in n\n", s->p_weak);
+	fprintf(f, "# columns: 1 n (threads)  2 size_factor  3 seconds  4 efficiency (T(1)/T(n))\n"
+	        "#          5 scaled_speedup (n*T(1)/T(n))  6 gustafson (at n, for p)  "
+	        "7 parallel_fraction_measured\n");
+	for (int i = 0; i < s->nweak; i++) {
+		const struct weak_pt *q = &s->weak[i];
+		if (!q->skipped)
+			fprintf(f, "%d %d %.9g %.9g %.9g %.9g %.9g\n", q->n, q->n, q->m.total, q->efficiency,
+			        q->scaled, q->gustafson, q->parallel_frac);
+	}
+}
+
+static void write_gp(FILE *f, const struct scale *s, const char *base)
+{
+	char word[128];
+	int nmax = 1;
+	for (int i = 0; i < s->nthreads; i++)
+		nmax = s->threads[i] > nmax ? s->threads[i] : nmax;
+	fprintf(f, "# apod scale: the values doc/plots/scaling.gp reads (gnuplot syntax)\n");
+	gp_word(word, sizeof word, s->w->name);
+	fprintf(f, "workload = \"%s\"\n", word);
+	gp_word(word, sizeof word, apod_deck_title(s->w, s->params));
+	fprintf(f, "deck = \"%s\"\n", word);
+	fprintf(f, "host_cores = %ld\n", sysconf(_SC_NPROCESSORS_ONLN));
+	fprintf(f, "nmax = %d\n", nmax);
+	fprintf(f, "serial_seconds = %.9g\n", s->t1.total);
+	fprintf(f, "have_strong = %d\n", s->nstrong > 0);
+	fprintf(f, "p_strong = %.9g\n", s->p);
+	fprintf(f, "have_weak = %d\n", s->weak_ran && s->tw1 > 0);
+	fprintf(f, "p_weak = %.9g\n", s->p_weak);
+	gp_word(word, sizeof word, base);
+	fprintf(f, "# the other stages (GPU): names and speedups over serial, as words\n");
+	fputs("other_names = \"", f);
+	for (int i = 0; i < s->nother; i++) {
+		gp_word(word, sizeof word, s->other[i].e->name);
+		fprintf(f, "%s%s", i ? " " : "", word);
+	}
+	fputs("\"\nother_speedups = \"", f);
+	for (int i = 0; i < s->nother; i++)
+		fprintf(f, "%s%.6g", i ? " " : "", s->other[i].speedup);
+	fputs("\"\n", f);
+}
+
+int scale_write_outputs(const struct scale *s, const char *json)
+{
+	static const char *const ext[] = { ".strong.dat", ".weak.dat", ".gp" };
+	struct apod_outfile of[3];
+	char base[4000], path[4096];
+	size_t len = strlen(json);
+	json_object *o;
+	int rc = 0, opened = 0;
+
+	if (len >= sizeof base)
+		return apod_usage_fail("%s: path too long", json);
+	memcpy(base, json, len + 1);
+	if (len > 5 && !strcmp(base + len - 5, ".json"))
+		base[len - 5] = '\0';
+	for (int i = 0; i < 3; i++) {
+		if (i == 1 && !s->weak_ran)
+			continue;
+		snprintf(path, sizeof path, "%s%s", base, ext[i]);
+		if (apod_outfile_open(&of[i], path)) {
+			rc = -1;
+			break;
+		}
+		opened |= 1 << i;
+		if (i == 0)
+			write_strong_dat(of[i].f, s);
+		else if (i == 1)
+			write_weak_dat(of[i].f, s);
+		else
+			write_gp(of[i].f, s, base);
+	}
+	if (rc == 0 && (o = scale_json(s)) != NULL) {
+		rc = apod_json_write(json, o);
+		json_object_put(o);
+	}
+	for (int i = 0; i < 3; i++) {
+		if (!(opened & (1 << i)))
+			continue;
+		if (rc)
+			apod_outfile_abort(&of[i]);
+		else if (apod_outfile_commit(&of[i]))
+			rc = -1;
+	}
+	return rc;
+}
