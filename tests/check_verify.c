@@ -140,6 +140,69 @@ START_TEST(compare_field_finds_the_worst_cell)
 }
 END_TEST
 
+/* A double array with a name longer than the columns used to allow. */
+static const struct apod_array vecd_arrays[] = {
+	{ .name = "a_long_output_name", .dtype = APOD_F64, .shape = shape100,
+	  .compare = APOD_COMPARE_CLOSE, .tolerance = tol1e3 },
+	{ .name = NULL },
+};
+static const struct apod_workload vecd = { .version = 1, .name = "vecd", .steps = one_step,
+	.step_phase = "aVeryLongStepPhaseName", .arrays = vecd_arrays };
+
+/* What verify prints of v, into buf. */
+static void print_verdict(const struct apod_verdict *v, const struct apod_run *r, char *buf,
+                          size_t len)
+{
+	FILE *f = fmemopen(buf, len, "w");
+	ck_assert_ptr_nonnull(f);
+	apod_verdict_print(f, v, r);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+START_TEST(verify_shows_a_double_difference)
+{
+	struct apod_run want, got;
+	struct apod_verdict v;
+	double *a, *b;
+	char out[4096], want_s[64], got_s[64], *line;
+	ck_assert_int_eq(apod_run_alloc(&want, &vecd, NULL), 0);
+	ck_assert_int_eq(apod_run_alloc(&got, &vecd, NULL), 0);
+	a = want.arrays[0].data;
+	b = got.arrays[0].data;
+	for (int i = 0; i < 100; i++)
+		a[i] = b[i] = 1.6425753 + i;
+	/* 1e-9 relative: the same float, a different double. */
+	b[0] = a[0] * (1 + 1e-9);
+	ck_assert_int_eq(apod_verify(NULL, &want, &got, &v), 1);
+	ck_assert_uint_eq(v.out[0].ndiffer, 1);
+	ck_assert_int_eq(v.out[0].ulp_double, 1);
+	ck_assert_int_gt(v.out[0].max_ulp, 1000);   /* ~7400 on the double grid; 0 on float's */
+	print_verdict(&v, &got, out, sizeof out);
+	snprintf(want_s, sizeof want_s, "expected %.17g", a[0]);
+	snprintf(got_s, sizeof got_s, "got %.17g", b[0]);
+	ck_assert_str_ne(want_s + 9, got_s + 4);
+	ck_assert_ptr_nonnull(strstr(out, want_s));
+	ck_assert_ptr_nonnull(strstr(out, got_s));
+	ck_assert_ptr_nonnull(strstr(out, "ulp (double grid)"));
+	ck_assert_ptr_null(strstr(out, " 0 ulp"));
+	/* The name column fits the name: one space, then the verdict; the
+	 * lines under it are indented past it. */
+	ck_assert_ptr_nonnull(strstr(out, "a_long_output_name ok  "));
+	line = strchr(out, '\n');
+	ck_assert_ptr_nonnull(line);
+	ck_assert_int_eq(strspn(line + 1, " "), strlen("a_long_output_name") + 1);
+	apod_run_free(&want);
+	apod_run_free(&got);
+}
+END_TEST
+
+START_TEST(phase_column_fits_the_names)
+{
+	ck_assert_int_eq(apod_phase_width(&vec, 16), 16);
+	ck_assert_int_eq(apod_phase_width(&vecd, 16), (int)strlen("aVeryLongStepPhaseName"));
+}
+END_TEST
+
 START_TEST(npy_round_trip_and_header)
 {
 	float a[6] = { 1, 2, 3, 4, 5, 6.5f };
@@ -334,6 +397,8 @@ int main(void)
 	int failed;
 	tcase_add_test(t, tolerance_follows_the_design);
 	tcase_add_test(t, compare_field_finds_the_worst_cell);
+	tcase_add_test(t, verify_shows_a_double_difference);
+	tcase_add_test(t, phase_column_fits_the_names);
 	tcase_add_test(t, npy_round_trip_and_header);
 	tcase_add_test(t, outfile_is_atomic);
 	tcase_add_test(t, results_round_trip_and_gate);

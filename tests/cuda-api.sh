@@ -6,9 +6,25 @@
 # compares it with serial, bit for bit (the workload is exact).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/userbuild.sh"
-[ -n "$user_nvcc" ] || { echo "SKIP: built without CUDA (configure found no nvcc)"; exit 77; }
-[ "${APOD_SANITIZE:-no}" = no ] || { echo "SKIP: a sanitizer build's libapod needs its runtime first"; exit 77; }
 stage_install "$work/inst" || { echo "SKIP: cannot stage the install"; exit 77; }
+
+# apod's flags must not put its own cuda.h where <cuda.h> is looked for: a
+# user's #include <cuda.h> (the driver API) reaches the toolkit's.  Here a
+# stand-in toolkit folder, searched after apod's flags, as nvcc's would be.
+mkdir -p "$work/toolkit"
+printf '#define TOOLKIT_CUDA_H 1\n' > "$work/toolkit/cuda.h"
+printf '#include <cuda.h>\n#ifndef TOOLKIT_CUDA_H\n#error "<cuda.h> was not the toolkit one"\n#endif\nint driver_side;\n' > "$work/driver.c"
+# shellcheck disable=SC2046
+if cc $(pkg-config --cflags apod) -I"$work/toolkit" -c -o "$work/driver.o" "$work/driver.c" > "$work/out" 2>&1; then
+	echo "ok: #include <cuda.h> with apod's flags reaches the toolkit's, not apod's"
+else
+	echo "FAIL: with apod's flags, #include <cuda.h> did not reach the toolkit's"; sed 's/^/  | /' "$work/out"
+	fails=$((fails + 1))
+fi
+
+[ "$fails" -eq 0 ] || finish
+[ "${APOD_SANITIZE:-no}" = no ] || { echo "SKIP: a sanitizer build's libapod needs its runtime first"; exit 77; }
+[ -n "$user_nvcc" ] || { echo "SKIP: built without CUDA (configure found no nvcc)"; exit 77; }
 
 prog=$work/user_stage
 # -Werror: the header must compile cleanly in a user's file (C++20 designated
@@ -19,6 +35,31 @@ prog=$work/user_stage
 	$(pkg-config --libs apod) > "$work/build" 2>&1 \
 	|| { echo "FAIL: nvcc could not build the user's stage"; cat "$work/build"; exit 1; }
 echo "ok: a user's stage compiled with nvcc against <apod/cuda.h>, linked through pkg-config"
+
+# The toolkit's driver API and apod's header in one file: <cuda.h> is CUDA's.
+cat > "$work/both.cu" <<'EOF'
+#include <cuda.h>
+#include <apod/cuda.h>
+
+CUresult user_driver_call(CUdevice *dev)
+{
+	return cuDeviceGet(dev, 0);
+}
+
+int user_runtime_check(void)
+{
+	APOD_CUDA_TRY(cudaDeviceSynchronize());
+	return 0;
+}
+EOF
+# shellcheck disable=SC2046,SC2086
+if "$user_nvcc" -std=c++20 $user_gencode -Xcompiler -Wall,-Wextra,-Werror \
+	$(pkg-config --cflags apod) -c -o "$work/both.o" "$work/both.cu" > "$work/out" 2>&1; then
+	echo "ok: one .cu file includes the toolkit's <cuda.h> and <apod/cuda.h>"
+else
+	echo "FAIL: nvcc could not compile <cuda.h> beside <apod/cuda.h>"; sed 's/^/  | /' "$work/out"
+	fails=$((fails + 1))
+fi
 
 # The header is for nvcc only: a C compiler gets a clear error, not CUDA's.
 printf '#include <apod/cuda.h>\n' > "$work/plain.c"

@@ -3,20 +3,28 @@
 # workload and a fresh `apod new` skeleton are copied out of the install
 # tree into a scratch directory and built there with pkg-config alone (no
 # path into the source tree), then run through their table and their gate.
-# Needs PKG_CONFIG_PATH, PATH and LD_LIBRARY_PATH pointing at the install,
-# APOD_EXAMPLE_DIR and APOD_TEMPLATE_DIR (the Makefile's installcheck-local).
+# Needs PKG_CONFIG_PATH and PATH pointing at the install, and
+# APOD_EXAMPLE_DIR (the Makefile's installcheck-local).  Nothing else: the
+# installed apod must find its own template and apod-pg, and the programs
+# built with apod.pc's flags their library (its rpath), as a user's do.
 set -eu
+unset LD_LIBRARY_PATH APOD_TEMPLATE_DIR APOD_PG
 work=$(mktemp -d "${TMPDIR:-/tmp}/apod-installcheck-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 pkg-config --exists apod || { echo "FAIL: pkg-config finds no apod (PKG_CONFIG_PATH=${PKG_CONFIG_PATH:-})"; exit 1; }
 echo "installcheck: apod $(pkg-config --modversion apod): $(pkg-config --cflags --libs apod)"
+libdir=$(pkg-config --variable=libdir apod)
+case " $(pkg-config --libs apod) " in
+*" -rpath=$libdir "*) echo "installcheck: ok: apod.pc's Libs give the rpath $libdir" ;;
+*) echo "FAIL: pkg-config --libs apod gives no rpath to $libdir"; exit 1 ;;
+esac
 
 echo "installcheck: the example workload, built out of the tree"
 cp -r "$APOD_EXAMPLE_DIR" "$work/particles"
 chmod -R u+w "$work/particles"
 ( cd "$work/particles" && make && make check )
 
-echo "installcheck: a new skeleton, as 'apod new' writes it"
+echo "installcheck: a new skeleton, as 'apod new' writes it, from the installed template"
 ( cd "$work" && apod new mywork && cd mywork && make && make check )
 if command -v nvcc >/dev/null 2>&1; then
 	echo "installcheck: a new skeleton with a GPU stage, as 'apod new --gpu' writes it"
@@ -24,4 +32,15 @@ if command -v nvcc >/dev/null 2>&1; then
 else
 	echo "installcheck: no nvcc on PATH: the 'apod new --gpu' skeleton was not built"
 fi
+
+echo "installcheck: the installed references, verified against a fresh run"
+data=$(pkg-config --variable=pkgdatadir apod)
+( cd "$work" && apod run --stage=serial --deck="$data/small.deck" --out=serial \
+	&& apod verify "$data/ref/small" serial )
+( cd "$work" && apod run --workload=nbody --stage=serial --deck="$data/nbody/small.deck" \
+	--out=nbody-serial && apod verify "$data/ref/nbody/small" nbody-serial )
+
+echo "installcheck: apod assess, with the installed apod-pg"
+( cd "$work" && apod assess --deck="$data/small.deck" --steps=5 --out=assess > assess.log ) \
+	|| { cat "$work/assess.log"; exit 1; }
 echo "installcheck: passed"

@@ -48,6 +48,16 @@ stage_install "$work/inst" || { echo "SKIP: cannot stage the install"; [ "$fails
 ( cd cpuonly && PATH=/usr/bin:/bin make && PATH=/usr/bin:/bin make check ) > "$work/cpu.log" 2>&1 \
 	&& echo "ok: the CPU-only skeleton builds with pkg-config alone and passes its gate" \
 	|| { echo "FAIL: the CPU-only skeleton"; sed 's/^/  | /' "$work/cpu.log"; fails=$((fails + 1)); }
+# report.json names the user's program, not apod.
+grep -Eq '"program": *"cpuonly"' cpuonly/check-serial/report.json \
+	&& echo "ok: report.json names the program, cpuonly" \
+	|| { echo "FAIL: report.json does not name cpuonly"; grep -o '"program"[^,]*' cpuonly/check-serial/report.json; fails=$((fails + 1)); }
+# Built by hand with the README's line: it links and runs as it is; without
+# -fopenmp the omp stage says how to build it, not that the compiler lacks it.
+# shellcheck disable=SC2046
+( cd cpuonly && cc -o byhand main.c workload.c $(pkg-config --cflags --libs apod) ) > "$work/byhand.log" 2>&1 \
+	|| { echo "FAIL: the README's hand-built line"; sed 's/^/  | /' "$work/byhand.log"; fails=$((fails + 1)); }
+expect 0 "built without OpenMP flags: compile and link with -fopenmp" ./cpuonly/byhand stages
 
 if [ -z "$user_nvcc" ]; then
 	echo "SKIP: built without CUDA (configure found no nvcc): the --gpu skeleton was not built"

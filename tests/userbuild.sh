@@ -5,9 +5,10 @@
 # would: the headers of Makefile.am's pkginclude_HEADERS under
 # include/apod, and an apod.pc whose libdir is the build's .libs.
 
-# stage_install DIR: the staged install under DIR; sets PKG_CONFIG_PATH and
-# LD_LIBRARY_PATH for it.  Returns 1 (with a message) if the build has no
-# shared libapod to stage.
+# stage_install DIR: the staged install under DIR; sets PKG_CONFIG_PATH for
+# it, not LD_LIBRARY_PATH: the rpath in apod.pc's Libs must find the library,
+# as it does for a user's port.  Returns 1 (with a message) if the build has
+# no shared libapod to stage.
 stage_install() {
 	si_dir=$1
 	si_build=$(cd "$(dirname "$APOD")" && pwd)
@@ -21,8 +22,7 @@ stage_install() {
 	# Ahead of what the environment had: apod.pc names json-c, which may be
 	# found only there (a machine with it outside the system's paths).
 	PKG_CONFIG_PATH=$si_dir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
-	LD_LIBRARY_PATH=$si_build/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-	export PKG_CONFIG_PATH LD_LIBRARY_PATH
+	export PKG_CONFIG_PATH
 }
 
 # The nvcc configure found (empty where it found none or was told

@@ -21,6 +21,7 @@
 #include <omp.h>
 #endif
 
+#include "apod_paths.h"
 #include "bounds.h"
 #include "commands.h"
 #include "fail.h"
@@ -58,11 +59,9 @@ static int find_profiling_binary(char *buf, size_t len)
 				return 0;
 		}
 	}
-#ifdef PKGLIBEXECDIR
 	snprintf(buf, len, "%s/apod-pg", PKGLIBEXECDIR);
 	if (access(buf, X_OK) == 0)
 		return 0;
-#endif
 	return apod_fail("cannot find %s-pg, the profiling build (set APOD_PG, or build it "
 	                 "with -pg beside %s)", apod_prog->name, apod_prog->name);
 }
@@ -271,10 +270,11 @@ static int assess_main(int argc, char **argv)
 		json_object_array_add(harr, o);
 	}
 	printf("\nwall-clock phase timers (profiling build, %s):\n", phases);
-	printf("  %-16s %10s %7s\n", "phase", "seconds", "share");
+	printf("  %-*s %10s %7s\n", apod_phase_width(w, 16), "phase", "seconds", "share");
 	for (int i = 0; i < nphases; i++)
-		printf("  %-16s %10.4f %6.1f%%\n", apod_phase_name(w, i), sec[i], 100 * sec[i] / total);
-	printf("  %-16s %10.4f\n", "total", total);
+		printf("  %-*s %10.4f %6.1f%%\n", apod_phase_width(w, 16), apod_phase_name(w, i), sec[i],
+		       100 * sec[i] / total);
+	printf("  %-*s %10.4f\n", apod_phase_width(w, 16), "total", total);
 
 	printf("\nbounds on the whole-run speedup from porting (N: parallel width, or the speedup\n"
 	       "of the ported part alone):\n");

@@ -21,13 +21,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "apod_paths.h"
 #include "commands.h"
 #include "fail.h"
 #include "outfile.h"
-
-#ifndef PKGDATADIR
-#define PKGDATADIR "/usr/local/share/apod"
-#endif
 
 static int template_dir(char *buf, size_t len)
 {

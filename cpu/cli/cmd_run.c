@@ -23,19 +23,20 @@ void apod_print_phases(FILE *f, const struct apod_run *r)
 {
 	/* Blank cells under the columns a run has, after the host's. */
 	const char *pad = r->has_busy ? (r->has_device ? "                          " : "             ") : "";
+	int nw = apod_phase_width(r->w, 16);   /* the name column, sized from the names */
 	if (!r->has_device && !r->has_busy) {
-		fprintf(f, "  %-16s %12s %8s\n", "phase", "seconds", "share");
+		fprintf(f, "  %-*s %12s %8s\n", nw, "phase", "seconds", "share");
 		for (int i = 0; i < r->nphases; i++)
-			fprintf(f, "  %-16s %12.6f %7.1f%%\n", apod_phase_name(r->w, i), r->phase[i],
+			fprintf(f, "  %-*s %12.6f %7.1f%%\n", nw, apod_phase_name(r->w, i), r->phase[i],
 			        r->total > 0 ? 100 * r->phase[i] / r->total : 0.0);
-		fprintf(f, "  %-16s %12.6f\n", "total", r->total);
+		fprintf(f, "  %-*s %12.6f\n", nw, "total", r->total);
 		return;
 	}
 	/* Host clocks time the calls; the device column what the device did for
 	 * each phase (CUDA events on the stage's stream: the span, idle gaps
 	 * included); work and busy (--trace) the device's own time on the work
 	 * each phase issued.  setup and writeReport are the host's alone. */
-	fprintf(f, "  %-16s %12s", "phase", "host s");
+	fprintf(f, "  %-*s %12s", nw, "phase", "host s");
 	if (r->has_device)
 		fprintf(f, " %12s", "device s");
 	if (r->has_busy)
@@ -43,7 +44,7 @@ void apod_print_phases(FILE *f, const struct apod_run *r)
 	fprintf(f, " %8s\n", "share");
 	for (int i = 0; i < r->nphases; i++) {
 		double a = apod_attributed(r, i);
-		fprintf(f, "  %-16s %12.6f", apod_phase_name(r->w, i), r->phase[i]);
+		fprintf(f, "  %-*s %12.6f", nw, apod_phase_name(r->w, i), r->phase[i]);
 		if (r->has_device)
 			cell(f, apod_device_timed(r, i), r->device[i]);
 		if (r->has_busy) {
@@ -53,12 +54,12 @@ void apod_print_phases(FILE *f, const struct apod_run *r)
 		fprintf(f, " %7.1f%%\n", r->total > 0 ? 100 * a / r->total : 0.0);
 	}
 	if (r->has_device)
-		fprintf(f, "  %-16s %12s %12.6f%s %7.1f%%\n", "(launch, wait)", "", apod_unattributed(r),
+		fprintf(f, "  %-*s %12s %12.6f%s %7.1f%%\n", nw, "(launch, wait)", "", apod_unattributed(r),
 		        pad, r->total > 0 ? 100 * apod_unattributed(r) / r->total : 0.0);
 	if (r->has_busy && r->busy_unattributed > 0)
-		fprintf(f, "  %-16s %12s%s %12s %12.6f\n", "(other threads)", "",
+		fprintf(f, "  %-*s %12s%s %12s %12.6f\n", nw, "(other threads)", "",
 		        r->has_device ? "             " : "", "", r->busy_unattributed);
-	fprintf(f, "  %-16s %12.6f\n", "total", r->total);
+	fprintf(f, "  %-*s %12.6f\n", nw, "total", r->total);
 	if (r->has_device)
 		fprintf(f, "  share: device time for the phases timed on the device, host time for the rest;\n"
 		        "  (launch, wait) is what is left of the total: the host launching and waiting\n");

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "fail.h"
 #include "registry.h"
+#include "results.h"
 
 static const char deck_text[] =
 	"\n"
@@ -86,5 +87,6 @@ int apod_main(int argc, char **argv, const struct apod_program *prog)
 	if (!(apod_prog = apod_registry_load(prog, apod_option_taken)))
 		return fprintf(stderr, "%s: %s\n", prog && prog->name ? prog->name : "apod",
 		               apod_failure()), APOD_EXIT_FAIL;
+	apod_report_set_program(apod_prog->name);
 	return apod_close_stdout(dispatch(argc, argv, apod_prog));
 }

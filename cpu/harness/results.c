@@ -21,11 +21,18 @@ const char *apod_run_precision(const struct apod_run *r)
 	return "double";
 }
 
+static const char *report_program = "apod";
+
+void apod_report_set_program(const char *name)
+{
+	report_program = name && *name ? name : "apod";
+}
+
 json_object *apod_report_json(const void *params, const struct apod_run *r)
 {
 	const struct apod_workload *w = r->w;
 	json_object *o = json_object_new_object(), *ph = json_object_new_object();
-	json_object_object_add(o, "program", json_object_new_string("apod"));
+	json_object_object_add(o, "program", json_object_new_string(report_program));
 	json_object_object_add(o, "version", json_object_new_string(APOD_HARNESS_VERSION));
 	json_object_object_add(o, "workload", json_object_new_string(w->name));
 	json_object_object_add(o, "stage", json_object_new_string(r->stage));

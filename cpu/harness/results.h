@@ -18,6 +18,8 @@
 
 /* The report of one run as a JSON object (the caller puts it). */
 json_object *apod_report_json(const void *params, const struct apod_run *r);
+/* The program report.json names ("apod" until apod_main sets its own). */
+void apod_report_set_program(const char *name);
 
 /* Write a JSON object to path atomically, pretty-printed. */
 int apod_json_write(const char *path, json_object *obj);

@@ -57,6 +57,8 @@ struct apod_run {
 /* The phases of w, in order, and the APOD_PORTS_ bit of each. */
 int apod_phase_count(const struct apod_workload *w);
 const char *apod_phase_name(const struct apod_workload *w, int i);
+/* The width of a column of w's phase names: the longest, at least min. */
+int apod_phase_width(const struct apod_workload *w, int min);
 unsigned apod_phase_bit(const struct apod_workload *w, int i);
 int apod_probe_count(const struct apod_workload *w);
 int apod_series_count(const struct apod_workload *w);

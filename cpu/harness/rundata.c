@@ -57,6 +57,17 @@ const char *apod_phase_name(const struct apod_workload *w, int i)
 	return "?";
 }
 
+int apod_phase_width(const struct apod_workload *w, int min)
+{
+	int width = min;
+	for (int i = 0; i < apod_phase_count(w); i++) {
+		int len = (int)strlen(apod_phase_name(w, i));
+		if (len > width)
+			width = len;
+	}
+	return width;
+}
+
 unsigned apod_phase_bit(const struct apod_workload *w, int i)
 {
 	int k = apod_probe_count(w);

@@ -33,7 +33,7 @@ static void note(struct apod_output_verdict *o, enum apod_compare c, double w, d
                  const struct apod_tol *t)
 {
 	double d = fabs(g - w);
-	long long ulp = apod_ulp_distance(w, g);
+	long long ulp = o->ulp_double ? apod_ulp_distance_double(w, g) : apod_ulp_distance(w, g);
 	o->n++;
 	if (w != g || isnan(w) != isnan(g))
 		o->ndiffer++;
@@ -55,6 +55,8 @@ static void compare_array(const struct apod_array *decl, const void *params, int
 {
 	struct apod_tol t = { 0 };
 	double num = 0, den = 0;
+	o->ulp_double = want->dtype == APOD_F64 && got->dtype == APOD_F64;
+	o->digits = want->dtype == APOD_F64 || got->dtype == APOD_F64 ? 17 : 9;
 	if (decl->tolerance)
 		decl->tolerance(params, any_float, &t);
 	for (size_t i = 0; i < want->count; i++) {
@@ -128,6 +130,7 @@ static void compare_series(const struct apod_series *decl, const void *params, i
                            struct apod_output_verdict *o)
 {
 	struct apod_tol *tol;
+	o->digits = 17;   /* a series is written as doubles, whatever the build */
 	int steps_ok = memcmp(want->step, got->step, (size_t)want->rows * sizeof *want->step) == 0;
 	if (decl->compare == APOD_COMPARE_COUNTS) {
 		compare_counts(decl, params, any_float, want, got, o);
@@ -237,14 +240,19 @@ static const char *compare_name(enum apod_compare c)
 
 void apod_verdict_print(FILE *f, const struct apod_verdict *v, const struct apod_run *r)
 {
+	int nw = 11;   /* the name column: the longest output name, at least 11 */
 	if (!v->shape_ok) {
 		fprintf(f, "FAIL: the two runs differ in the shape of their outputs\n");
 		return;
 	}
+	for (int i = 0; i < v->n; i++)
+		if ((int)strlen(v->out[i].name) > nw)
+			nw = (int)strlen(v->out[i].name);
 	for (int i = 0; i < v->n; i++) {
 		const struct apod_output_verdict *o = &v->out[i];
 		const struct apod_tol *t = &o->tol;
-		fprintf(f, "%-11s %s  %s: ", o->name, o->ok ? "ok  " : "FAIL", compare_name(o->compare));
+		int dg = o->digits;
+		fprintf(f, "%-*s %s  %s: ", nw, o->name, o->ok ? "ok  " : "FAIL", compare_name(o->compare));
 		if (o->compare == APOD_COMPARE_COUNTS) {
 			fprintf(f, "%zu of %zu counts differ; max moved fraction %.3g (step %ld, tol %.3g)\n",
 			        o->ndiffer, o->n, o->max_frac, o->worst_step, t->frac);
@@ -264,17 +272,19 @@ void apod_verdict_print(FILE *f, const struct apod_verdict *v, const struct apod
 			fputc('\n', f);
 		if (o->is_array) {
 			const struct apod_array_data *a = &r->arrays[i];
-			fprintf(f, "            max |d| %.6g, relative L2 %.3g, max %lld ulp (float grid)\n",
-			        o->max_abs, o->rel_l2, o->max_ulp);
+			fprintf(f, "%*s max |d| %.6g, relative L2 %.3g, max %lld ulp (%s grid)\n", nw, "",
+			        o->max_abs, o->rel_l2, o->max_ulp, o->ulp_double ? "double" : "float");
 			if (o->ndiffer && a->ndim == 2)
-				fprintf(f, "            worst (row %zu, col %zu): expected %.9g, got %.9g\n",
-				        o->worst / a->dims[1], o->worst % a->dims[1], o->worst_want, o->worst_got);
+				fprintf(f, "%*s worst (row %zu, col %zu): expected %.*g, got %.*g\n", nw, "",
+				        o->worst / a->dims[1], o->worst % a->dims[1], dg, o->worst_want, dg,
+				        o->worst_got);
 			else if (o->ndiffer)
-				fprintf(f, "            worst (index %zu): expected %.9g, got %.9g\n", o->worst,
-				        o->worst_want, o->worst_got);
+				fprintf(f, "%*s worst (index %zu): expected %.*g, got %.*g\n", nw, "", o->worst,
+				        dg, o->worst_want, dg, o->worst_got);
 		} else if (o->ndiffer)
-			fprintf(f, "            max |d| %.3g at step %ld, column %d (tol %.3g + %.3g*|ref|)\n",
-			        o->max_abs, o->worst_step, o->worst_col, t->atol, t->rtol);
+			fprintf(f, "%*s max |d| %.3g at step %ld, column %d: expected %.*g, got %.*g "
+			        "(tol %.3g + %.3g*|ref|)\n", nw, "", o->max_abs, o->worst_step, o->worst_col,
+			        dg, o->worst_want, dg, o->worst_got, t->atol, t->rtol);
 	}
 	fprintf(f, "%s\n", v->ok ? "PASS" : "FAIL");
 }

@@ -27,7 +27,11 @@ struct apod_output_verdict {
 	size_t ndiffer;           /* not bit for bit equal */
 	double max_abs;
 	double rel_l2;            /* arrays: ||got - want|| / ||want|| */
-	long long max_ulp;        /* on the float grid */
+	long long max_ulp;        /* on the float grid, or the double grid where
+	                             ulp_double (two double arrays) */
+	int ulp_double;
+	int digits;               /* significant digits that tell its values apart:
+	                             17 where a run holds doubles, else 9 */
 	double max_frac;          /* COUNTS: the largest moved fraction of a row */
 	size_t worst;             /* arrays: index of the largest difference */
 	long worst_step;          /* series: the step of the largest difference */

@@ -33,7 +33,7 @@ static inline int apod_width_one(void)
 	return 1;
 }
 
-/* An OpenMP stage runs where the compiler supported OpenMP. */
+/* An OpenMP stage runs where the program was compiled with OpenMP. */
 static inline int apod_omp_available(char *why, size_t len)
 {
 #ifdef _OPENMP
@@ -41,7 +41,7 @@ static inline int apod_omp_available(char *why, size_t len)
 	(void)len;
 	return 1;
 #else
-	snprintf(why, len, "built without OpenMP (the compiler did not support it)");
+	snprintf(why, len, "built without OpenMP flags: compile and link with -fopenmp");
 	return 0;
 #endif
 }
