@@ -140,6 +140,7 @@ static int set_target(struct apod_outdir *o, const char *target, char *parent, s
 static int open_target(struct apod_outdir *o, int *fd, struct apod_manifest *m)
 {
 	char odd[256];
+	struct stat st;
 	int r;
 	memset(m, 0, sizeof *m);
 	*fd = openat(o->parentfd, o->base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -151,7 +152,10 @@ static int open_target(struct apod_outdir *o, int *fd, struct apod_manifest *m)
 			                       o->target);
 		return apod_fail("output directory %s: %s", o->target, strerror(errno));
 	}
-	if (apod_manifest_read(*fd, m) != 0 && errno != ENOENT)
+	if (fstatat(*fd, APOD_MANIFEST, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_uid != geteuid())
+		r = apod_usage_fail("output directory %s: its " APOD_MANIFEST " belongs to another user: "
+		                    "refusing to replace it (choose another --out)", o->target);
+	else if (apod_manifest_read(*fd, m) != 0 && errno != ENOENT)
 		r = apod_usage_fail("output directory %s: its " APOD_MANIFEST " is not one apod wrote: "
 		                    "refusing to replace it (choose another --out)", o->target);
 	else if (!m->sealed && faccessat(*fd, APOD_MANIFEST, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
@@ -288,9 +292,12 @@ static void recover(struct apod_outdir *o)
 		int fd;
 		if (names.names[i] == best || (fd = open_dead(o, names.names[i], &m)) < 0)
 			continue;
-		/* Temporaries only where a manifest proves the directory a run's. */
-		clear_dir(o, fd, names.names[i], &m,
-		          faccessat(fd, APOD_MANIFEST, F_OK, AT_SYMLINK_NOFOLLOW) == 0, NULL);
+		/* Without a manifest it is not provably apod's: removed only if
+		 * empty (a run killed before its manifest was made). */
+		if (faccessat(fd, APOD_MANIFEST, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+			clear_dir(o, fd, names.names[i], &m, 1, NULL);
+		else
+			remove_dir(o, fd, names.names[i]);
 		apod_manifest_free(&m);
 		close(fd);
 	}
