@@ -42,6 +42,14 @@ check "nobody's leftovers are not apod's to remove" \
 status=$?
 check "another user's results directory is refused" '[ $status = 2 ] && grep -q "belongs to another user" "$work/o1"'
 check "another user's file is kept" '[ "$(cat "$work/pub/res2/field.npy")" = nobody ]'
+# nobody's link in the shared parent does not send root's results over
+# root's own results elsewhere (a link is written through only if ours).
+"$APOD" run $tiny --out="$work/rootres" >/dev/null 2>&1
+as_nobody ln -s "$work/rootres" "$work/pub/res4"
+"$APOD" run $tiny --snapshot_every=0 --out="$work/pub/res4" >"$work/o1" 2>&1
+status=$?
+check "another user's link as --out is refused" '[ $status = 2 ] && grep -q "of another user" "$work/o1"'
+check "the directory it points to is untouched" '[ -f "$work/rootres/snap_000000010.npy" ]'
 # nobody cannot write into root's staging directory, whatever the umask.
 (umask 0 && APOD_TEST_PAUSE_AT=commit-start APOD_TEST_PAUSE_FILE="$work/go" \
 	exec "$APOD" run $tiny --out="$work/pub/res3" >"$work/o2" 2>&1) &

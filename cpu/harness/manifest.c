@@ -16,7 +16,7 @@ static int valid_name(const char *s, size_t n)
 {
 	if (n == 0 || n > 255 || (n == 1 && s[0] == '.') || (n == 2 && !memcmp(s, "..", 2)))
 		return 0;
-	if (memchr(s, '/', n) || memchr(s, '\0', n))
+	if (memchr(s, '/', n) || memchr(s, '\n', n) || memchr(s, '\0', n))
 		return 0;
 	return !(n == strlen(APOD_MANIFEST) && !memcmp(s, APOD_MANIFEST, n));
 }

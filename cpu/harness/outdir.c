@@ -107,7 +107,13 @@ static int set_target(struct apod_outdir *o, const char *target, char *parent, s
 	memcpy(o->target, target, n);
 	o->target[n] = '\0';
 	if (lstat(o->target, &st) == 0 && S_ISLNK(st.st_mode)) {
-		char *real = realpath(o->target, NULL);
+		char *real;
+		/* Another user's link (in a shared directory such as /tmp) could
+		 * send the results over a directory of this user's elsewhere. */
+		if (st.st_uid != geteuid())
+			return apod_usage_fail("output directory %s: a symbolic link of another user: "
+			                       "refusing to follow it (choose another --out)", o->target);
+		real = realpath(o->target, NULL);
 		if (!real)
 			return apod_usage_fail("output directory %s: a symbolic link that leads nowhere: %s",
 			                       o->target, strerror(errno));
@@ -186,9 +192,11 @@ static int open_target(struct apod_outdir *o, int *fd, struct apod_manifest *m)
 static int is_stage_name(const struct apod_outdir *o, const char *name)
 {
 	size_t n = strlen(o->base);
-	const char *x = name + 1 + n + 6;
-	if (name[0] != '.' || strncmp(name + 1, o->base, n) || strncmp(name + 1 + n, ".apod-", 6) ||
-	    strlen(x) != 6)
+	const char *x;
+	if (name[0] != '.' || strncmp(name + 1, o->base, n) || strncmp(name + 1 + n, ".apod-", 6))
+		return 0;
+	x = name + 1 + n + 6;
+	if (strlen(x) != 6)
 		return 0;
 	for (; *x; x++)
 		if (!(*x >= '0' && *x <= '9') && !(*x >= 'a' && *x <= 'z') && !(*x >= 'A' && *x <= 'Z'))
