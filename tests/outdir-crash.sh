@@ -7,6 +7,7 @@
 # staging directory is never committed; under umask 0 the staging directory
 # is 0700.
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/outdir-lib.sh"
 old="--stage=serial --size=40x30 --steps=20 --snapshot_every=10"
 new="--stage=serial --size=40x30 --steps=30 --snapshot_every=0"
 
@@ -15,17 +16,6 @@ new="--stage=serial --size=40x30 --steps=30 --snapshot_every=0"
 digest() { (cd "$1" && for f in $(ls -A); do
 	case $f in report.json|.apod-manifest) echo "$f" ;; *) echo "$f $(cksum < "$f")" ;; esac
 	done); }
-# whole DIR: its manifest is sealed and names exactly what DIR holds.
-whole() {
-	[ -f "$1/.apod-manifest" ] && [ "$(tail -n 1 "$1/.apod-manifest")" = end ] || return 1
-	sed '1d;$d' "$1/.apod-manifest" | sort -u > "$work/named"
-	(cd "$1" && ls) > "$work/held"
-	cmp -s "$work/named" "$work/held"
-}
-leftovers() { ls -A "$1" | grep -c '^\.res\.apod-'; }
-check() {
-	if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fails=$((fails + 1)); fi
-}
 
 # The results of each run, made once for comparison.
 "$APOD" run $old --out="$work/ref-old" >/dev/null && "$APOD" run $new --out="$work/ref-new" >/dev/null ||

@@ -4,18 +4,9 @@
 # user's directories with names like apod's are not touched; and a symbolic
 # link put where apod would delete never leads a delete elsewhere.
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/outdir-lib.sh"
 tiny="--stage=serial --size=40x30 --steps=20 --snapshot_every=10"
 
-whole() {
-	[ -f "$1/.apod-manifest" ] && [ "$(tail -n 1 "$1/.apod-manifest")" = end ] || return 1
-	sed '1d;$d' "$1/.apod-manifest" | sort -u > "$work/named"
-	(cd "$1" && ls) > "$work/held"
-	cmp -s "$work/named" "$work/held"
-}
-leftovers() { ls -A "$1" | grep -c '^\.res\.apod-'; }
-check() {
-	if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fails=$((fails + 1)); fi
-}
 
 # Item 4: three runs at once into one --out=res (no slash), 30 times.
 d=$work/c

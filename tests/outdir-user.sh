@@ -3,10 +3,8 @@
 # results-dir.md; issue 18, item 5).  Run as root, with setpriv to act as
 # nobody in a world-writable parent; skipped (77) elsewhere.
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/outdir-lib.sh"
 tiny="--stage=serial --size=40x30 --steps=20 --snapshot_every=10"
-check() {
-	if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fails=$((fails + 1)); fi
-}
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null 2>&1; then
 	echo "skip: needs root and setpriv to act as a second user"; exit 77
 fi

@@ -359,7 +359,7 @@ int apod_outdir_begin(struct apod_outdir *o, const char *target)
 	if (stat(o->parent, &st) != 0 && apod_mkdirs(o->parent))
 		return -1;
 	if ((o->parentfd = open(o->parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return apod_fail("output directory %s: cannot open %s: %s", o->target, o->parent,
+		return apod_fail("output directory %s: cannot create it in %s: %s", o->target, o->parent,
 		                 strerror(errno));
 	/* Under the parent's lock, no other run commits, recovers or makes its
 	 * staging directory while this one looks. */
