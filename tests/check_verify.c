@@ -346,34 +346,50 @@ START_TEST(results_round_trip_and_gate)
 }
 END_TEST
 
+/* A file written into a run's staging directory through apod_outfile, so
+ * that the run records it. */
+static void write_staged(const struct apod_outdir *o, const char *name)
+{
+	struct apod_outfile of;
+	char path[8300];
+	snprintf(path, sizeof path, "%s/%s", o->staging, name);
+	ck_assert_int_eq(apod_outfile_open(&of, path), 0);
+	fputs("x", of.f);
+	ck_assert_int_eq(apod_outfile_commit(&of), 0);
+}
+
 /* A run goes to a staging directory and replaces the target only whole. */
 START_TEST(outdir_swaps_whole_runs)
 {
 	struct apod_outdir o;
-	char target[128], path[256];
+	char target[128], path[8300];
 	FILE *f;
 	make_tmp();
 	snprintf(target, sizeof target, "%s/r", tmpdir);
 	ck_assert_int_eq(apod_outdir_begin(&o, target), 0);
-	snprintf(path, sizeof path, "%s/snap_000000040.npy", o.staging);
-	ck_assert_ptr_nonnull(f = fopen(path, "w"));
-	fclose(f);
+	write_staged(&o, "snap_000000040.npy");
 	ck_assert_int_eq(access(target, F_OK), -1);          /* nothing until committed */
 	ck_assert_int_eq(apod_outdir_commit(&o), 0);
 	ck_assert_int_eq(count_entries(target), 1);
 	/* A second run that fails leaves the first whole. */
 	ck_assert_int_eq(apod_outdir_begin(&o, target), 0);
-	snprintf(path, sizeof path, "%s/report.json", o.staging);
-	ck_assert_ptr_nonnull(f = fopen(path, "w"));
-	fclose(f);
+	write_staged(&o, "report.json");
 	apod_outdir_abort(&o);
 	ck_assert_int_eq(count_entries(target), 1);
 	ck_assert_int_eq(count_entries(tmpdir), 1);          /* no staging left behind */
-	/* A second run that succeeds replaces it: no old snapshot survives. */
+	/* A file the run did not write is never committed. */
 	ck_assert_int_eq(apod_outdir_begin(&o, target), 0);
-	snprintf(path, sizeof path, "%s/report.json", o.staging);
+	snprintf(path, sizeof path, "%s/dropped.csv", o.staging);
 	ck_assert_ptr_nonnull(f = fopen(path, "w"));
 	fclose(f);
+	ck_assert_int_eq(apod_outdir_commit(&o), -1);
+	ck_assert_ptr_nonnull(strstr(apod_failure(), "dropped.csv"));
+	unlink(path);
+	rmdir(o.staging);
+	ck_assert_int_eq(count_entries(target), 1);
+	/* A second run that succeeds replaces it: no old snapshot survives. */
+	ck_assert_int_eq(apod_outdir_begin(&o, target), 0);
+	write_staged(&o, "report.json");
 	ck_assert_int_eq(apod_outdir_commit(&o), 0);
 	snprintf(path, sizeof path, "%s/snap_000000040.npy", target);
 	ck_assert_int_eq(access(path, F_OK), -1);

@@ -7,6 +7,15 @@
 #include "fail.h"
 #include "outfile.h"
 
+static int (*on_commit)(const char *path, void *arg);
+static void *on_commit_arg;
+
+void apod_outfile_on_commit(int (*fn)(const char *path, void *arg), void *arg)
+{
+	on_commit = fn;
+	on_commit_arg = arg;
+}
+
 int apod_outfile_open(struct apod_outfile *o, const char *path)
 {
 	struct stat st;
@@ -26,11 +35,12 @@ int apod_outfile_open(struct apod_outfile *o, const char *path)
 		o->tmp[0] = '\0';
 		return apod_fail("%s: cannot write here: %s", path, strerror(e));
 	}
-	/* mkstemp makes the file 0600; results are meant to be shared like any other. */
+	/* mkstemp makes the file 0600; results are meant to be shared like any
+	 * other, but never writable by every user, whatever the umask. */
 	{
 		mode_t mask = umask(0);
 		umask(mask);
-		fchmod(fd, 0666 & ~mask);
+		fchmod(fd, 0666 & ~mask & ~(mode_t)S_IWOTH);
 	}
 	o->f = fdopen(fd, "wb");
 	if (!o->f) {
@@ -60,7 +70,9 @@ int apod_outfile_commit(struct apod_outfile *o)
 		o->tmp[0] = '\0';
 		return apod_fail("%s: write failed: %s", o->path, e ? strerror(e) : "I/O error");
 	}
-	if (rename(o->tmp, o->path) != 0) {
+	/* Recorded before it appears, so that no file of a killed run is
+	 * left unrecorded (a name with no file is harmless). */
+	if ((on_commit && on_commit(o->path, on_commit_arg)) || rename(o->tmp, o->path) != 0) {
 		e = errno;
 		unlink(o->tmp);
 		o->tmp[0] = '\0';

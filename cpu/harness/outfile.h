@@ -23,6 +23,12 @@ int apod_outfile_commit(struct apod_outfile *o);
 /* Close and remove the temporary (safe to call after a failed commit). */
 void apod_outfile_abort(struct apod_outfile *o);
 
+/* fn(path, arg) runs in apod_outfile_commit just before a file is renamed
+ * into place (from any thread; fn serialises itself), and a non-zero return
+ * (errno set) fails that commit; NULL stops it.  The results directory
+ * records what a run wrote with it (outdir.h). */
+void apod_outfile_on_commit(int (*fn)(const char *path, void *arg), void *arg);
+
 /* Create dir and its parents as needed; fail if it exists as a non-directory. */
 int apod_mkdirs(const char *dir);
 
