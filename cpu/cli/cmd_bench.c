@@ -8,7 +8,9 @@
  * apod_program's kernels hook).  Everything goes to the JSON file as well as
  * the screen.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 
 #include "commands.h"
 #include "fail.h"
+#include "outdir.h"
 #include "params.h"
 #include "outfile.h"
 #include "results.h"
@@ -138,10 +141,33 @@ static const struct option bench_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* The scratch directory bench made, and the results directories the runs
+ * made in it, each by its record (outdir.h): nothing else, and never by a
+ * walk of paths. */
+static int remove_scratch(const char *scratch)
+{
+	int fd = open(scratch, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), failed = 0;
+	DIR *d;
+	struct dirent *e;
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return apod_fail("%s", strerror(errno));
+	}
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    apod_outdir_remove(dirfd(d), e->d_name))
+			failed = 1;
+	closedir(d);
+	if (!failed && rmdir(scratch) != 0)
+		return apod_fail("%s", strerror(errno));
+	return failed ? -1 : 0;
+}
+
 static int bench_main(int argc, char **argv)
 {
 	struct apod_open b;
-	char scratch[4096], cmd[4200];
+	char scratch[4096];
 	const char *tmpdir = getenv("TMPDIR");
 	struct bench_opts o = { .reps = 20 };
 	json_object *out, *rows = NULL, *ov;
@@ -182,9 +208,9 @@ static int bench_main(int argc, char **argv)
 		failed = 1, status = apod_report_failure();
 	else if (k > 0)
 		printf("\nkernels: not measured: %s\n", apod_failure());
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
-	if (system(cmd) != 0)
-		fprintf(stderr, "%s: could not remove %s\n", apod_prog->name, scratch);
+	if (remove_scratch(scratch))
+		fprintf(stderr, "%s: could not remove %s: %s\n", apod_prog->name, scratch,
+		        apod_failure());
 	if (o.json && apod_json_write(o.json, out))
 		failed = 1, apod_report_failure();
 	json_object_put(out);

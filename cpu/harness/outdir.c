@@ -538,3 +538,27 @@ void apod_outdir_abort(struct apod_outdir *o)
 	o->active = 0;
 	close_all(o);
 }
+
+int apod_outdir_remove(int dirfd, const char *name)
+{
+	struct apod_manifest m = { 0 };
+	char odd[256];
+	int rc, fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : apod_fail("%s: cannot open: %s", name, strerror(errno));
+	if (apod_manifest_read(fd, &m) != 0) {
+		close(fd);
+		return apod_fail("%s: no results record (" APOD_MANIFEST "): left as it is", name);
+	}
+	apod_manifest_sort(&m);
+	rc = apod_manifest_clear(fd, &m, 1, NULL, odd, sizeof odd);
+	apod_manifest_free(&m);
+	close(fd);
+	if (rc < 0)
+		return apod_fail("%s: cannot remove the results: %s", name, strerror(errno));
+	if (rc > 0)
+		return apod_fail("%s: holds %s, which no run wrote: left as it is", name, odd);
+	if (unlinkat(dirfd, name, AT_REMOVEDIR) != 0)
+		return apod_fail("%s: cannot remove: %s", name, strerror(errno));
+	return 0;
+}

@@ -35,5 +35,10 @@ int apod_outdir_begin(struct apod_outdir *o, const char *target);
 int apod_outdir_commit(struct apod_outdir *o);
 /* Remove the staging directory; the target is left as it was. */
 void apod_outdir_abort(struct apod_outdir *o);
+/* Remove the results directory `name` within dirfd by its record: the
+ * files its manifest names, the manifest, then the directory once empty;
+ * never a link, another user's file, or anything the record does not name
+ * (then -1, and it is left). 0 also where there is no such directory. */
+int apod_outdir_remove(int dirfd, const char *name);
 
 #endif
