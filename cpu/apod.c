@@ -17,6 +17,7 @@
 #include "bench.h"
 #include "nbody_bench.h"
 #include "device.h"
+#include "gpu_ceilings.h"
 #include "gpu_info.h"
 #include "montecarlo_bench.h"
 #endif
@@ -42,6 +43,7 @@ static int kernels(const struct apod_workload *w, const void *problem, int reps,
 	return 0;
 }
 #define KERNELS kernels
+#define CEILINGS apod_gpu_ceilings
 #else
 static int device_info(FILE *f)
 {
@@ -49,6 +51,7 @@ static int device_info(FILE *f)
 	return 0;
 }
 #define KERNELS NULL
+#define CEILINGS NULL
 #endif
 
 static const struct apod_workload *const workloads[] = {
@@ -73,6 +76,7 @@ static const struct apod_program apod = {
 	.commands = commands,
 	.device_info = device_info,
 	.kernels = KERNELS,
+	.ceilings = CEILINGS,
 };
 
 int main(int argc, char **argv)

@@ -115,5 +115,6 @@ int apod_cmd_stages(int argc, char **argv);
 int apod_cmd_workloads(int argc, char **argv);
 int apod_cmd_new(int argc, char **argv);
 int apod_cmd_scale(int argc, char **argv);
+int apod_cmd_ceilings(int argc, char **argv);
 
 #endif

@@ -31,6 +31,8 @@ static const char usage_text[] =
 	"  scale         strong and weak scaling of the omp stage against Amdahl and\n"
 	"                Gustafson; JSON and plot data  [deck options] [--threads=LIST]\n"
 	"                [--reps=N] [--no-weak] [--json=FILE]\n"
+	"  ceilings      what this machine can do, measured once and cached: bandwidth,\n"
+	"                FMA, PCIe, launch  [--refresh] [--ceilings=FILE] [--json=FILE]\n"
 	"  new NAME      write a workload skeleton to start a port from (NAME/)\n"
 	"                [--gpu] (with a GPU stage, stage_gpu.cu, built by nvcc)\n";
 
@@ -68,6 +70,7 @@ int apod_main(int argc, char **argv, const struct apod_program *prog)
 		{ "info", apod_cmd_info },         { "table", apod_cmd_table },
 		{ "bench", apod_cmd_bench },       { "workloads", apod_cmd_workloads },
 		{ "new", apod_cmd_new },           { "scale", apod_cmd_scale },
+		{ "ceilings", apod_cmd_ceilings },
 	};
 	apod_prog = prog;
 	if (apod_registry_check(prog))
