@@ -13,6 +13,10 @@
 
 #include "apod/ceilings.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The host's name, CPU model and the build of the host kernels, into c. */
 void apod_ceilings_identify_host(struct apod_ceilings *c);
 /* The CPU model from /proc/cpuinfo, or "unknown". */
@@ -37,5 +41,9 @@ int apod_ceilings_save(struct apod_ceilings *c, const char *path);
 /* STREAM's copy and triad and the FMA chains, on one core and on all:
  * fills c->r[APOD_CEIL_HOST_ONE] and [APOD_CEIL_HOST_ALL]. */
 int apod_ceilings_measure_host(struct apod_ceilings *c);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
