@@ -18,7 +18,9 @@ static int identify(struct apod_ceilings *c, int measure)
 {
 	apod_ceilings_identify_host(c);
 	if (!apod_prog || !apod_prog->ceilings) {
-		apod_ceilings_no_device(c, "this build has no GPU support (configure --with-cuda)");
+		/* apod's own build without CUDA, or a user's program that gives no hook. */
+		apod_ceilings_no_device(c, "this program was built without GPU support (apod: "
+		                        "configure --with-cuda)");
 		return 0;
 	}
 	return apod_prog->ceilings(c, measure);
