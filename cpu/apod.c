@@ -17,6 +17,7 @@
 #include "bench.h"
 #include "nbody_bench.h"
 #include "device.h"
+#include "gpu_ceilings.h"
 #include "gpu_info.h"
 #include "montecarlo_bench.h"
 #endif
@@ -26,12 +27,14 @@ static int device_info(FILE *f)
 {
 	return apod_gpu_print_info(f);
 }
+#define CEILINGS apod_gpu_ceilings
 #else
 static int device_info(FILE *f)
 {
 	fprintf(f, "CUDA: not in this build (configure --with-cuda)\n");
 	return 0;
 }
+#define CEILINGS NULL
 #endif
 
 /* bench --kernels: each workload's kernels, where there is a GPU to time them on. */
@@ -78,6 +81,7 @@ static const struct apod_program apod = {
 	.commands = commands,
 	.device_info = device_info,
 	.kernels = kernels,
+	.ceilings = CEILINGS,
 };
 
 int main(int argc, char **argv)

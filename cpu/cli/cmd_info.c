@@ -9,29 +9,10 @@
 #include <omp.h>
 #endif
 
+#include "ceilings.h"
 #include "commands.h"
 #include "fail.h"
 #include "params.h"
-
-static void cpu_model(char *buf, size_t len)
-{
-	char line[512];
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	snprintf(buf, len, "unknown");
-	if (!f)
-		return;
-	while (fgets(line, sizeof line, f))
-		if (!strncmp(line, "model name", 10)) {
-			char *v = strchr(line, ':');
-			if (v) {
-				v += 1 + (v[1] == ' ');
-				v[strcspn(v, "\n")] = '\0';
-				snprintf(buf, len, "%s", v);
-			}
-			break;
-		}
-	fclose(f);
-}
 
 static int no_args(const struct apod_cmd *cmd, int argc, char **argv)
 {
@@ -53,7 +34,7 @@ static int info_main(int argc, char **argv)
 	int rc = no_args(&apod_cmd_info_entry, argc, argv);
 	if (rc)
 		return rc < 0 ? APOD_EXIT_OK : rc;
-	cpu_model(model, sizeof model);
+	apod_host_cpu_model(model, sizeof model);
 	printf("%s (apod harness %s), compiled by gcc %s\n", apod_prog->name, APOD_HARNESS_VERSION,
 	       __VERSION__);
 	printf("host: %s, %ld logical cores, %.1f GiB memory\n", model, sysconf(_SC_NPROCESSORS_ONLN),

@@ -13,7 +13,7 @@ const struct apod_cmd *const apod_commands[] = {
 	&apod_cmd_table_entry, &apod_cmd_run_entry,   &apod_cmd_stages_entry,
 	&apod_cmd_workloads_entry, &apod_cmd_verify_entry, &apod_cmd_assess_entry,
 	&apod_cmd_info_entry,  &apod_cmd_bench_entry, &apod_cmd_scale_entry,
-	&apod_cmd_new_entry,   NULL,
+	&apod_cmd_ceilings_entry, &apod_cmd_new_entry, NULL,
 };
 
 /* The options every command line has, whatever the command. */

@@ -29,7 +29,8 @@ struct apod_cmd {
 
 extern const struct apod_cmd apod_cmd_table_entry, apod_cmd_run_entry, apod_cmd_stages_entry,
 	apod_cmd_workloads_entry, apod_cmd_verify_entry, apod_cmd_assess_entry,
-	apod_cmd_info_entry, apod_cmd_bench_entry, apod_cmd_scale_entry, apod_cmd_new_entry;
+	apod_cmd_info_entry, apod_cmd_bench_entry, apod_cmd_scale_entry, apod_cmd_new_entry,
+	apod_cmd_ceilings_entry;
 /* Every command, the table first, in the order of apod --help; NULL-ended. */
 extern const struct apod_cmd *const apod_commands[];
 

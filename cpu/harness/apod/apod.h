@@ -42,6 +42,8 @@ int apod_failure_status(void);
  * get(), so that report.json and the canonical deck stay readable). */
 int apod_format_real(char *buf, size_t len, double v);
 
+struct apod_ceilings;   /* apod/ceilings.h */
+
 /* A subcommand a program adds to its apod command (e.g. `apod lab`). */
 struct apod_command {
 	const char *name;
@@ -65,6 +67,12 @@ struct apod_program {
 	 * -1 on a failure (apod_fail). */
 	int (*device_info)(FILE *f);
 	int (*kernels)(const struct apod_workload *w, const void *problem, int reps, void *json);
+	/* Optional: the device's ceilings (apod/ceilings.h).  With measure 0,
+	 * only name the device (c->device, c->device_id: the cache file is
+	 * named by them); with 1, also measure c->r[APOD_CEIL_DEVICE], [H2D]
+	 * and [D2H].  Where no device can be used: 0, with each of those
+	 * resources' why.  -1 with apod_fail on a failure. */
+	int (*ceilings)(struct apod_ceilings *c, int measure);
 };
 
 /* Check every workload of prog (a workload declaring nonsense is refused

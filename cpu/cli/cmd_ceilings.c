@@ -1,0 +1,157 @@
+/*
+ * cmd_ceilings.c: `apod ceilings`, and apod_ceilings_get() behind it: this
+ * machine's measured ceilings, from its cache file or measured now (the
+ * host here, the device through the program's hook), or another
+ * machine's file.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ceilings.h"
+#include "commands.h"
+#include "fail.h"
+#include "results.h"
+#include "timer.h"
+
+/* The host's name and CPU, and the device's through the program's hook. */
+static int identify(struct apod_ceilings *c, int measure)
+{
+	apod_ceilings_identify_host(c);
+	if (!apod_prog || !apod_prog->ceilings) {
+		/* apod's own build without CUDA, or a user's program that gives no hook. */
+		apod_ceilings_no_device(c, "this program was built without GPU support (apod: "
+		                        "configure --with-cuda)");
+		return 0;
+	}
+	return apod_prog->ceilings(c, measure);
+}
+
+int apod_ceilings_get(struct apod_ceilings *c, const char *file, int how)
+{
+	char path[4096];
+	double t0;
+	int rc;
+	memset(c, 0, sizeof *c);
+	if (file)
+		return apod_ceilings_load(c, file, 0);
+	if (identify(c, 0) || apod_ceilings_cache_path(path, sizeof path, c))
+		return -1;
+	if (how != APOD_CEILINGS_REFRESH) {
+		rc = apod_ceilings_load(c, path, 1);
+		if (rc < 0) {
+			char why[1024];
+			snprintf(why, sizeof why, "%s", apod_failure());
+			return apod_usage_fail("%s (apod ceilings --refresh measures this machine again)",
+			                       why);
+		}
+		if (rc == 0 || how == APOD_CEILINGS_CACHED)
+			return rc;
+	}
+	memset(c, 0, sizeof *c);
+	t0 = apod_now();
+	if (apod_ceilings_measure_host(c) || identify(c, 1))
+		return -1;
+	c->seconds = apod_now() - t0;
+	return apod_ceilings_save(c, path);
+}
+
+static void print_ceilings(const struct apod_ceilings *c)
+{
+	printf("ceilings of %s (%s)", c->host, c->cpu);
+	if (c->device[0])
+		printf(" with %s", c->device);
+	printf(",\nmeasured %s in %.1f s; host kernels: %s\nfile: %s\n\n", c->measured_at,
+	       c->seconds, c->build, c->file);
+	printf("%-16s %8s %10s %11s %12s %12s %13s %9s %9s\n", "resource", "threads", "copy GB/s",
+	       "triad GB/s", "FP32 GFLOP/s", "FP64 GFLOP/s", "special Gop/s", "launch us",
+	       "back2back");
+	for (int k = 0; k < APOD_CEIL_COUNT; k++) {
+		const struct apod_ceiling *r = &c->r[k];
+		printf("%-16s ", apod_ceiling_name(k));
+		if (!r->measured) {
+			printf("not measured: %s\n", r->why);
+			continue;
+		}
+		if (r->threads)
+			printf("%8d ", r->threads);
+		else
+			printf("%8s ", "-");
+#define CELL(width, v, scale, fmt) \
+	((v) > 0 ? printf("%*" fmt " ", width, (v) * (scale)) : printf("%*s ", width, "-"))
+		CELL(10, r->bandwidth, 1e-9, ".1f");
+		CELL(11, r->triad, 1e-9, ".1f");
+		CELL(12, r->fp32, 1e-9, ".1f");
+		CELL(12, r->fp64, 1e-9, ".1f");
+		CELL(13, r->special, 1e-9, ".1f");
+		CELL(9, r->launch, 1e6, ".2f");
+		CELL(9, r->launch_interval, 1e6, ".2f");
+#undef CELL
+		putchar('\n');
+	}
+	printf("\ncopy: bytes read + written a second (STREAM's copy; copy4 on the device); triad: "
+	       "a = b + s*c,\n3 arrays counted; FLOP/s: 2 a multiply-add; special: rsqrt on the "
+	       "device's MUFU;\nlaunch: an empty kernel from launch to completion; back2back: "
+	       "between back-to-back launches (us).\n");
+}
+
+enum { OPT_REFRESH = 3100, OPT_CEILINGS };
+static const struct option ceilings_options[] = {
+	{ "refresh", no_argument, NULL, OPT_REFRESH },
+	{ "ceilings", required_argument, NULL, OPT_CEILINGS },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int ceilings_main(int argc, char **argv)
+{
+	const char *file = NULL, *json = NULL;
+	struct apod_ceilings c;
+	int ch, refresh = 0;
+
+	opterr = 0;
+	optind = 0;
+	while ((ch = apod_getopt(argc, argv, ":h", ceilings_options)) != -1) {
+		switch (ch) {
+		case OPT_REFRESH: refresh = 1; break;
+		case OPT_CEILINGS: file = optarg; break;
+		case OPT_JSON: json = optarg; break;
+		case 'h':
+		case OPT_HELP:
+			apod_cmd_usage(&apod_cmd_ceilings_entry);
+			return APOD_EXIT_OK;
+		default:
+			return apod_option_error("ceilings", ch, argv);
+		}
+	}
+	if (optind < argc)
+		return apod_usage_error("ceilings", "unexpected argument '%s'", argv[optind]);
+	if (file && refresh)
+		return apod_usage_error("ceilings", "--refresh measures this machine; --ceilings=FILE "
+		                        "reads a file: one or the other");
+	if (apod_ceilings_get(&c, file, refresh ? APOD_CEILINGS_REFRESH : APOD_CEILINGS_MEASURE))
+		return apod_command_error("ceilings");
+	print_ceilings(&c);
+	if (json) {
+		json_object *o = apod_ceilings_json(&c);
+		int rc = apod_json_write(json, o);
+		json_object_put(o);
+		if (rc)
+			return apod_report_failure();
+	}
+	return APOD_EXIT_OK;
+}
+
+const struct apod_cmd apod_cmd_ceilings_entry = {
+	.name = "ceilings",
+	.help = "what this machine can do, measured once and cached: bandwidth, FMA, PCIe, launch",
+	.synopsis = "[--refresh] [--ceilings=FILE] [--json=FILE]",
+	.about = "What this machine can do, measured: bandwidth, FMA throughput, special\n"
+	         "functions, PCIe and launch latency, of the host (one core, all cores) and\n"
+	         "the GPU.  Measured once (seconds) and kept in a cache file named by the\n"
+	         "host and the device; --refresh measures again; --ceilings=FILE shows\n"
+	         "another machine's file; --json=FILE writes them (the cache file's format).\n"
+	         "The table, run and bench hold each phase's speed of light against them.\n",
+	.options = ceilings_options,
+	.main = ceilings_main,
+};

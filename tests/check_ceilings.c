@@ -1,0 +1,249 @@
+/*
+ * check_ceilings.c: the ceilings' cache file (cpu/harness/ceilings.c):
+ * what is written reads back the same, every malformed file is refused as
+ * a usage error naming the fault, and the file is named by host and device.
+ * Nothing here is timed.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "apod/apod.h"
+#include "ceilings.h"
+
+/* A full set: the host measured, the device too, the links not (with why). */
+static void example(struct apod_ceilings *c)
+{
+	memset(c, 0, sizeof *c);
+	snprintf(c->host, sizeof c->host, "node7");
+	snprintf(c->cpu, sizeof c->cpu, "Some CPU @ 2.0GHz");
+	snprintf(c->device, sizeof c->device, "NVIDIA H200");
+	snprintf(c->device_id, sizeof c->device_id, "0123456789abcdef0123456789abcdef");
+	snprintf(c->build, sizeof c->build, "gcc, SSE2");
+	snprintf(c->measured_at, sizeof c->measured_at, "2026-11-26T01:02:03Z");
+	c->seconds = 4.25;
+	for (int k = APOD_CEIL_HOST_ONE; k <= APOD_CEIL_HOST_ALL; k++) {
+		c->r[k].measured = 1;
+		c->r[k].threads = k == APOD_CEIL_HOST_ONE ? 1 : 16;
+		c->r[k].bandwidth = 1.0 / 3 * 1e10 * (k + 1);
+		c->r[k].triad = 1.1e10 * (k + 1);
+		c->r[k].fp32 = 3.7e10 * (k + 1);
+		c->r[k].fp64 = 1.85e10 * (k + 1);
+	}
+	c->r[APOD_CEIL_DEVICE] = (struct apod_ceiling){ .measured = 1, .bandwidth = 4.005e12,
+		.fp32 = 6.1e13, .fp64 = 3.3e13, .special = 4.1e12, .launch = 4.5e-6,
+		.launch_interval = 2.1e-6 };
+	snprintf(c->r[APOD_CEIL_H2D].why, sizeof c->r[APOD_CEIL_H2D].why, "a reason, \"quoted\"");
+	c->r[APOD_CEIL_D2H].measured = 1;
+	c->r[APOD_CEIL_D2H].bandwidth = 5.3e10;
+}
+
+static void assert_same(const struct apod_ceilings *a, const struct apod_ceilings *b)
+{
+	ck_assert_str_eq(a->host, b->host);
+	ck_assert_str_eq(a->cpu, b->cpu);
+	ck_assert_str_eq(a->device, b->device);
+	ck_assert_str_eq(a->device_id, b->device_id);
+	ck_assert_str_eq(a->build, b->build);
+	ck_assert_str_eq(a->measured_at, b->measured_at);
+	ck_assert(a->seconds == b->seconds);
+	/* Every figure bit for bit: json-c writes doubles that read back exactly. */
+	ck_assert_int_eq(memcmp(a->r, b->r, sizeof a->r), 0);
+}
+
+START_TEST(a_file_reads_back_what_was_saved)
+{
+	char dir[] = "/tmp/apod-ceil-XXXXXX", path[256];
+	struct apod_ceilings c, back;
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/sub/ceilings.json", dir);
+	example(&c);
+	ck_assert_int_eq(apod_ceilings_save(&c, path), 0);
+	ck_assert_str_eq(c.file, path);
+	ck_assert_int_eq(apod_ceilings_load(&back, path, 0), 0);
+	ck_assert_str_eq(back.file, path);
+	assert_same(&c, &back);
+	/* A missing file: 1 where that is allowed, a usage error where not. */
+	snprintf(path, sizeof path, "%s/none.json", dir);
+	ck_assert_int_eq(apod_ceilings_load(&back, path, 1), 1);
+	ck_assert_int_eq(apod_ceilings_load(&back, path, 0), -1);
+	ck_assert_int_eq(apod_failure_status(), APOD_EXIT_USAGE);
+	snprintf(path, sizeof path, "%s/sub/ceilings.json", dir);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/sub", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+END_TEST
+
+/* Refused as a usage error whose message holds `fragment`. */
+static void assert_refused(json_object *o, const char *fragment)
+{
+	struct apod_ceilings c;
+	ck_assert_int_eq(apod_ceilings_from_json(&c, o, "f.json"), -1);
+	ck_assert_int_eq(apod_failure_status(), APOD_EXIT_USAGE);
+	ck_assert_msg(strstr(apod_failure(), fragment), "'%s' does not say '%s'", apod_failure(), fragment);
+	ck_assert_msg(strstr(apod_failure(), "f.json"), "'%s' does not name the file", apod_failure());
+	json_object_put(o);
+}
+
+static json_object *resource(json_object *o, const char *name)
+{
+	json_object *res, *r;
+	json_object_object_get_ex(o, "resources", &res);
+	json_object_object_get_ex(res, name, &r);
+	return r;
+}
+
+START_TEST(every_malformed_file_is_refused_by_name)
+{
+	static const char *const host_keys[] = { "threads", "bandwidth_bytes_per_s",
+		"triad_bytes_per_s", "fp32_flop_per_s", "fp64_flop_per_s" };
+	static const char *const device_keys[] = { "bandwidth_bytes_per_s", "fp32_flop_per_s",
+		"fp64_flop_per_s", "special_op_per_s", "launch_seconds", "launch_interval_seconds" };
+	static const char *const top[] = { "host", "cpu", "device", "device_id", "build",
+		"measured_at", "seconds", "resources" };
+	struct apod_ceilings c, back;
+	json_object *o;
+	example(&c);
+	/* The example itself is accepted. */
+	o = apod_ceilings_json(&c);
+	ck_assert_int_eq(apod_ceilings_from_json(&back, o, "f.json"), 0);
+	assert_same(&c, &back);
+	json_object_put(o);
+
+	assert_refused(json_object_new_array(), "not a JSON object");
+	o = apod_ceilings_json(&c);
+	json_object_object_add(o, "apod_ceilings", json_object_new_int(APOD_CEILINGS_FORMAT + 1));
+	assert_refused(o, "format");
+	for (size_t i = 0; i < sizeof top / sizeof top[0]; i++) {
+		o = apod_ceilings_json(&c);
+		json_object_object_del(o, top[i]);
+		assert_refused(o, top[i]);
+	}
+	for (int k = 0; k < APOD_CEIL_COUNT; k++) {
+		o = apod_ceilings_json(&c);
+		{
+			json_object *res;
+			json_object_object_get_ex(o, "resources", &res);
+			json_object_object_del(res, apod_ceiling_name(k));
+		}
+		assert_refused(o, apod_ceiling_name(k));
+		o = apod_ceilings_json(&c);
+		json_object_object_add(resource(o, apod_ceiling_name(k)), "measured",
+		                       json_object_new_string("yes"));
+		assert_refused(o, "measured");
+	}
+	/* Each figure a measured resource must have: missing, zero, negative, not a number. */
+	for (size_t i = 0; i < sizeof host_keys / sizeof host_keys[0]; i++) {
+		o = apod_ceilings_json(&c);
+		json_object_object_del(resource(o, "host_all_cores"), host_keys[i]);
+		assert_refused(o, host_keys[i]);
+		o = apod_ceilings_json(&c);
+		json_object_object_add(resource(o, "host_one_core"), host_keys[i], json_object_new_double(-1));
+		assert_refused(o, host_keys[i]);
+	}
+	for (size_t i = 0; i < sizeof device_keys / sizeof device_keys[0]; i++) {
+		o = apod_ceilings_json(&c);
+		json_object_object_add(resource(o, "device"), device_keys[i], json_object_new_int(0));
+		assert_refused(o, device_keys[i]);
+		o = apod_ceilings_json(&c);
+		json_object_object_add(resource(o, "device"), device_keys[i], json_object_new_string("4e12"));
+		assert_refused(o, device_keys[i]);
+		o = apod_ceilings_json(&c);
+		json_object_object_add(resource(o, "device"), device_keys[i], json_object_new_double(INFINITY));
+		assert_refused(o, device_keys[i]);
+	}
+	o = apod_ceilings_json(&c);
+	json_object_object_add(resource(o, "host_one_core"), "threads", json_object_new_double(1.5));
+	assert_refused(o, "threads");
+	/* A resource not measured must say why. */
+	o = apod_ceilings_json(&c);
+	json_object_object_del(resource(o, "pcie_h2d"), "why");
+	assert_refused(o, "why");
+	/* A string too long for its field is refused, not cut. */
+	{
+		char big[600];
+		memset(big, 'x', sizeof big - 1);
+		big[sizeof big - 1] = '\0';
+		o = apod_ceilings_json(&c);
+		json_object_object_add(o, "cpu", json_object_new_string(big));
+		assert_refused(o, "cpu");
+	}
+}
+END_TEST
+
+START_TEST(a_file_that_is_not_json_is_refused)
+{
+	char dir[] = "/tmp/apod-ceil-XXXXXX", path[256];
+	struct apod_ceilings c;
+	FILE *f;
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/bad.json", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fputs("{\"apod_ceilings\": 1, \"host\": ", f);
+	fclose(f);
+	ck_assert_int_eq(apod_ceilings_load(&c, path, 0), -1);
+	ck_assert_int_eq(apod_failure_status(), APOD_EXIT_USAGE);
+	ck_assert_ptr_nonnull(strstr(apod_failure(), "not JSON"));
+	/* A folder is not a file. */
+	ck_assert_int_eq(apod_ceilings_load(&c, dir, 0), -1);
+	ck_assert_int_eq(apod_failure_status(), APOD_EXIT_USAGE);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
+START_TEST(the_cache_file_is_named_by_host_cpu_and_device)
+{
+	struct apod_ceilings c, d;
+	char p[4096], q[4096];
+	memset(&c, 0, sizeof c);
+	snprintf(c.host, sizeof c.host, "node 7/a");
+	snprintf(c.cpu, sizeof c.cpu, "Some CPU");
+	setenv("XDG_CACHE_HOME", "/xdg", 1);
+	ck_assert_int_eq(apod_ceilings_cache_path(p, sizeof p, &c), 0);
+	ck_assert_msg(!strncmp(p, "/xdg/apod/ceilings-node_7_a-", 28), "%s", p);
+	ck_assert_msg(strlen(p) > 11 && !strcmp(p + strlen(p) - 11, "-nogpu.json"), "%s", p);
+	d = c;
+	snprintf(d.device, sizeof d.device, "NVIDIA H200");
+	snprintf(d.device_id, sizeof d.device_id, "00ff");
+	ck_assert_int_eq(apod_ceilings_cache_path(q, sizeof q, &d), 0);
+	ck_assert_msg(strstr(q, "-NVIDIA_H200-00ff.json"), "%s", q);
+	/* Another CPU, another file. */
+	snprintf(d.cpu, sizeof d.cpu, "Other CPU");
+	d.device[0] = d.device_id[0] = '\0';
+	ck_assert_int_eq(apod_ceilings_cache_path(q, sizeof q, &d), 0);
+	ck_assert_str_ne(p, q);
+	/* XDG's rule: a relative XDG_CACHE_HOME counts for nothing. */
+	setenv("XDG_CACHE_HOME", "rel", 1);
+	setenv("HOME", "/home/u", 1);
+	ck_assert_int_eq(apod_ceilings_cache_path(p, sizeof p, &c), 0);
+	ck_assert_msg(!strncmp(p, "/home/u/.cache/apod/ceilings-", 29), "%s", p);
+	unsetenv("XDG_CACHE_HOME");
+	unsetenv("HOME");
+	ck_assert_int_eq(apod_ceilings_cache_path(p, sizeof p, &c), -1);
+	ck_assert_ptr_nonnull(strstr(apod_failure(), "--ceilings=FILE"));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("ceilings");
+	TCase *t = tcase_create("file");
+	SRunner *r;
+	int failed;
+	tcase_add_test(t, a_file_reads_back_what_was_saved);
+	tcase_add_test(t, every_malformed_file_is_refused_by_name);
+	tcase_add_test(t, a_file_that_is_not_json_is_refused);
+	tcase_add_test(t, the_cache_file_is_named_by_host_cpu_and_device);
+	suite_add_tcase(s, t);
+	r = srunner_create(s);
+	srunner_run_all(r, CK_NORMAL);
+	failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
