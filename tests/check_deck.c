@@ -173,6 +173,36 @@ START_TEST(params_json_round_trip)
 }
 END_TEST
 
+/* Revision 3: heat's declared work is its arithmetic.  A step of the sweep
+ * with its statistics fused moves 8 bytes a cell in float (the field read
+ * once and written once); the statistics and the zone means add no bytes
+ * of their own, only their sums in double. */
+START_TEST(heat_declares_its_compulsory_work)
+{
+	struct heat_deck *d = apod_params_new(&heat_workload);
+	struct apod_work step = { 0 }, stats = { 0 }, zones = { 0 }, report = { 0 };
+	double cells, per_value = sizeof(apod_real);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_int_eq(apod_params_set(&heat_workload, d, "size", "300x200", "t"), 0);
+	cells = 300.0 * 200.0;
+	ck_assert_ptr_nonnull(heat_workload.work);
+	ck_assert_int_eq(heat_workload.work(d, APOD_PHASE_STEP, &step), 1);
+	ck_assert_int_eq(heat_workload.work(d, APOD_PHASE_PROBE(0), &stats), 1);
+	ck_assert_int_eq(heat_workload.work(d, APOD_PHASE_PROBE(1), &zones), 1);
+	ck_assert_int_eq(heat_workload.work(d, APOD_PHASE_REPORT(2), &report), 0);
+	ck_assert_double_eq(step.bytes + stats.bytes, 2 * per_value * cells);
+	if (per_value == 4)
+		ck_assert_double_eq(step.bytes / cells, 8);
+	ck_assert_double_eq(zones.bytes, 0);
+	ck_assert_double_eq(step.flops32 + step.flops64, 7 * cells);
+	ck_assert_double_eq(stats.flops64, 3 * cells);
+	/* A stage that keeps the field at home carries it over and back. */
+	ck_assert_double_eq(step.h2d_bytes, per_value * cells);
+	ck_assert_double_eq(step.d2h_bytes, per_value * cells);
+	free(d);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("deck");
@@ -186,6 +216,7 @@ int main(void)
 	tcase_add_test(t, too_big_for_memory_is_refused_with_bytes);
 	tcase_add_test(t, problem_has_fixed_edges_and_heaters);
 	tcase_add_test(t, params_json_round_trip);
+	tcase_add_test(t, heat_declares_its_compulsory_work);
 	suite_add_tcase(s, t);
 	r = srunner_create(s);
 	srunner_run_all(r, CK_NORMAL);

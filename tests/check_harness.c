@@ -16,6 +16,7 @@
 #include "registry.h"
 #include "results.h"
 #include "run.h"
+#include "sol.h"
 #include "trace_book.h"
 #include "upgrade.h"
 #include "verify.h"
@@ -233,7 +234,10 @@ START_TEST(nonsense_is_refused_at_registration)
 	refused(&w, "two stages are called 'serial'");
 	w = count_workload();
 	w.arrays = no_arrays;
-	refused(&w, "declares no arrays");
+	/* Revision 3: series alone are outputs enough; nothing at all is not. */
+	ck_assert_int_eq(apod_workload_check(&w), 0);
+	w.series = NULL;
+	refused(&w, "declares no outputs");
 	w = count_workload();
 	w.params = dup;
 	refused(&w, "'n' is declared twice");
@@ -534,6 +538,304 @@ START_TEST(trace_book_sums_work_by_phase)
 }
 END_TEST
 
+/* ---- revision 3 ---------------------------------------------------------- */
+
+/* A stage that is told its step and keeps its probe's rows until they are
+ * collected, as a device stage would: the same results as count_serial. */
+struct deferred_ctx {
+	struct count_ctx c;
+	long last_step, steps_seen;
+	double kept[3][2];       /* defer_rows rows of the two series */
+	long bad;
+};
+
+static void *deferred_create(const void *problem)
+{
+	struct deferred_ctx *d = calloc(1, sizeof *d);
+	struct count_ctx *c = count_create(problem);
+	if (!d || !c) {
+		free(d);
+		count_destroy(c);
+		return NULL;
+	}
+	d->c = *c;
+	free(c);
+	return d;
+}
+
+static int deferred_step_at(void *ctx, long step, long steps)
+{
+	struct deferred_ctx *d = ctx;
+	d->bad += step != d->last_step + 1;
+	d->last_step = step;
+	d->steps_seen = steps;
+	return count_step(&d->c);
+}
+
+static int deferred_defer(void *ctx, int k, long step, long row)
+{
+	struct deferred_ctx *d = ctx;
+	double *rows[2] = { d->kept[row % 3], d->kept[row % 3] + 1 }, r0, r1;
+	double *out[2] = { &r0, &r1 };
+	d->bad += step != d->last_step;
+	if (count_probe(&d->c, k, out))
+		return -1;
+	*rows[0] = r0;
+	*rows[1] = r1;
+	return 0;
+}
+
+static int deferred_collect(void *ctx, int k, long first, long count, void *const *rows)
+{
+	struct deferred_ctx *d = ctx;
+	(void)k;
+	d->bad += count < 1 || count > 3;
+	for (long i = 0; i < count; i++) {
+		if (rows[0])
+			((double *)rows[0])[i] = d->kept[(first + i) % 3][0];
+		if (rows[1])
+			((double *)rows[1])[i] = d->kept[(first + i) % 3][1];
+	}
+	return 0;
+}
+
+static int deferred_fetch(void *ctx, int a, void *dst)
+{
+	return count_fetch(&((struct deferred_ctx *)ctx)->c, a, dst);
+}
+
+static struct deferred_ctx *deferred_last;
+static void deferred_destroy(void *ctx)
+{
+	struct deferred_ctx *d = ctx;
+	if (!d)
+		return;
+	deferred_last = malloc(sizeof *d);
+	if (deferred_last)
+		*deferred_last = *d;
+	free(d->c.x);
+	free(d);
+}
+
+START_TEST(steps_told_their_index_and_probes_deferred)
+{
+	struct apod_workload w = count_workload();
+	struct apod_stage deferred = {
+		.name = "deferred", .about = "x", .available = always, .create = deferred_create,
+		.step_at = deferred_step_at, .fetch = deferred_fetch, .destroy = deferred_destroy,
+		.defer_rows = 3, .probe_defer = deferred_defer, .probe_collect = deferred_collect,
+	};
+	const struct apod_stage *stages[] = { &count_serial, &deferred, NULL };
+	struct count_params *p;
+	void *problem;
+	struct apod_run a, b;
+	struct apod_verdict v;
+	w.stages = stages;
+	ck_assert_int_eq(apod_workload_check(&w), 0);
+	ck_assert_ptr_nonnull(p = apod_params_new(&w));
+	ck_assert_int_eq(apod_params_set(&w, p, "steps", "10", "t"), 0);
+	ck_assert_ptr_nonnull(problem = w.problem_create(p));
+	ck_assert_int_eq(apod_simulate(&w, &count_serial, p, problem, NULL, 0, &a), 0);
+	ck_assert_int_eq(apod_simulate(&w, &deferred, p, problem, NULL, 0, &b), 0);
+	ck_assert_ptr_nonnull(deferred_last);
+	ck_assert_int_eq(deferred_last->bad, 0);
+	ck_assert_int_eq(deferred_last->last_step, 10);
+	ck_assert_int_eq(deferred_last->steps_seen, 10);
+	free(deferred_last);
+	deferred_last = NULL;
+	/* Every row came home, in order, with its step. */
+	for (long r = 0; r < 10; r++) {
+		ck_assert_double_eq(b.series[0].v[r], a.series[0].v[r]);
+		ck_assert_int_eq(b.series[0].step[r], r + 1);
+	}
+	ck_assert_int_eq(apod_verify(p, &a, &b, &v), 1);
+	/* The three members go together. */
+	deferred.probe_collect = NULL;
+	refused(&w, "go together");
+	apod_run_free(&a);
+	apod_run_free(&b);
+	w.problem_destroy(problem);
+	free(p);
+}
+END_TEST
+
+/* A workload compiled against revision 2 is read with revision 2's element
+ * sizes: its tables are copied here as that compiler laid them out. */
+#define V2_SIZE(type, first_new) \
+	((offsetof(type, first_new) + _Alignof(type) - 1) / _Alignof(type) * _Alignof(type))
+
+static void *v2_table(const void *table, size_t now, size_t old, size_t n)
+{
+	char *t = calloc(n + 1, old);
+	for (size_t i = 0; t && i < n; i++)
+		memcpy(t + i * old, (const char *)table + i * now, old);
+	return t;
+}
+
+START_TEST(an_older_workload_is_read_in_its_own_layout)
+{
+	struct apod_workload w = count_workload();
+	struct apod_stage omp = count_serial;
+	const struct apod_stage *stages[3];
+	char *argv[] = { "test", "workloads", "--workload=count", NULL };
+	const struct apod_workload *ws[] = { NULL, NULL };
+	struct apod_program prog = { .name = "test", .workloads = ws };
+	void *params = v2_table(count_keys, sizeof(struct apod_param),
+	                        V2_SIZE(struct apod_param, choices), 3);
+	void *arrays = v2_table(count_arrays, sizeof(struct apod_array),
+	                        V2_SIZE(struct apod_array, tolerance_of), 1);
+	void *series = v2_table(count_series, sizeof(struct apod_series),
+	                        V2_SIZE(struct apod_series, ncolumns), 2);
+	void *v2_serial = v2_table(&count_serial, sizeof count_serial,
+	                           V2_SIZE(struct apod_stage, role), 1);
+	void *v2_omp;
+	void *v2 = calloc(1, sizeof w);
+	omp.name = "omp";
+	v2_omp = v2_table(&omp, sizeof omp, V2_SIZE(struct apod_stage, role), 1);
+	ck_assert_ptr_nonnull(params);
+	ck_assert_ptr_nonnull(v2);
+	stages[0] = v2_serial;
+	stages[1] = v2_omp;
+	stages[2] = NULL;
+	w.version = 2;
+	w.params = params;
+	w.arrays = arrays;
+	w.series = series;
+	w.stages = stages;
+	memcpy(v2, &w, V2_SIZE(struct apod_workload, work));
+	ck_assert_int_eq(apod_workload_check(v2), 0);
+	ws[0] = v2;
+	ck_assert_int_eq(apod_main(3, argv, &prog), APOD_EXIT_OK);
+	free(params);
+	free(arrays);
+	free(series);
+	free(v2_serial);
+	free(v2_omp);
+	free(v2);
+}
+END_TEST
+
+/* Keys with a list of choices: stored as the index, refused with the list. */
+struct choice_params {
+	long n, steps;
+	double scale;
+	int grid;
+};
+static const char *const grids[] = { "unionized", "nuclide", "hash", NULL };
+
+START_TEST(a_choice_key_takes_only_its_choices)
+{
+	struct apod_workload w = count_workload();
+	struct apod_param keys[5];
+	struct choice_params *p;
+	char text[64];
+	memcpy(keys, count_keys, 3 * sizeof keys[0]);
+	keys[3] = (struct apod_param){ .key = "grid", .type = APOD_PARAM_CHOICE, .def = "nuclide",
+	                               .offset = offsetof(struct choice_params, grid),
+	                               .choices = grids };
+	keys[4] = (struct apod_param){ .key = NULL };
+	w.params = keys;
+	w.params_size = sizeof *p;
+	ck_assert_int_eq(apod_workload_check(&w), 0);
+	ck_assert_ptr_nonnull(p = apod_params_new(&w));
+	ck_assert_int_eq(p->grid, 1);
+	ck_assert_int_eq(apod_params_set(&w, p, "grid", "hash", "t"), 0);
+	ck_assert_int_eq(p->grid, 2);
+	ck_assert_int_eq(apod_param_text(&keys[3], p, 0, text, sizeof text), 1);
+	ck_assert_str_eq(text, "hash");
+	ck_assert_int_eq(apod_params_set(&w, p, "grid", "tree", "t"), -1);
+	ck_assert_ptr_nonnull(strstr(apod_failure(), "'tree' is not one of unionized, nuclide, hash"));
+	free(p);
+	keys[3].choices = NULL;
+	refused(&w, "lists no choices");
+}
+END_TEST
+
+/* The speed of light: the tightest resource's term, and a stage held to it. */
+static int count_work(const void *params, int phase, struct apod_work *wk)
+{
+	double n = (double)((const struct count_params *)params)->n;
+	if (phase != APOD_PHASE_STEP)
+		return 0;
+	wk->bytes = 16 * n;          /* x read and written */
+	wk->flops64 = n;
+	return 1;
+}
+
+START_TEST(the_speed_of_light_bounds_and_checks_itself)
+{
+	struct apod_work wk = { .bytes = 1e9, .flops32 = 4e9, .special = 1e8,
+	                        .h2d_bytes = 2e9, .d2h_bytes = 1e9 };
+	struct apod_sol_ceiling c = { .bytes = 1e12, .flops32 = 1e12, .flops64 = 0, .special = 1e9 };
+	struct apod_workload w = count_workload();
+	struct apod_stage gpu = count_serial;
+	struct apod_sol_machine m = { .have_host = 1, .have_device = 1,
+	                              .core = { .bytes = 1e10, .flops64 = 1e10 },
+	                              .cores = { .bytes = 4e10, .flops64 = 8e10 },
+	                              .device = { .bytes = 1e12, .flops64 = 1e13 },
+	                              .h2d = 5e10, .d2h = 5e10 };
+	struct apod_run serial = { 0 }, run = { 0 };
+	struct apod_sol sol;
+	struct count_params prm = { .n = 1000000, .steps = 10, .scale = 1 };
+
+	/* The largest term, never the sum: 0.1 s of special functions. */
+	ck_assert_double_eq_tol(apod_sol_seconds(&wk, &c, 0, 1e10, 1e10), 0.1, 1e-12);
+	/* Over the bus 2e9 bytes at 1e10 B/s take longer: 0.2 s. */
+	ck_assert_double_eq_tol(apod_sol_seconds(&wk, &c, 1, 1e10, 1e10), 0.2, 1e-12);
+
+	w.work = count_work;
+	gpu.name = "gpu";
+	gpu.ports = APOD_PORTS_STEP;
+	gpu.runs_on = APOD_RUNS_DEVICE;
+	serial.w = run.w = &w;
+	serial.nphases = run.nphases = apod_phase_count(&w);
+	serial.steps = run.steps = 10;
+	run.width = 0;
+	/* serial: 1.0 s stepping, 0.5 s elsewhere; the step's light on one core
+	 * is 10 x 16e6 B / 1e10 B/s = 16 ms. */
+	serial.phase[1] = 1.0;
+	serial.phase[2] = 0.5;
+	serial.total = 1.5;
+	ck_assert_int_eq(apod_sol_eval(&w, &prm, &count_serial, 1, &serial, &serial, &m, &sol), 0);
+	ck_assert_int_eq(sol.have, 1);
+	ck_assert_double_eq_tol(sol.phase[1], 0.016, 1e-12);
+	ck_assert_double_eq_tol(sol.bound, 0.516, 1e-12);
+	ck_assert_double_eq_tol(sol.reached, 0.516 / 1.5, 1e-12);
+	ck_assert_uint_eq(sol.faster, 0);
+	/* A device stage: 16e7 B at 1e12 B/s is 160 us; the probe stays at
+	 * serial's 0.5 s, so no speedup beyond 1.5 / 0.50016. */
+	run.phase[1] = 0.001;
+	run.phase[2] = 0.5;
+	run.total = 0.501;
+	ck_assert_int_eq(apod_sol_eval(&w, &prm, &gpu, 0, &serial, &run, &m, &sol), 0);
+	ck_assert_double_eq_tol(sol.phase[1], 1.6e-4, 1e-15);
+	ck_assert_double_eq_tol(sol.speedup, 1.5 / 0.50016, 1e-9);
+	ck_assert_double_eq_tol(sol.n, 1.0 / 1.6e-4, 1e-6);
+	/* Host clocks that time launches cannot be held to it phase by phase;
+	 * their sum still is: 10 us of steps is faster than light. */
+	ck_assert_uint_eq(sol.faster, 0);
+	run.phase[1] = 1e-5;
+	ck_assert_int_eq(apod_sol_eval(&w, &prm, &gpu, 0, &serial, &run, &m, &sol), 0);
+	ck_assert_uint_eq(sol.faster, 1u << 31);
+	/* Timed on the device, the phase itself is. */
+	run.has_device = 1;
+	run.device[1] = 1e-5;
+	ck_assert_int_eq(apod_sol_eval(&w, &prm, &gpu, 0, &serial, &run, &m, &sol), 0);
+	ck_assert_uint_eq(sol.faster, 1u << 1);
+	/* No device measured: no speed of light, and why. */
+	m.have_device = 0;
+	snprintf(m.why_no_device, sizeof m.why_no_device, "no GPU here");
+	ck_assert_int_eq(apod_sol_eval(&w, &prm, &gpu, 0, &serial, &run, &m, &sol), 0);
+	ck_assert_int_eq(sol.have, 0);
+	ck_assert_ptr_nonnull(strstr(sol.why, "no GPU here"));
+	/* No work declared: none either. */
+	w.work = NULL;
+	ck_assert_int_eq(apod_sol_eval(&w, &prm, &count_serial, 1, &serial, &serial, &m, &sol), 0);
+	ck_assert_int_eq(sol.have, 0);
+}
+END_TEST
+
+
 int main(void)
 {
 	Suite *s = suite_create("harness");
@@ -548,6 +850,10 @@ int main(void)
 	tcase_add_test(t, more_keys_than_the_limit_are_refused);
 	tcase_add_test(t, device_marks_come_in_pairs);
 	tcase_add_test(t, trace_book_sums_work_by_phase);
+	tcase_add_test(t, steps_told_their_index_and_probes_deferred);
+	tcase_add_test(t, an_older_workload_is_read_in_its_own_layout);
+	tcase_add_test(t, a_choice_key_takes_only_its_choices);
+	tcase_add_test(t, the_speed_of_light_bounds_and_checks_itself);
 	suite_add_tcase(s, t);
 	r = srunner_create(s);
 	srunner_run_all(r, CK_NORMAL);

@@ -22,4 +22,43 @@ if command -v python3 >/dev/null; then
 	python3 -c 'import json,sys; t=json.load(open(sys.argv[1])); assert len(t["stages"]) == 8, t; assert t["stages"][1]["verify_against_serial"]["pass"]' "$work/table.json" ||
 		{ echo "FAIL: table.json"; fails=$((fails + 1)); }
 fi
+# The speed of light (make check's ceilings: tests/data/README.md): every row that ran has
+# its percentage; the reference has no bound; a device row's bound is its speed of light,
+# never its own measured speedup; no limit of eight digits.
+if command -v python3 >/dev/null; then
+	python3 - "$work/table.json" <<'PY' || { echo "FAIL: speed of light in table.json"; fails=$((fails + 1)); }
+import json, sys
+t = json.load(open(sys.argv[1]))
+for r in t["stages"]:
+    if not r["ran"]:
+        continue
+    sol = r["speed_of_light"]
+    assert "reached" in sol, (r["stage"], sol)
+    assert 0 < sol["reached"] <= 1, (r["stage"], sol)
+    assert sol["faster_than_light"] == [], (r["stage"], sol)
+    if r["stage"] == "serial":
+        assert r["bound_kind"] == "none", r
+    elif r["n"] == -1 or r["stage"].startswith("gpu"):
+        assert r["bound_kind"] == "speed_of_light", r
+        assert abs(r["bound"] - r["speedup_vs_serial"]) > 1e-9 * r["bound"], r
+PY
+fi
+grep -E '^[a-z0-9]+ .* [0-9]{7,}\.[0-9]x' "$work/out" && { echo "FAIL: a limit of seven digits or more"; fails=$((fails + 1)); }
+# Ceilings far below what this machine did: the model says its declaration is wrong, by name.
+cat > "$work/slow.json" <<'JSON'
+{"apod_ceilings": 1, "host": "slow", "cpu": "slow", "device": "", "device_id": "", "build": "test",
+ "measured_at": "2026-11-26T00:00:00Z", "seconds": 0, "resources": {
+ "host_one_core": {"measured": true, "threads": 1, "bandwidth_bytes_per_s": 1000, "triad_bytes_per_s": 1000,
+   "fp32_flop_per_s": 1000, "fp64_flop_per_s": 1000},
+ "host_all_cores": {"measured": true, "threads": 2, "bandwidth_bytes_per_s": 1000, "triad_bytes_per_s": 1000,
+   "fp32_flop_per_s": 1000, "fp64_flop_per_s": 1000},
+ "device": {"measured": false, "why": "none in this test"},
+ "pcie_h2d": {"measured": false, "why": "none in this test"},
+ "pcie_d2h": {"measured": false, "why": "none in this test"}}}
+JSON
+APOD_CEILINGS=$work/slow.json expect 0 "MODEL BROKEN for serial: faster than its speed of light in computeForces" \
+	"$APOD" --workload=nbody --n=256 --steps=2
+# A ceilings file that is not one: a usage error naming it.
+echo '{' > "$work/bad.json"
+APOD_CEILINGS=$work/bad.json expect 2 "bad.json" "$APOD" --workload=particles --n=1000 --steps=2
 finish

@@ -106,6 +106,14 @@ int apod_usage_error(const char *cmd, const char *fmt, ...) __attribute__((forma
  * reason.  apod_run_flags: the APOD_SIM_ flags every run of the command
  * takes. */
 int apod_cli_trace_begin(void);
+
+/* The ceilings for the speed of light (machine.c): --ceilings=FILE sets
+ * apod_cli_ceilings_file.  0; -1 with why where there are none (no device
+ * measured, say); -2 where the file the user named is unreadable, a usage
+ * failure recorded. */
+struct apod_sol_machine;
+extern const char *apod_cli_ceilings_file;
+int apod_cli_machine(struct apod_sol_machine *m, char *why, size_t len);
 unsigned apod_run_flags(void);
 
 /* Run one stage (it must be available), writing its results into out (a
@@ -113,8 +121,11 @@ unsigned apod_run_flags(void);
 int apod_run_stage(const struct apod_workload *w, const struct apod_stage *e, const void *params,
                    const void *problem, const char *out, struct apod_run *r);
 
-/* The APOD table: every stage on the problem, verified against serial
- * (cmd_table.c).  Rows go to *json_rows if not NULL. */
+/* The APOD table: every stage on the problem, verified against serial,
+ * each against its bound and its speed of light (cmd_table.c).  Rows go to
+ * *json_rows if not NULL.  0 if every stage that ran passed; -1 if one did
+ * not; -2 before anything ran, where the ceilings file the user named
+ * cannot be read (a usage failure recorded, for the caller to report). */
 int apod_ladder(const struct apod_workload *w, const void *params, const void *problem,
                 const char *out, json_object **json_rows, double *serial_total);
 

@@ -186,7 +186,15 @@ static int bench_main(int argc, char **argv)
 
 	out = apod_json_head(b.w, b.params);
 	if (!o.kernels_only)
-		failed |= apod_ladder(b.w, b.params, b.problem, scratch, &rows, &serial_total) != 0;
+		switch (apod_ladder(b.w, b.params, b.problem, scratch, &rows, &serial_total)) {
+		case 0:
+			break;
+		case -2:   /* the user's ceilings file */
+			failed = 1, status = apod_report_failure();
+			break;
+		default:
+			failed = 1;
+		}
 	if (rows) {
 		json_object_object_add(out, "stages", rows);
 		headline(rows);

@@ -14,6 +14,7 @@
 #include "fail.h"
 #include "params.h"
 #include "results.h"
+#include "sol.h"
 #include "verify.h"
 
 #define MAX_ROWS 32
@@ -24,6 +25,7 @@ struct row {
 	char why[256];
 	double total;
 	struct apod_bound b;
+	int has_width;            /* the stage runs on threads (Amdahl's N is its width) */
 	struct apod_verdict v;
 	int nphases;
 	double phase[APOD_MAX_PHASES];
@@ -36,14 +38,48 @@ struct row {
 	double busy_per_step, work_per_step;
 	double background;
 	long snapshots;
+	struct apod_sol sol;
+	double bound;             /* the one bound printed: Amdahl at N, SoL, or their lower */
+	int bound_kind;           /* BOUND_* */
+	int above_bound;
 };
 
-static void fill_bounds(struct row *w, const struct apod_run *serial, const struct apod_run *r)
+enum { BOUND_NONE, BOUND_AMDAHL, BOUND_SOL };
+
+/* The bound that predicts (doc/assess.md): a stage on threads is held to
+ * Amdahl's law at its thread count and to the speed of light of the
+ * host's cores, whichever is lower; a device stage to its speed of light
+ * alone, Amdahl's law with N the ceiling ratio of what it ports.  Without
+ * a speed of light a device stage has no bound: N would be its own
+ * measured speedup, which bounds nothing. */
+static void choose_bound(struct row *w)
+{
+	w->bound_kind = BOUND_NONE;
+	if (w->b.n > 0 && w->e->ports && w->has_width) {
+		w->bound = w->b.amdahl_n;
+		w->bound_kind = BOUND_AMDAHL;
+	}
+	if (w->sol.have && w->sol.speedup > 0 && w->e->ports &&
+	    (w->bound_kind == BOUND_NONE || w->sol.speedup < w->bound)) {
+		w->bound = w->sol.speedup;
+		w->bound_kind = BOUND_SOL;
+	}
+	w->above_bound = w->bound_kind != BOUND_NONE && w->b.speedup > w->bound * (1 + APOD_BOUND_NOISE);
+}
+
+static void fill_bounds(struct row *w, const void *params, const struct apod_run *serial,
+                        const struct apod_run *r, const struct apod_sol_machine *m, int reference)
 {
 	unsigned bits[APOD_MAX_PHASES];
 	for (int i = 0; i < r->nphases; i++)
 		bits[i] = apod_phase_bit(r->w, i);
 	apod_bound_eval(r->nphases, serial->phase, r->phase, bits, w->e->ports, r->width, &w->b);
+	w->has_width = r->width > 0;
+	if (m)
+		apod_sol_eval(r->w, params, w->e, reference, serial, r, m, &w->sol);
+	else
+		snprintf(w->sol.why, sizeof w->sol.why, "no ceilings for this machine");
+	choose_bound(w);
 }
 
 /* The phases of a bit mask, "setup+writeSnapshot". */
@@ -65,6 +101,35 @@ static json_object *ports_json(const struct apod_workload *wl, unsigned ports, i
 		if (ports & apod_phase_bit(wl, i))
 			json_object_array_add(a, json_object_new_string(apod_phase_name(wl, i)));
 	return a;
+}
+
+/* The speed of light of a row: its bound, how much of it was reached, and
+ * each phase's, for a script to read. */
+static json_object *sol_json(const struct apod_workload *wl, const struct apod_sol *sol,
+                             int nphases)
+{
+	json_object *o = json_object_new_object(), *ph, *f;
+	if (!sol->have) {
+		json_object_object_add(o, "why_not", json_object_new_string(sol->why));
+		return o;
+	}
+	ph = json_object_new_object();
+	f = json_object_new_array();
+	for (int i = 0; i < nphases; i++) {
+		if (sol->phase[i] >= 0)
+			json_object_object_add(ph, apod_phase_name(wl, i),
+			                       json_object_new_double(sol->phase[i]));
+		if (sol->faster & (1u << i))
+			json_object_array_add(f, json_object_new_string(apod_phase_name(wl, i)));
+	}
+	if (sol->faster & (1u << 31))
+		json_object_array_add(f, json_object_new_string("(the ported phases together)"));
+	json_object_object_add(o, "bound_seconds", json_object_new_double(sol->bound));
+	json_object_object_add(o, "speedup", json_object_new_double(sol->speedup));
+	json_object_object_add(o, "reached", json_object_new_double(sol->reached));
+	json_object_object_add(o, "phase_seconds", ph);
+	json_object_object_add(o, "faster_than_light", f);
+	return o;
 }
 
 static json_object *row_json(const struct apod_workload *wl, const struct row *w,
@@ -121,8 +186,18 @@ static json_object *row_json(const struct apod_workload *wl, const struct row *w
 			json_object_object_add(o, "speedup_vs_omp", json_object_new_double(omp_total / w->total));
 		json_object_object_add(o, "ports", ports_json(wl, w->e->ports, w->nphases));
 		json_object_object_add(o, "ported_fraction", json_object_new_double(w->b.p));
-		json_object_object_add(o, "n", json_object_new_double(isinf(w->b.n) ? -1 : w->b.n));
-		json_object_object_add(o, "amdahl_at_n", json_object_new_double(w->b.amdahl_n));
+		/* A device stage's N is its ceiling ratio (its speed of light), not
+		 * the speedup it measured; -1 where there is none. */
+		json_object_object_add(o, "n", json_object_new_double(
+			w->has_width ? w->b.n : w->sol.have && isfinite(w->sol.n) ? w->sol.n : -1));
+		json_object_object_add(o, "amdahl_at_n", json_object_new_double(
+			w->has_width ? w->b.amdahl_n : w->sol.have ? w->sol.speedup : -1));
+		json_object_object_add(o, "bound", json_object_new_double(
+			w->bound_kind == BOUND_NONE ? -1 : w->bound));
+		json_object_object_add(o, "bound_kind", json_object_new_string(
+			w->bound_kind == BOUND_SOL ? "speed_of_light" :
+			w->bound_kind == BOUND_AMDAHL ? "amdahl" : "none"));
+		json_object_object_add(o, "speed_of_light", sol_json(wl, &w->sol, w->nphases));
 		/* JSON has no infinity: -1 stands for an unbounded limit. */
 		json_object_object_add(o, "amdahl_limit", json_object_new_double(isinf(w->b.limit) ? -1 : w->b.limit));
 		json_object_object_add(o, "bound_holds", json_object_new_boolean(w->b.holds));
@@ -152,16 +227,27 @@ static json_object *row_json(const struct apod_workload *wl, const struct row *w
 }
 
 /* Run every available stage, verify each against serial, print the table;
- * the rows go to *json_rows (an array) if json_rows is not NULL.  Returns 0
- * if every stage that ran passed. */
+ * the rows go to *json_rows (an array) if json_rows is not NULL.  Returns as
+ * cli.h says. */
 int apod_ladder(const struct apod_workload *wl, const void *params, const void *problem,
                 const char *out, json_object **json_rows, double *serial_total)
 {
 	struct apod_run serial = { 0 };
 	struct row rows[MAX_ROWS];
 	const struct apod_stage *baseline = apod_stage_baseline(wl);
+	struct apod_sol_machine machine;
+	const struct apod_sol_machine *m = NULL;
+	char no_machine[512] = "";
 	double omp_total = 0;
 	int nrows = 0, failed = 0;
+
+	switch (apod_cli_machine(&machine, no_machine, sizeof no_machine)) {
+	case 0:
+		m = &machine;
+		break;
+	case -2:
+		return -2;   /* the user's ceilings file: their mistake, said by the caller */
+	}
 
 	printf("workload %s, deck %s: %ld steps; %ld cores on this host\n", wl->name,
 	       apod_deck_title(wl, params), wl->steps(params), sysconf(_SC_NPROCESSORS_ONLN));
@@ -216,48 +302,83 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 			apod_verify(params, &serial, &r, &w->v);
 			failed |= !w->v.ok;
 		}
-		fill_bounds(w, &serial, &r);
+		fill_bounds(w, params, &serial, &r, m, i == 0);
 		if (w->e == baseline)
 			omp_total = r.total;
 		if (i != 0)
 			apod_run_free(&r);
 	}
 
-	printf("\n%-7s %10s %9s %8s %6s %16s %9s  %s\n", "stage", "time (s)", "vs serial",
-	       "vs omp", "P", "Amdahl at N", "limit", "verification");
+	printf("\n%-7s %10s %9s %8s %6s %15s %7s %8s  %s\n", "stage", "time (s)", "vs serial",
+	       "vs omp", "P", "bound", "% SoL", "limit", "verification");
 	for (int i = 0; i < nrows; i++) {
 		struct row *w = &rows[i];
-		char vs_omp[16] = "-", at_n[32] = "-", lim[16] = "-", ver[160];
+		char vs_omp[16] = "-", bound[32] = "-", lim[16] = "-", pct[16] = "-", ver[160];
 		if (!w->ran) {
 			printf("%-7s %s\n", w->e->name, w->why);
 			continue;
 		}
 		if (omp_total > 0)
 			snprintf(vs_omp, sizeof vs_omp, "%.2fx", omp_total / w->total);
-		if (w->e->ports) {
-			snprintf(at_n, sizeof at_n, "%.2fx (N=%.3g)", w->b.amdahl_n, w->b.n);
-			snprintf(lim, sizeof lim, isinf(w->b.limit) ? "inf" : "%.1fx", w->b.limit);
-		}
+		if (w->bound_kind == BOUND_AMDAHL)
+			snprintf(bound, sizeof bound, "%.4gx N=%.3g", w->bound, w->b.n);
+		else if (w->bound_kind == BOUND_SOL)
+			snprintf(bound, sizeof bound, "%.4gx SoL", w->bound);
+		/* 1/(1-P) where P rounds to 1 says nothing a reader can use. */
+		if (w->e->ports && isfinite(w->b.limit) && w->b.limit < 1e5)
+			snprintf(lim, sizeof lim, "%.1fx", w->b.limit);
+		if (w->sol.have)
+			snprintf(pct, sizeof pct, "%.1f%%%s", 100 * w->sol.reached,
+			         w->sol.resident ? "*" : "");
 		if (w == &rows[0])
 			snprintf(ver, sizeof ver, "reference");
 		else
 			apod_verdict_line(&w->v, ver, sizeof ver);
-		printf("%-7s %10.4f %8.2fx %8s %6.3f %16s %9s  %s\n", w->e->name, w->total,
-		       rows[0].total / w->total, vs_omp, w->b.p, at_n, lim, ver);
+		printf("%-7s %10.4f %8.2fx %8s %6.3f %15s %7s %8s  %s\n", w->e->name, w->total,
+		       rows[0].total / w->total, vs_omp, w->b.p, bound, pct, lim, ver);
 	}
-	printf("\nP: fraction of the serial run in the phases the stage declares it changes. Amdahl at\n"
-	       "N: the bound with N threads, or for a GPU stage with N = the speedup it measured on\n"
-	       "those phases; limit: the bound as N grows without end.  Both assume the phases a\n"
-	       "stage does not declare take it at least as long as serial; each row is checked.\n");
-	for (int i = 1; i < nrows; i++) {
+	printf("\nP: the fraction of the serial run in the phases a stage declares it changes.\n"
+	       "bound: the most this stage could gain over serial: Amdahl's law at N threads\n"
+	       "(N=), or the speed of light (SoL): every phase it ports at the work the workload\n"
+	       "declares over this machine's measured ceilings, the rest at serial's time;\n"
+	       "for threads, the lower of the two.  %% SoL: that least time over the time taken.\n"
+	       "limit: Amdahl's bound as N grows without end ('-': P rounds to 1).\n");
+	for (int i = 0; i < nrows; i++)
+		if (rows[i].ran && rows[i].sol.resident) {
+			printf("*: some phase's data fit in the last-level cache, which can beat the main-\n"
+			       "memory speed of light: that phase is not held to it.\n");
+			break;
+		}
+	if (!m)
+		printf("No speed of light: %s\n", no_machine);
+	for (int i = 0; i < nrows; i++)
+		if (rows[i].ran && !rows[i].sol.have && m) {
+			printf("No speed of light for %s: %s\n", rows[i].e->name, rows[i].sol.why);
+			break;
+		}
+	for (int i = 0; i < nrows; i++) {
 		struct row *w = &rows[i];
 		char list[256];
-		if (!w->ran || w->b.holds)
+		if (!w->ran || (w->b.holds && !w->above_bound && !w->sol.faster))
+			continue;
+		if (w->sol.faster) {
+			phase_list(wl, w->sol.faster & ~(1u << 31), w->nphases, list, sizeof list);
+			printf("MODEL BROKEN for %s: faster than its speed of light in %s%s: the work "
+			       "%s declares there, or this machine's ceilings, are wrong\n", w->e->name,
+			       list, w->sol.faster & (1u << 31) ? (*list ? " and in its ported phases "
+			       "together" : "its ported phases together") : "", wl->name);
+			for (int k = 0; k < w->nphases; k++)
+				if (w->sol.faster & (1u << k))
+					printf("  %s's %s took %.4g s; its speed of light is %.4g s\n",
+					       w->e->name, apod_phase_name(wl, k), w->phase[k],
+					       w->sol.phase[k]);
+		}
+		if (i == 0 || (w->b.holds && !w->above_bound))
 			continue;
 		phase_list(wl, w->b.undeclared_faster, w->nphases, list, sizeof list);
 		printf("MODEL BROKEN for %s: %s%s%s%s\n", w->e->name,
 		       w->b.above_limit ? "its speedup exceeds its Amdahl limit; " :
-		       w->b.above_n ? "its speedup exceeds its Amdahl bound at N; " : "",
+		       w->above_bound ? "its speedup exceeds its bound; " : "",
 		       *list ? "faster than serial in " : "", list,
 		       *list ? ", which it does not declare (its ports)" : "");
 		/* Where the time came from: every phase it did not declare and ran faster. */
@@ -312,7 +433,11 @@ static int table_main(int argc, char **argv)
 	                  APOD_OPEN_PROBLEM))
 		return o.status;
 	failed = apod_ladder(o.w, o.params, o.problem, out_json[0], out_json[1] ? &rows : NULL,
-	                     NULL) != 0;
+	                     NULL);
+	if (failed == -2) {
+		apod_cmd_close(&o);
+		return apod_report_failure();
+	}
 	if (out_json[1] && rows) {
 		json_object *j = apod_json_head(o.w, o.params);
 		json_object_object_add(j, "stages", rows);

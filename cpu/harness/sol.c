@@ -1,9 +1,46 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "apod/ceilings.h"
 #include "bounds.h"
 #include "sol.h"
+
+/* This host's last-level cache (the ceilings' file does not keep it). */
+static double host_cache_bytes(void)
+{
+	long b = -1;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+	b = sysconf(_SC_LEVEL3_CACHE_SIZE);
+	if (b <= 0)
+		b = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+	return b > 0 ? (double)b : 0;
+}
+
+static void ceiling_from(const struct apod_ceiling *r, struct apod_sol_ceiling *c)
+{
+	c->bytes = fmax(r->bandwidth, r->triad);
+	c->flops32 = r->fp32;
+	c->flops64 = r->fp64;
+	c->special = r->special;
+}
+
+void apod_sol_machine_from(const struct apod_ceilings *c, struct apod_sol_machine *m)
+{
+	memset(m, 0, sizeof *m);
+	m->have_host = c->r[APOD_CEIL_HOST_ONE].measured && c->r[APOD_CEIL_HOST_ALL].measured;
+	ceiling_from(&c->r[APOD_CEIL_HOST_ONE], &m->core);
+	ceiling_from(&c->r[APOD_CEIL_HOST_ALL], &m->cores);
+	m->have_device = c->r[APOD_CEIL_DEVICE].measured;
+	ceiling_from(&c->r[APOD_CEIL_DEVICE], &m->device);
+	if (!m->have_device)
+		snprintf(m->why_no_device, sizeof m->why_no_device, "%s", c->r[APOD_CEIL_DEVICE].why);
+	m->h2d = c->r[APOD_CEIL_H2D].measured ? c->r[APOD_CEIL_H2D].bandwidth : 0;
+	m->cache_host = host_cache_bytes();
+	m->d2h = c->r[APOD_CEIL_D2H].measured ? c->r[APOD_CEIL_D2H].bandwidth : 0;
+}
 
 static double term(double amount, double rate)
 {
@@ -66,7 +103,7 @@ int apod_sol_eval(const struct apod_workload *w, const void *params, const struc
 {
 	unsigned on = is_reference ? APOD_RUNS_HOST_CORE : apod_sol_runs_on(e, stage->width);
 	const struct apod_sol_ceiling *c;
-	double sum_sol = 0, sum_time = 0;
+	double sum_sol = 0, sum_time = 0, ported_serial = 0, ported_sol = 0;
 	int declared = 0, unchecked = 0, nprobes = apod_probe_count(w);
 
 	memset(sol, 0, sizeof *sol);
@@ -94,13 +131,14 @@ int apod_sol_eval(const struct apod_workload *w, const void *params, const struc
 		struct apod_work wk = { 0 };
 		int ported = is_reference || (e->ports & apod_phase_bit(w, i));
 		int compute = i >= 1 && i < 2 + nprobes;
-		double t, measured;
+		double t, measured, cache;
 		if (!ported || !w->work(params, i, &wk)) {
-			/* Not ported: serial's time is the bound's.  Ported with no
-			 * work declared: nothing is known of its least time but that
-			 * it is at least 0, except for the reference, which measured
-			 * it. */
-			sol->bound += !ported || is_reference ? serial->phase[i] : 0;
+			/* Not ported: serial's time is the bound's (the stage's own
+			 * where there is no serial run to hand).  Ported with no work
+			 * declared: nothing is known of its least time but that it is
+			 * at least 0, except for the reference, which measured it. */
+			const struct apod_run *ref = serial ? serial : stage;
+			sol->bound += !ported || is_reference ? ref->phase[i] : 0;
 			continue;
 		}
 		declared = 1;
@@ -112,8 +150,15 @@ int apod_sol_eval(const struct apod_workload *w, const void *params, const struc
 		                     m->h2d, m->d2h);
 		sol->phase[i] = t;
 		sol->bound += t;
+		ported_sol += t;
+		ported_serial += serial ? serial->phase[i] : 0;
 		measured = checkable(stage, i, on);
-		if (measured < 0) {
+		cache = on & APOD_RUNS_DEVICE ? m->cache_device : m->cache_host;
+		if (wk.bytes > 0 && cache > 0 && wk.bytes <= cache &&
+		    t <= occurrences(w, params, stage, i) * term(wk.bytes, c->bytes) * (1 + 1e-12)) {
+			/* Bound by bytes that fit in the cache: no bound to hold it to. */
+			sol->resident |= 1u << i;
+		} else if (measured < 0) {
 			unchecked = 1;
 			sum_sol += t;
 			sum_time += stage->phase[i];
@@ -130,7 +175,8 @@ int apod_sol_eval(const struct apod_workload *w, const void *params, const struc
 		return 0;
 	}
 	sol->have = 1;
-	sol->speedup = sol->bound > 0 ? serial->total / sol->bound : INFINITY;
+	sol->n = ported_sol > 0 ? ported_serial / ported_sol : INFINITY;
+	sol->speedup = !serial ? 0 : sol->bound > 0 ? serial->total / sol->bound : INFINITY;
 	sol->reached = stage->total > 0 ? sol->bound / stage->total : 0;
 	return 0;
 }

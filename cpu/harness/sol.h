@@ -29,8 +29,19 @@ struct apod_sol_machine {
 	struct apod_sol_ceiling cores;     /* every core of the host */
 	struct apod_sol_ceiling device;
 	double h2d, d2h;                   /* bytes a second across the bus, pinned */
-	char why_no_device[128];
+	/* The last-level cache in front of each memory (bytes; 0: unknown).
+	 * A phase whose declared bytes fit there may be served from it across
+	 * occurrences, faster than main memory allows: its speed of light
+	 * (main memory's) is then no bound, and is not held against it. */
+	double cache_host, cache_device;
+	char why_no_device[256];
 };
+
+/* The ceilings `apod ceilings` measured (apod/ceilings.h), as the bound
+ * reads them: a resource's bandwidth is the better of STREAM's copy and
+ * triad, since a ceiling is the most that was reached. */
+struct apod_ceilings;
+void apod_sol_machine_from(const struct apod_ceilings *c, struct apod_sol_machine *m);
 
 /* Least seconds for one occurrence of w at ceiling c; with the bus (h2d and
  * d2h bytes/s, both > 0) where over_bus.  The terms can overlap, so it is
@@ -45,11 +56,14 @@ unsigned apod_sol_runs_on(const struct apod_stage *e, int width);
 
 struct apod_sol {
 	int have;                          /* 0: why says why there is no speed of light */
-	char why[192];
+	char why[320];
 	/* Per phase, over the run (occurrences counted): its speed of light, or
 	 * -1 where it has none (no declared work, or not ported). */
 	double phase[APOD_MAX_PHASES];
 	double bound;                      /* seconds: the stage's least total */
+	/* Amdahl's N that gives the same bound: serial's time in the ported
+	 * phases over their speed of light (0 without a serial run). */
+	double n;
 	double speedup;                    /* serial's total / bound */
 	double reached;                    /* bound / the stage's measured total (1 = 100%) */
 	/* Phases measured faster than their speed of light beyond the noise
@@ -57,12 +71,14 @@ struct apod_sol {
 	 * stage whose phases are not timed one by one on its device): the
 	 * declared work, or the ceilings, are wrong. */
 	unsigned faster;
+	unsigned resident;                 /* phases whose bytes fit in the last-level cache */
 };
 
 /* The speed of light of `stage`, a run of stage e, against `serial`, the
  * reference's run, on machine m.  The reference itself is held to one core
- * in every phase with declared work.  Returns 0 (with sol->have 0 and a
- * reason where there is none to give). */
+ * in every phase with declared work.  Without serial (`apod run`: one stage
+ * alone), a phase the stage does not port counts at its own time.  Returns
+ * 0 (with sol->have 0 and a reason where there is none to give). */
 int apod_sol_eval(const struct apod_workload *w, const void *params, const struct apod_stage *e,
                   int is_reference, const struct apod_run *serial, const struct apod_run *stage,
                   const struct apod_sol_machine *m, struct apod_sol *sol);

@@ -119,10 +119,45 @@ static long steps(const void *params)
 	return ((const struct heat_deck *)params)->steps;
 }
 
-static int four(const void *params)
+/* The work of one occurrence of each phase (apod/workload.h, revision 3).
+ * A step must read the field once and write it once: 2 values a cell (8
+ * bytes in float), and do apod_cell_update's 7 operations.  The statistics
+ * and the zone means need no traffic of their own, since a stage can take
+ * them in the same pass over the field as the step that wrote it (gpu4
+ * fuses them): only their arithmetic in double, about 3 operations a cell
+ * for the moments (a sum, a sum of squares) and 1 for a zone's sum; min,
+ * max and the histogram's counts are comparisons and integers.  A stage
+ * that keeps the field on the host and steps on a device carries it over
+ * and back every step; every device stage carries it over once at setup
+ * and home once at the end. */
+static int work(const void *params, int phase, struct apod_work *w)
 {
-	(void)params;
-	return 4;
+	const struct heat_deck *d = params;
+	double cells = (double)d->size[0] * (double)d->size[1];
+	double field = cells * sizeof(apod_real);
+	double *ops = sizeof(apod_real) == sizeof(double) ? &w->flops64 : &w->flops32;
+	switch (phase) {
+	case APOD_PHASE_SETUP:
+		w->bytes = field;
+		w->h2d_bytes = field;
+		return 1;
+	case APOD_PHASE_STEP:
+		w->bytes = 2 * field;
+		*ops = 7 * cells;
+		w->h2d_bytes = w->d2h_bytes = field;
+		return 1;
+	case APOD_PHASE_PROBE(HEAT_PROBE_STATS):
+		w->flops64 = 3 * cells;
+		return 1;
+	case APOD_PHASE_PROBE(HEAT_PROBE_SUMMARY):
+		w->flops64 = cells;
+		return 1;
+	case APOD_PHASE_FETCH(2):
+		w->bytes = field;
+		w->d2h_bytes = field;
+		return 1;
+	}
+	return 0;
 }
 
 static int bins(const void *params)
@@ -188,7 +223,7 @@ static const struct apod_array arrays[] = {
 };
 
 static const struct apod_series series[] = {
-	[HEAT_SERIES_STATS] = { .name = "stats", .probe = HEAT_PROBE_STATS, .columns = four,
+	[HEAT_SERIES_STATS] = { .name = "stats", .probe = HEAT_PROBE_STATS, .ncolumns = 4,
 	                        .column_names = "mean,min,max,variance",
 	                        .compare = APOD_COMPARE_CLOSE, .tolerance = stats_tol },
 	[HEAT_SERIES_HIST] = { .name = "hist", .probe = HEAT_PROBE_STATS, .columns = bins,
@@ -218,4 +253,5 @@ const struct apod_workload heat_workload = {
 	.series = series,
 	.stages = heat_stages,
 	.grow = grow,
+	.work = work,
 };

@@ -196,6 +196,7 @@ static const struct apod_stage serial_stage = {
 	.name = "serial", .about = "the reference: your serial loop", .ports = 0,
 	.available = apod_available_always, .width = apod_width_one, .create = create, .step = serial_step,
 	.probe = serial_probe, .fetch = fetch, .destroy = destroy,
+	.runs_on = APOD_RUNS_HOST_CORE,
 };
 
 static const struct apod_stage omp_stage = {
@@ -205,6 +206,9 @@ static const struct apod_stage omp_stage = {
 	.ports = APOD_PORTS_STEP | APOD_PORTS_PROBE(0),
 	.available = apod_omp_available, .width = apod_omp_width, .create = create, .step = omp_step,
 	.probe = omp_probe, .fetch = fetch, .destroy = destroy,
+	/* The honest parallel baseline: the table quotes every speedup against
+	 * it too, and `apod scale` scales it over threads. */
+	.role = APOD_ROLE_HOST_BASELINE, .runs_on = APOD_RUNS_HOST_CORES,
 };
 
 @GPU@/* stage_gpu.cu: the same step and probe on the device. */
@@ -256,7 +260,6 @@ static int x_shape(const void *prm, size_t dims[2])
 	return 1;
 }
 
-static int two(const void *prm) { (void)prm; return 2; }
 static long steps(const void *prm) { return ((const struct @NAME@_params *)prm)->steps; }
 static long every(const void *prm) { return ((const struct @NAME@_params *)prm)->every; }
 static long snapshot_every(const void *prm)
@@ -277,12 +280,43 @@ static const struct apod_array arrays[] = {
 };
 
 static const struct apod_series series[] = {
-	{ .name = "sum", .probe = 0, .columns = two, .column_names = "sum,max",
+	{ .name = "sum", .probe = 0, .ncolumns = 2, .column_names = "sum,max",
 	  .compare = APOD_COMPARE_CLOSE, .tolerance = sum_tol },
 	{ .name = NULL },
 };
 
-/* ---- 5. the workload: everything above, handed to the harness ---------- */
+/* ---- 5. the work of each phase: the speed of light ---------------------
+ * What one occurrence of a phase must do whatever the stage, so that the
+ * table can say how close each stage comes to what this machine allows
+ * (% SoL).  Count the algorithm's compulsory minimum, not what your code
+ * happens to do: each input read once and each output written once from
+ * main memory, and the arithmetic the result cannot be had without (an
+ * FMA is two operations).  Leave out what you are unsure of: a bound that
+ * leaves work out still bounds; one that counts too much is reported as a
+ * stage "faster than its speed of light".  Return 0 for a phase you do not
+ * declare.  Here a step reads and writes x (16 bytes an element) and does 3
+ * FP64 operations (step_one: a subtraction and an FMA); calcSum reads x
+ * once and does 2 (a sum and a max). */
+static int work(const void *prm, int phase, struct apod_work *w)
+{
+	double n = (double)((const struct @NAME@_params *)prm)->n;
+	switch (phase) {
+	case APOD_PHASE_STEP:
+		w->bytes = 16 * n;
+		w->flops64 = 3 * n;
+		/* A stage that kept x on the host and stepped on a GPU would carry
+		 * it there and back every step. */
+		w->h2d_bytes = w->d2h_bytes = 8 * n;
+		return 1;
+	case APOD_PHASE_PROBE(0):
+		w->bytes = 8 * n;
+		w->flops64 = 2 * n;
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- 6. the workload: everything above, handed to the harness ---------- */
 const struct apod_workload @NAME@_workload = {
 	.version = APOD_WORKLOAD_VERSION,
 	.name = "@NAME@",
@@ -299,4 +333,5 @@ const struct apod_workload @NAME@_workload = {
 	.arrays = arrays,
 	.series = series,
 	.stages = stages,
+	.work = work,
 };

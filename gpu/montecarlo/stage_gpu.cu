@@ -226,6 +226,7 @@ extern "C" const struct apod_stage mc_stage_gpu1 = {
 	.snapshot_stream = NULL,
 	.mark = gpu_mark,
 	.device_seconds = gpu_device_seconds,
+	.runs_on = APOD_RUNS_DEVICE,
 };
 
 extern "C" const struct apod_stage mc_stage_gpu2 = {
@@ -243,4 +244,5 @@ extern "C" const struct apod_stage mc_stage_gpu2 = {
 	.snapshot_stream = NULL,
 	.mark = gpu_mark,
 	.device_seconds = gpu_device_seconds,
+	.runs_on = APOD_RUNS_DEVICE,
 };

@@ -83,6 +83,10 @@ void nbody_unpack3(const float4 *src, size_t n, float *dst);
 		.snapshot_stream = NULL,                                              \
 		.mark = nbody_resident_mark,                                          \
 		.device_seconds = nbody_resident_device_seconds,                      \
+		.reporter = NULL,                                                     \
+		.agree = NULL,                                                        \
+		.role = APOD_ROLE_PORT,                                               \
+		.runs_on = APOD_RUNS_DEVICE,                                          \
 	}
 
 #endif

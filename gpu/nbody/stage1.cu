@@ -138,4 +138,5 @@ extern "C" const struct apod_stage nbody_stage_gpu1 = {
 	.destroy = destroy,
 	.snapshot_begin = NULL,
 	.snapshot_stream = NULL,
+	.runs_on = APOD_RUNS_DEVICE | APOD_RUNS_OVER_BUS,
 };

@@ -208,4 +208,5 @@ extern "C" const struct apod_stage particles_stage_gpu = {
 	.destroy = gpu_destroy,
 	.snapshot_begin = NULL,   /* snapshots go through fetch */
 	.snapshot_stream = NULL,
+	.runs_on = APOD_RUNS_DEVICE,
 };

@@ -192,4 +192,6 @@ extern "C" const struct apod_stage @NAME@_stage_gpu = {
 	.probe = gpu_probe,
 	.fetch = gpu_fetch,
 	.destroy = gpu_destroy,
+	/* Where its phases run, for the speed of light (apod/workload.h). */
+	.runs_on = APOD_RUNS_DEVICE,
 };
