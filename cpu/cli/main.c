@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "fail.h"
 #include "registry.h"
+#include "threads.h"
 
 
 static const char usage_text[] =
@@ -70,6 +71,7 @@ int apod_main(int argc, char **argv, const struct apod_program *prog)
 		{ "new", apod_cmd_new },           { "scale", apod_cmd_scale },
 	};
 	apod_prog = prog;
+	apod_cap_threads();
 	if (apod_registry_check(prog))
 		return fprintf(stderr, "%s: %s\n", prog && prog->name ? prog->name : "apod",
 		               apod_failure()), APOD_EXIT_FAIL;

@@ -28,8 +28,12 @@ int apod_infile_open(const char *path)
 	 * refused by what fstat says, and a regular file reads the same either
 	 * way (the flag is still cleared). */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return apod_usage_fail("%s: cannot open: %s", path, strerror(errno));
+	if (fd < 0) {
+		int e = errno;
+		apod_usage_fail("%s: cannot open: %s", path, strerror(e));
+		errno = e;   /* the caller may say more of a missing file */
+		return -1;
+	}
 	if (fstat(fd, &st) != 0) {
 		int e = errno;
 		close(fd);

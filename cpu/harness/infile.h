@@ -8,7 +8,8 @@
 
 #include <stdio.h>
 
-/* A descriptor open for reading, or -1 after a usage failure naming path. */
+/* A descriptor open for reading, or -1 after a usage failure naming path
+ * (errno then ENOENT where there is no such file). */
 int apod_infile_open(const char *path);
 /* The same as a stream ("rb"), or NULL after the failure. */
 FILE *apod_infile_fopen(const char *path);

@@ -227,8 +227,10 @@ static int load_report(const char *dir, const struct apod_workload *const *ws,
 	int rc = -1, fd;
 	if (path_in(path, sizeof path, dir, "report", ".json"))
 		return -1;
+	errno = 0;
 	if ((fd = apod_infile_open(path)) < 0)
-		return -1;
+		return errno == ENOENT ? apod_usage_fail("%s: missing or not valid JSON (is %s a "
+		                                         "results directory?)", path, dir) : -1;
 	rep = json_object_from_fd(fd);
 	close(fd);
 	if (!rep)
