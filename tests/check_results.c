@@ -20,20 +20,7 @@
 #include "run.h"
 #include "verify.h"
 
-static char tmpdir[64];
-
-static void make_tmp(void)
-{
-	strcpy(tmpdir, "/tmp/apod-check-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
-
-static void rm_tmp(void)
-{
-	char cmd[160];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	ck_assert_int_eq(system(cmd), 0);
-}
+#include "check_results.h"
 
 /* A .npy file of header text h (padded to 64 bytes, newline-ended) and
  * `bytes` bytes of zeros. */
@@ -138,22 +125,10 @@ START_TEST(fifo_is_refused_not_waited_on)
 }
 END_TEST
 
-static struct heat_deck *tiny_deck(void)
+/* A results directory of a small run in tmpdir/NAME. */
+static void small_run(const char *name, char *dir, size_t len)
 {
-	struct heat_deck *d = apod_params_new(&heat_workload);
-	ck_assert_ptr_nonnull(d);
-	ck_assert_int_eq(apod_params_set(&heat_workload, d, "size", "9x7", "t"), 0);
-	ck_assert_int_eq(apod_params_set(&heat_workload, d, "steps", "6", "t"), 0);
-	ck_assert_int_eq(apod_params_set(&heat_workload, d, "zones", "1x1", "t"), 0);
-	d->summary_every = 2;
-	d->snapshot_every = 0;
-	return d;
-}
-
-/* A results directory of a tiny run in tmpdir/NAME. */
-static void tiny_run(const char *name, char *dir, size_t len)
-{
-	struct heat_deck *d = tiny_deck();
+	struct heat_deck *d = small_deck();
 	void *problem;
 	struct apod_run r;
 	snprintf(dir, len, "%s/%s", tmpdir, name);
@@ -194,7 +169,7 @@ START_TEST(csv_steps_are_whole_numbers)
 	void *params;
 	struct apod_run r;
 	make_tmp();
-	tiny_run("run", dir, sizeof dir);
+	small_run("run", dir, sizeof dir);
 	ck_assert_int_eq(apod_results_load(dir, ws, &params, &r), 0);
 	apod_run_free(&r);
 	free(params);
@@ -220,8 +195,8 @@ START_TEST(shifted_steps_say_why)
 	struct apod_verdict v;
 	FILE *f;
 	make_tmp();
-	tiny_run("a", a, sizeof a);
-	tiny_run("b", b, sizeof b);
+	small_run("a", a, sizeof a);
+	small_run("b", b, sizeof b);
 	/* Row 3 of b says step 4 where a says 3, the values unchanged. */
 	snprintf(line, sizeof line, "%s/stats.csv", a);
 	ck_assert_ptr_nonnull(f = fopen(line, "r"));
@@ -257,7 +232,7 @@ START_TEST(report_json_fifo_is_refused)
 	void *params;
 	struct apod_run r;
 	make_tmp();
-	tiny_run("run", dir, sizeof dir);
+	small_run("run", dir, sizeof dir);
 	snprintf(path, sizeof path, "%s/report.json", dir);
 	ck_assert_int_eq(unlink(path), 0);
 	ck_assert_int_eq(mkfifo(path, 0600), 0);
