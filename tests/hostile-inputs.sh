@@ -19,6 +19,9 @@ for step in nan inf 1e300 -1 99999999999999999999; do
 	awk -F, -v s="$step" 'NR == 3 { $1 = s } { print }' OFS=, "$work/ref/stats.csv" >"$work/steps/stats.csv"
 	expect 2 "stats.csv: line 3: the step '$step' is not a whole number" "$APOD" verify "$work/ref" "$work/steps"
 done
+# A workload name with a byte that does not show is quoted escaped.
+mkdir "$work/bel" && printf '{"workload": "he\\u0007at", "params": {}}\n' >"$work/bel/report.json"
+expect 2 "workload 'he\x07at' is not built into this program" "$APOD" verify "$work/bel" "$work/bel"
 # Rows of other steps fail, and the report says where and why.
 copy shifted
 awk -F, 'NR == 3 { $1 = 7 } { print }' OFS=, "$work/ref/stats.csv" >"$work/shifted/stats.csv"

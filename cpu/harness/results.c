@@ -237,10 +237,12 @@ static int load_report(const char *dir, const struct apod_workload *const *ws,
 		return apod_usage_fail("%s: not valid JSON (is %s a results directory?)", path, dir);
 	if (!json_object_object_get_ex(rep, "workload", &x) || !json_object_is_type(x, json_type_string))
 		apod_usage_fail("%s: no 'workload' (written by an older apod? rerun it)", path);
-	else if (!(*w = find_workload(ws, json_object_get_string(x))))
-		apod_usage_fail("%s: workload '%s' is not built into this program", path,
-		                json_object_get_string(x));
-	else if (!json_object_object_get_ex(rep, "params", &pj))
+	else if (!(*w = find_workload(ws, json_object_get_string(x)))) {
+		char shown[4 * 64 + 1];
+		apod_escape(shown, sizeof shown, json_object_get_string(x),
+		            strlen(json_object_get_string(x)));
+		apod_usage_fail("%s: workload '%s' is not built into this program", path, shown);
+	} else if (!json_object_object_get_ex(rep, "params", &pj))
 		apod_usage_fail("%s: no 'params' object", path);
 	else if ((*params = apod_params_new(*w)) != NULL) {
 		if (apod_params_from_json(*w, *params, pj, path) || apod_params_check(*w, *params)) {
