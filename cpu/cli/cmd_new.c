@@ -146,9 +146,10 @@ static int copy_folder(const char *tdir, const char *dir, const char *name, int 
 }
 
 /* Names a skeleton cannot take: its Makefile would have two rules for one
- * target (`apod new check` made `check: check` a loop), or `make NAME`
- * would mean something else.  The skeleton's own targets and files, and
- * the GNU standard targets a user types. */
+ * target (`apod new check` gave the program's rule and the gate's the same
+ * name), `make NAME` would mean something else, or make would read the
+ * program as its makefile.  The skeleton's own targets and files, and the
+ * GNU standard targets a user types. */
 static const char *const taken_names[] = {
 	"all", "check", "clean", "main", "workload", "stage_gpu",
 	"install", "uninstall", "installcheck", "installdirs", "distclean", "mostlyclean",
@@ -173,9 +174,15 @@ static void remove_staging(const char *staging)
 	DIR *d;
 	struct dirent *e;
 	if (dfd >= 0 && (d = fdopendir(dfd)) != NULL) {
-		while ((e = readdir(d)) != NULL)
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-				unlinkat(dirfd(d), e->d_name, 0);
+		int removed;
+		do {   /* again while a pass removed something: readdir may skip */
+			removed = 0;
+			rewinddir(d);
+			while ((e = readdir(d)) != NULL)
+				if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+				    unlinkat(dirfd(d), e->d_name, 0) == 0)
+					removed = 1;
+		} while (removed);
 		closedir(d);
 	} else if (dfd >= 0)
 		close(dfd);
