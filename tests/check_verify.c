@@ -21,20 +21,7 @@
 #include "run.h"
 #include "verify.h"
 
-static char tmpdir[64];
-
-static void make_tmp(void)
-{
-	strcpy(tmpdir, "/tmp/apod-check-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
-
-static void rm_tmp(void)
-{
-	char cmd[160];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	ck_assert_int_eq(system(cmd), 0);
-}
+#include "check_results.h"
 
 static int count_entries(const char *dir)
 {
@@ -45,18 +32,6 @@ static int count_entries(const char *dir)
 		n += e->d_name[0] != '.';
 	closedir(d);
 	return n;
-}
-
-static struct heat_deck *small_deck(void)
-{
-	struct heat_deck *d = apod_params_new(&heat_workload);
-	ck_assert_ptr_nonnull(d);
-	ck_assert_int_eq(apod_params_set(&heat_workload, d, "size", "37x23", "t"), 0);
-	ck_assert_int_eq(apod_params_set(&heat_workload, d, "steps", "25", "t"), 0);
-	ck_assert_int_eq(apod_params_set(&heat_workload, d, "zones", "3x2", "t"), 0);
-	d->summary_every = 5;
-	d->snapshot_every = 10;
-	return d;
 }
 
 /* A workload of one 1-D float array, for the comparisons themselves. */

@@ -2,8 +2,9 @@
 # Heat's mgpu stage (one MPI rank per GPU, halos by NCCL) where it can run:
 # at 2 ranks on 2 GPUs, or at 1 rank where one GPU is visible (NCCL will not
 # put two ranks on one GPU).  Held to the gate against serial and the
-# committed reference; a rank count that does not match the GPUs, and more
-# ranks than rows, are usage errors on every rank.  Skips elsewhere.
+# committed reference; ranks given different decks, a rank count that does
+# not match the GPUs, and more ranks than rows, are usage errors on every
+# rank.  Skips elsewhere.
 . "$top_srcdir/tests/lib.sh"
 deck=$top_srcdir/data/small.deck
 ref=$top_srcdir/data/ref/small
@@ -43,6 +44,13 @@ expect 0 "stage mgpu" run_np $np "$APOD" run --stage=mgpu --deck="$deck" --size=
 	--snapshot_every=10 --out="$work/m2"
 expect 0 "PASS" "$APOD" verify "$work/s2" "$work/m2"
 
+# Ranks given different decks stop together, said once (the deck is
+# compared before anything else, so 2 ranks run this on one GPU too).
+expect 2 "ranks were given different decks: rank 1's differs from rank 0's (rank 1: steps = 5; rank 0: steps = 120)" \
+	timeout 300 "$mpirun" --oversubscribe --mca btl self,vader \
+	-np 1 "$APOD" run --stage=mgpu --deck="$deck" : -np 1 "$APOD" run --stage=mgpu --deck="$deck" --steps=5
+n=$(grep -c "different decks" "$work/out")
+[ "$n" = 1 ] || { echo "FAIL: the different-decks message came $n times, not once"; fails=$((fails + 1)); }
 # One rank more than the visible GPUs: refused on every rank, said once.
 more=$((np + 1))
 expect 2 "$more ranks but $np visible GPU" run_np $more "$APOD" run --stage=mgpu --deck="$deck"

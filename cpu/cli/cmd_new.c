@@ -14,6 +14,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,9 +104,10 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-/* Every plain file of folder tdir into folder name, filled in; adds the
- * count to *n.  Folders inside tdir are left to the caller. */
-static int copy_folder(const char *tdir, const char *name, int gpu, int *n)
+/* Every plain file of folder tdir into folder dir, filled in for the
+ * workload name; adds the count to *n.  Folders inside tdir are left to
+ * the caller. */
+static int copy_folder(const char *tdir, const char *dir, const char *name, int gpu, int *n)
 {
 	char src[PATH_MAX * 2], dst[PATH_MAX * 2], fname[NAME_MAX + 64];
 	DIR *d;
@@ -127,7 +129,7 @@ static int copy_folder(const char *tdir, const char *name, int gpu, int *n)
 			snprintf(rest, sizeof rest, "%s", at + 6);
 			snprintf(at, sizeof fname - (size_t)(at - fname), "%s%s", name, rest);
 		}
-		snprintf(dst, sizeof dst, "%s/%s", name, fname);
+		snprintf(dst, sizeof dst, "%s/%s", dir, fname);
 		if (!(text = slurp(src)) || write_filled(dst, text, name, gpu)) {
 			free(text);
 			closedir(d);
@@ -140,11 +142,72 @@ static int copy_folder(const char *tdir, const char *name, int gpu, int *n)
 	return 0;
 }
 
+/* Names a skeleton cannot take: its Makefile would have two rules for one
+ * target (`apod new check` gave the program's rule and the gate's the same
+ * name), `make NAME` would mean something else, or make would read the
+ * program as its makefile.  The skeleton's own targets and files, and the
+ * GNU standard targets a user types. */
+static const char *const taken_names[] = {
+	"all", "check", "clean", "main", "workload", "stage_gpu",
+	"install", "uninstall", "installcheck", "installdirs", "distclean", "mostlyclean",
+	"dist", "distcheck", "info", "dvi", "html", "pdf", "ps", "tags", "ctags", "test",
+	"force", "default", "makefile",
+};
+
+static int name_is_taken(const char *name)
+{
+	for (size_t i = 0; i < sizeof taken_names / sizeof taken_names[0]; i++)
+		if (!strcmp(name, taken_names[i]))
+			return 1;
+	return 0;
+}
+
+/* Remove the staging folder and the files in it: all of them this command's
+ * own (a folder of its own making, mode 0700, of an unpredictable name),
+ * removed through its descriptor, never following a link. */
+static void remove_staging(const char *staging)
+{
+	int dfd = open(staging, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d;
+	struct dirent *e;
+	if (dfd >= 0 && (d = fdopendir(dfd)) != NULL) {
+		int removed;
+		do {   /* again while a pass removed something: readdir may skip */
+			removed = 0;
+			rewinddir(d);
+			while ((e = readdir(d)) != NULL)
+				if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+				    unlinkat(dirfd(d), e->d_name, 0) == 0)
+					removed = 1;
+		} while (removed);
+		closedir(d);
+	} else if (dfd >= 0)
+		close(dfd);
+	rmdir(staging);
+}
+
+/* rename, except over a NAME that appeared meanwhile (rename alone would
+ * replace an empty folder); a file system without RENAME_NOREPLACE gets
+ * the check just before. */
+static int move_into_place(const char *staging, const char *name)
+{
+	if (renameat2(AT_FDCWD, staging, AT_FDCWD, name, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -1;
+	if (access(name, F_OK) == 0) {
+		errno = EEXIST;
+		return -1;
+	}
+	return rename(staging, name);
+}
+
 static int new_main(int argc, char **argv)
 {
-	char tdir[PATH_MAX], gdir[PATH_MAX + 8];
+	char tdir[PATH_MAX], gdir[PATH_MAX + 8], staging[NAME_MAX + 1];
 	const char *name = NULL;
 	int n = 0, gpu = 0;
+	mode_t mask;
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		apod_cmd_usage(&apod_cmd_new_entry);
 		return APOD_EXIT_OK;
@@ -170,6 +233,10 @@ static int new_main(int argc, char **argv)
 			                        "(it becomes a C identifier)", name);
 	if (!*name || (name[0] >= '0' && name[0] <= '9'))
 		return apod_usage_error("new", "NAME '%s' must start with a letter or _", name);
+	if (name_is_taken(name))
+		return apod_usage_error("new", "NAME '%s' is a target or a file of the skeleton's "
+		                        "Makefile (or a standard make target): `make %s` would not "
+		                        "build the program; choose another NAME", name, name);
 	if (access(name, F_OK) == 0)
 		return apod_usage_error("new", "'%s' already exists; choose another NAME", name);
 	if (template_dir(tdir, sizeof tdir))
@@ -178,10 +245,26 @@ static int new_main(int argc, char **argv)
 	if (gpu && access(gdir, R_OK) != 0)
 		return apod_fail("the template in %s has no gpu/ folder (an older install?)", tdir),
 		       apod_report_failure();
-	if (mkdir(name, 0777) != 0)
+	/* Written into a folder of its own beside NAME, renamed to NAME only
+	 * whole: a template file that cannot be read leaves nothing behind. */
+	snprintf(staging, sizeof staging, ".%s.apod-new-XXXXXX", name);
+	if (!mkdtemp(staging))
 		return apod_fail("cannot create %s: %s", name, strerror(errno)), apod_report_failure();
-	if (copy_folder(tdir, name, gpu, &n) || (gpu && copy_folder(gdir, name, gpu, &n)))
+	if (copy_folder(tdir, staging, name, gpu, &n) ||
+	    (gpu && copy_folder(gdir, staging, name, gpu, &n))) {
+		remove_staging(staging);
 		return apod_report_failure();
+	}
+	/* mkdtemp made it 0700; NAME gets what mkdir would have given it. */
+	mask = umask(0);
+	umask(mask);
+	if (chmod(staging, 0777 & ~mask) != 0 || move_into_place(staging, name) != 0) {
+		int e = errno;
+		remove_staging(staging);
+		if (e == EEXIST)
+			return apod_usage_error("new", "'%s' already exists; choose another NAME", name);
+		return apod_fail("cannot create %s: %s", name, strerror(e)), apod_report_failure();
+	}
 	printf("wrote %d files into %s/%s; next: cd %s && make && ./%s\n", n, name,
 	       gpu ? " (with a GPU stage: nvcc must be on PATH, or make NVCC=...)" : "", name, name);
 	return APOD_EXIT_OK;

@@ -13,6 +13,7 @@
 #include "fail.h"
 #include "registry.h"
 #include "results.h"
+#include "threads.h"
 
 static const char deck_text[] =
 	"\n"
@@ -84,6 +85,7 @@ static int dispatch(int argc, char **argv, const struct apod_program *prog)
 
 int apod_main(int argc, char **argv, const struct apod_program *prog)
 {
+	apod_cap_threads();
 	if (!(apod_prog = apod_registry_load(prog, apod_option_taken)))
 		return fprintf(stderr, "%s: %s\n", prog && prog->name ? prog->name : "apod",
 		               apod_failure()), APOD_EXIT_FAIL;

@@ -1,5 +1,7 @@
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "fail.h"
 
@@ -7,9 +9,48 @@
 static __thread char message[1024] = "no error";
 static __thread int usage_error;
 
+/* A message longer than the buffer keeps its head and its tail, the middle
+ * elided: the reason comes last ("DIR: cannot create: File name too long"),
+ * and a 100 KB path must not push it out. */
 static void record(const char *fmt, va_list ap)
 {
-	vsnprintf(message, sizeof message, fmt, ap);
+	va_list again;
+	char *full;
+	int n;
+	va_copy(again, ap);
+	n = vsnprintf(message, sizeof message, fmt, ap);
+	if (n >= (int)sizeof message && (full = malloc((size_t)n + 1))) {
+		vsnprintf(full, (size_t)n + 1, fmt, again);
+		apod_elide(message, sizeof message, full, (size_t)n);
+		free(full);
+	}
+	va_end(again);
+}
+
+void apod_elide(char *buf, size_t len, const char *s, size_t n)
+{
+	char mark[48];
+	size_t head, tail, m;
+	if (n < len) {
+		memcpy(buf, s, n);
+		buf[n] = '\0';
+		return;
+	}
+	m = (size_t)snprintf(mark, sizeof mark, "[... %zu bytes ...]", n);
+	if (len < m + 3) {
+		snprintf(buf, len, "%s", s);
+		return;
+	}
+	/* A third of the room for the head, the rest for the reason. */
+	head = (len - 1 - m) / 3;
+	tail = len - 1 - m - head;
+	snprintf(mark, sizeof mark, "[... %zu bytes ...]", n - head - tail);
+	m = strlen(mark);
+	tail = len - 1 - m - head;
+	memcpy(buf, s, head);
+	memcpy(buf + head, mark, m);
+	memcpy(buf + head + m, s + n - tail, tail);
+	buf[head + m + tail] = '\0';
 }
 
 int apod_fail(const char *fmt, ...)
@@ -40,4 +81,30 @@ const char *apod_failure(void)
 int apod_failure_status(void)
 {
 	return usage_error ? APOD_EXIT_USAGE : APOD_EXIT_FAIL;
+}
+
+void apod_escape(char *buf, size_t len, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+	if (!len)
+		return;
+	for (size_t i = 0; i < n && o + 1 < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c < 0x7f && c != '\\') {
+			buf[o++] = (char)c;
+			continue;
+		}
+		if (o + 5 > len)
+			break;
+		buf[o++] = '\\';
+		if (c == '\\') {
+			buf[o++] = '\\';
+			continue;
+		}
+		buf[o++] = 'x';
+		buf[o++] = hex[c >> 4];
+		buf[o++] = hex[c & 15];
+	}
+	buf[o] = '\0';
 }

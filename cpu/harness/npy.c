@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "fail.h"
+#include "infile.h"
 #include "npy.h"
 #include "outfile.h"
 
@@ -61,19 +62,118 @@ int apod_npy_write(const char *path, const void *data, enum apod_dtype dtype, in
 	return apod_outfile_commit(&o);
 }
 
-/* Find "'key':" in the header dict and return what follows, trimmed. */
-static const char *dict_value(const char *h, const char *key)
+/* ---- the header: a Python dict literal, parsed by key ------------------
+ * {'descr': '<f4', 'fortran_order': False, 'shape': (203, 317), }
+ * Exactly these three keys, each once, in any order; a trailing comma and
+ * spaces allowed where Python allows them; the rest of the header spaces
+ * and the closing newline.  Nothing is found by searching for a substring:
+ * another value's text cannot stand in for a key. */
+struct npy_header {
+	char descr[8];
+	int fortran_order;
+	int ndim;
+	unsigned long long dims[2];
+};
+
+static const char *spaces(const char *p)
 {
-	char pat[64];
-	const char *p;
-	snprintf(pat, sizeof pat, "'%s':", key);
-	p = strstr(h, pat);
-	if (!p)
-		return NULL;
-	p += strlen(pat);
 	while (*p == ' ')
 		p++;
 	return p;
+}
+
+/* A single-quoted string without escapes, into out (len bytes). */
+static const char *quoted(const char *p, char *out, size_t len)
+{
+	size_t n = 0;
+	if (*p++ != '\'')
+		return NULL;
+	while (*p >= ' ' && *p <= '~' && *p != '\'' && *p != '\\') {
+		if (n + 1 >= len)
+			return NULL;
+		out[n++] = *p++;
+	}
+	if (*p != '\'')
+		return NULL;
+	out[n] = '\0';
+	return p + 1;
+}
+
+/* Decimal digits only: no sign, no space, at most a size_t's worth. */
+static const char *whole(const char *p, unsigned long long *v)
+{
+	*v = 0;
+	if (*p < '0' || *p > '9')
+		return NULL;
+	for (; *p >= '0' && *p <= '9'; p++)
+		if (__builtin_mul_overflow(*v, 10ULL, v) ||
+		    __builtin_add_overflow(*v, (unsigned long long)(*p - '0'), v) || *v > SIZE_MAX)
+			return NULL;
+	return p;
+}
+
+/* (a,) or (a, b), a trailing comma allowed after b; more axes refused. */
+static const char *shape(const char *p, struct npy_header *h)
+{
+	if (*p++ != '(')
+		return NULL;
+	h->ndim = 0;
+	for (p = spaces(p); *p != ')'; p = spaces(p)) {
+		if (h->ndim == 2 || !(p = whole(p, &h->dims[h->ndim++])))
+			return NULL;
+		p = spaces(p);
+		if (*p == ',')
+			p++;
+		else if (*p != ')')
+			return NULL;
+		else if (h->ndim == 1)
+			return NULL;   /* (a) is a number in parentheses, not a tuple */
+	}
+	return h->ndim ? p + 1 : NULL;
+}
+
+static int parse_header(const char *p, struct npy_header *h)
+{
+	int seen[3] = { 0, 0, 0 };
+	char key[16];
+	p = spaces(p);
+	if (*p++ != '{')
+		return -1;
+	for (p = spaces(p); *p != '}'; p = spaces(p)) {
+		int k;
+		if (!(p = quoted(p, key, sizeof key)))
+			return -1;
+		k = !strcmp(key, "descr") ? 0 : !strcmp(key, "fortran_order") ? 1 :
+		    !strcmp(key, "shape") ? 2 : -1;
+		if (k < 0 || seen[k]++)
+			return -1;
+		p = spaces(p);
+		if (*p++ != ':')
+			return -1;
+		p = spaces(p);
+		if (k == 0)
+			p = quoted(p, h->descr, sizeof h->descr);
+		else if (k == 1 && !strncmp(p, "False", 5))
+			h->fortran_order = 0, p += 5;
+		else if (k == 1 && !strncmp(p, "True", 4))
+			h->fortran_order = 1, p += 4;
+		else if (k == 1)
+			p = NULL;
+		else
+			p = shape(p, h);
+		if (!p)
+			return -1;
+		p = spaces(p);
+		if (*p == ',')
+			p++;
+		else if (*p != '}')
+			return -1;
+	}
+	if (!seen[0] || !seen[1] || !seen[2])
+		return -1;
+	/* Padding: spaces, then the one newline that ends the header. */
+	p = spaces(p + 1);
+	return p[0] == '\n' && p[1] == '\0' ? 0 : -1;
 }
 
 int apod_npy_read(const char *path, void **data, enum apod_dtype *dtype, int *ndim,
@@ -81,13 +181,13 @@ int apod_npy_read(const char *path, void **data, enum apod_dtype *dtype, int *nd
 {
 	unsigned char pre[10];
 	char *header = NULL;
-	const char *v;
+	struct npy_header h;
 	size_t hlen, n, esize;
 	unsigned long long a, b;
-	FILE *f = fopen(path, "rb");
+	FILE *f = apod_infile_fopen(path);
 	*data = NULL;
 	if (!f)
-		return apod_usage_fail("%s: cannot open: %s", path, strerror(errno));
+		return -1;
 	if (fread(pre, 1, 10, f) != 10 || memcmp(pre, magic, 6) != 0)
 		goto malformed;
 	if (pre[6] != 1 && pre[6] != 2)
@@ -104,29 +204,21 @@ int apod_npy_read(const char *path, void **data, enum apod_dtype *dtype, int *nd
 	if (fread(header, 1, hlen, f) != hlen)
 		goto malformed;
 	header[hlen] = '\0';
-	if (!(v = dict_value(header, "descr")))
+	if (strlen(header) != hlen || parse_header(header, &h) || h.fortran_order)
 		goto malformed;
-	if (!strncmp(v, "'<f4'", 5))
+	if (!strcmp(h.descr, "<f4"))
 		esize = 4;
-	else if (!strncmp(v, "'<f8'", 5))
+	else if (!strcmp(h.descr, "<f8"))
 		esize = 8;
 	else {
 		fclose(f);
 		free(header);
-		return apod_usage_fail("%s: unsupported element type (want little-endian float32 "
-		                       "or float64)", path);
+		return apod_usage_fail("%s: unsupported element type '%s' (want little-endian float32 "
+		                       "'<f4' or float64 '<f8')", path, h.descr);
 	}
-	if (!(v = dict_value(header, "fortran_order")) || strncmp(v, "False", 5))
-		goto malformed;
-	if (!(v = dict_value(header, "shape")))
-		goto malformed;
-	if (sscanf(v, "(%llu, %llu)", &a, &b) == 2)
-		*ndim = 2;
-	else if (sscanf(v, "(%llu,)", &a) == 1 && strchr(v, ',') && strchr(v, ',') < strchr(v, ')')) {
-		*ndim = 1;
-		b = 1;
-	} else
-		goto malformed;
+	*ndim = h.ndim;
+	a = h.dims[0];
+	b = h.ndim == 2 ? h.dims[1] : 1;
 	if (a == 0 || b == 0 || __builtin_mul_overflow((size_t)a, (size_t)b, &n) ||
 	    n > SIZE_MAX / 8)
 		goto malformed;

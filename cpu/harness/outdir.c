@@ -103,7 +103,7 @@ static int set_target(struct apod_outdir *o, const char *target, char *parent, s
 	while (n > 1 && target[n - 1] == '/')
 		n--;
 	if (n == 0 || n >= sizeof o->target - 64)
-		return apod_usage_fail("output directory '%.200s': empty or too long", target);
+		return apod_usage_fail("output directory '%s': empty or too long", target);
 	memcpy(o->target, target, n);
 	o->target[n] = '\0';
 	if (lstat(o->target, &st) == 0 && S_ISLNK(st.st_mode)) {

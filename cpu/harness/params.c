@@ -147,6 +147,15 @@ static int set_one(const struct apod_param *p, void *params, const char *value, 
 	return apod_fail("%s: %s: unknown parameter type", where, p->key);
 }
 
+/* A key quoted as it is, bytes that would not show escaped (a stray BOM
+ * or control character is then visible in the message). */
+static int unknown_key(const struct apod_workload *w, const char *key, const char *where)
+{
+	char shown[4 * 64 + 1];
+	apod_escape(shown, sizeof shown, key, strlen(key));
+	return apod_usage_fail("%s: unknown key '%s' (workload %s)", where, shown, w->name);
+}
+
 /* Add the workload's name to the message of a failed key, once. */
 static int named(const struct apod_workload *w)
 {
@@ -164,7 +173,7 @@ int apod_params_set(const struct apod_workload *w, void *params, const char *key
 {
 	const struct apod_param *p = apod_param_find(w, key);
 	if (!p)
-		return apod_usage_fail("%s: unknown key '%s' (workload %s)", where, key, w->name);
+		return unknown_key(w, key, where);
 	return set_one(p, params, value, where) ? named(w) : 0;
 }
 
@@ -276,11 +285,14 @@ int apod_params_load(const struct apod_workload *w, void *params, const char *pa
 			return -1;
 		}
 	}
-	if (len == 0) {
+	/* A byte order mark, as some Windows editors write one: UTF-8 has no
+	 * byte order, so it says nothing and is skipped. */
+	line = len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3) ? text + 3 : text;
+	if (len == (size_t)(line - text)) {
 		free(text);
 		return apod_usage_fail("deck %s: empty file", path);
 	}
-	for (line = text; line && rc == 0; line = next) {
+	for (; line && rc == 0; line = next) {
 		char *eq, *key, *value, *hash;
 		const struct apod_param *p;
 		next = strchr(line, '\n');
@@ -300,7 +312,9 @@ int apod_params_load(const struct apod_workload *w, void *params, const char *pa
 			continue;
 		eq = strchr(key, '=');
 		if (!eq) {
-			rc = apod_usage_fail("%s: expected 'key = value', got '%s'", where, key);
+			char shown[4 * 64 + 1];
+			apod_escape(shown, sizeof shown, key, strlen(key));
+			rc = apod_usage_fail("%s: expected 'key = value', got '%s'", where, shown);
 			break;
 		}
 		*eq = '\0';
@@ -312,7 +326,7 @@ int apod_params_load(const struct apod_workload *w, void *params, const char *pa
 		}
 		p = apod_param_find(w, key);
 		if (!p) {
-			rc = apod_usage_fail("%s: unknown key '%s' (workload %s)", where, key, w->name);
+			rc = unknown_key(w, key, where);
 			break;
 		}
 		/* The first line of a repeating key replaces its defaults. */

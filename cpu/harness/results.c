@@ -2,12 +2,15 @@
  * results.c: write a run's results directory, and read one back.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fail.h"
+#include "infile.h"
 #include "npy.h"
 #include "outfile.h"
 #include "params.h"
@@ -144,32 +147,57 @@ int apod_results_write(const char *dir, const void *params, const struct apod_ru
 
 /* ---- reading back ---------------------------------------------------- */
 
-/* Read a CSV file of our own making: a header, then rows of `cols` numbers. */
-static int read_csv(const char *path, size_t cols, size_t rows, double *out)
+/* A step number as write_series writes it: decimal digits, then the comma
+ * or the line's end.  (Read as a double and cast, nan, inf or 1e300 were
+ * undefined behaviour.) */
+static int parse_step(const char *p, char **end, long *step)
 {
-	FILE *f = fopen(path, "r");
+	long long v;
+	if (*p < '0' || *p > '9')
+		return -1;
+	errno = 0;
+	v = strtoll(p, end, 10);
+	if (errno == ERANGE || v > LONG_MAX || (**end != ',' && **end != '\n' && **end != '\0'))
+		return -1;
+	*step = (long)v;
+	return 0;
+}
+
+/* Read a CSV file of our own making: a header, then rows of a step number
+ * and `cols` numbers. */
+static int read_csv(const char *path, size_t cols, size_t rows, long *steps, double *out)
+{
+	FILE *f = apod_infile_fopen(path);
 	char *line = NULL;
 	size_t cap = 0, row = 0;
 	ssize_t len;
 	if (!f)
-		return apod_usage_fail("%s: cannot open: %s", path, strerror(errno));
+		return -1;
 	if (getline(&line, &cap, f) < 0)
 		goto malformed;
 	while ((len = getline(&line, &cap, f)) > 0) {
 		char *p = line, *end;
 		if (row == rows)
 			goto malformed;
+		if ((size_t)len != strlen(line))
+			goto malformed;   /* a NUL byte inside the line */
+		if (parse_step(p, &end, &steps[row])) {
+			char shown[4 * 40 + 1];
+			size_t n = strcspn(p, ",\n");
+			apod_escape(shown, sizeof shown, p, n < 40 ? n : 40);
+			apod_usage_fail("%s: line %zu: the step '%s%s' is not a whole number from 0 to %ld",
+			                path, row + 2, shown, n > 40 ? "..." : "", LONG_MAX);
+			goto fail;
+		}
+		p = end;
 		for (size_t c = 0; c < cols; c++) {
+			if (*p++ != ',')
+				goto malformed;
 			errno = 0;
 			out[row * cols + c] = strtod(p, &end);
 			if (end == p || errno == ERANGE)
 				goto malformed;
 			p = end;
-			if (c + 1 < cols) {
-				if (*p != ',')
-					goto malformed;
-				p++;
-			}
 		}
 		if (*p != '\n' && *p != '\0')
 			goto malformed;
@@ -181,10 +209,12 @@ static int read_csv(const char *path, size_t cols, size_t rows, double *out)
 	fclose(f);
 	return 0;
 malformed:
+	apod_usage_fail("%s: malformed: expected %zu rows of a step and %zu numbers after a header",
+	                path, rows, cols);
+fail:
 	free(line);
 	fclose(f);
-	return apod_usage_fail("%s: malformed: expected %zu rows of %zu numbers after a header",
-	                       path, rows, cols);
+	return -1;
 }
 
 static const struct apod_workload *find_workload(const struct apod_workload *const *ws,
@@ -201,19 +231,25 @@ static int load_report(const char *dir, const struct apod_workload *const *ws,
 {
 	char path[4096];
 	json_object *rep, *x, *pj;
-	int rc = -1;
+	int rc = -1, fd;
 	if (path_in(path, sizeof path, dir, "report", ".json"))
 		return -1;
-	rep = json_object_from_file(path);
+	errno = 0;
+	if ((fd = apod_infile_open(path)) < 0)
+		return errno == ENOENT ? apod_usage_fail("%s: missing or not valid JSON (is %s a "
+		                                         "results directory?)", path, dir) : -1;
+	rep = json_object_from_fd(fd);
+	close(fd);
 	if (!rep)
-		return apod_usage_fail("%s: missing or not valid JSON (is %s a results directory?)",
-		                       path, dir);
+		return apod_usage_fail("%s: not valid JSON (is %s a results directory?)", path, dir);
 	if (!json_object_object_get_ex(rep, "workload", &x) || !json_object_is_type(x, json_type_string))
 		apod_usage_fail("%s: no 'workload' (written by an older apod? rerun it)", path);
-	else if (!(*w = find_workload(ws, json_object_get_string(x))))
-		apod_usage_fail("%s: workload '%s' is not built into this program", path,
-		                json_object_get_string(x));
-	else if (!json_object_object_get_ex(rep, "params", &pj))
+	else if (!(*w = find_workload(ws, json_object_get_string(x)))) {
+		char shown[4 * 64 + 1];
+		apod_escape(shown, sizeof shown, json_object_get_string(x),
+		            strlen(json_object_get_string(x)));
+		apod_usage_fail("%s: workload '%s' is not built into this program", path, shown);
+	} else if (!json_object_object_get_ex(rep, "params", &pj))
 		apod_usage_fail("%s: no 'params' object", path);
 	else if ((*params = apod_params_new(*w)) != NULL) {
 		if (apod_params_from_json(*w, *params, pj, path) || apod_params_check(*w, *params)) {
@@ -253,7 +289,6 @@ int apod_results_load(const char *dir, const struct apod_workload *const *worklo
 {
 	const struct apod_workload *w = NULL;
 	char path[4096], stage[32] = "?";
-	double *buf = NULL;
 	*params = NULL;
 	if (load_report(dir, workloads, &w, params, stage, sizeof stage))
 		return -1;
@@ -268,25 +303,12 @@ int apod_results_load(const char *dir, const struct apod_workload *const *worklo
 			goto fail;
 	for (int i = 0; i < r->nseries; i++) {
 		struct apod_series_data *d = &r->series[i];
-		size_t cols = 1 + (size_t)d->cols;
-		if (!(buf = malloc(((size_t)d->rows * cols + 1) * sizeof *buf))) {
-			apod_fail("cannot allocate %zu values to read %s", (size_t)d->rows * cols, dir);
-			goto fail;
-		}
 		if (path_in(path, sizeof path, dir, w->series[i].name, ".csv") ||
-		    read_csv(path, cols, (size_t)d->rows, buf))
+		    read_csv(path, (size_t)d->cols, (size_t)d->rows, d->step, d->v))
 			goto fail;
-		for (long k = 0; k < d->rows; k++) {
-			d->step[k] = (long)buf[(size_t)k * cols];
-			memcpy(d->v + (size_t)k * (size_t)d->cols, buf + (size_t)k * cols + 1,
-			       (size_t)d->cols * sizeof *buf);
-		}
-		free(buf);
-		buf = NULL;
 	}
 	return 0;
 fail:
-	free(buf);
 	apod_run_free(r);
 	free(*params);
 	*params = NULL;

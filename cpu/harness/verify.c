@@ -130,8 +130,18 @@ static void compare_series(const struct apod_series *decl, const void *params, i
                            struct apod_output_verdict *o)
 {
 	struct apod_tol *tol;
+	int steps_ok = 1;
 	o->digits = 17;   /* a series is written as doubles, whatever the build */
-	int steps_ok = memcmp(want->step, got->step, (size_t)want->rows * sizeof *want->step) == 0;
+	/* Rows are compared by position: a row of another step is a failure
+	 * whatever its values, and the report says which row. */
+	o->step_row = -1;
+	for (long k = 0; steps_ok && k < want->rows; k++)
+		if (want->step[k] != got->step[k]) {
+			steps_ok = 0;
+			o->step_row = k;
+			o->step_want = want->step[k];
+			o->step_got = got->step[k];
+		}
 	if (decl->compare == APOD_COMPARE_COUNTS) {
 		compare_counts(decl, params, any_float, want, got, o);
 		o->ok &= steps_ok;
@@ -253,6 +263,9 @@ void apod_verdict_print(FILE *f, const struct apod_verdict *v, const struct apod
 		const struct apod_tol *t = &o->tol;
 		int dg = o->digits;
 		fprintf(f, "%-*s %s  %s: ", nw, o->name, o->ok ? "ok  " : "FAIL", compare_name(o->compare));
+		if (!o->is_array && o->step_row >= 0)
+			fprintf(f, "row %ld (line %ld of %s.csv): step %ld here, %ld in the reference; ",
+			        o->step_row + 1, o->step_row + 2, o->name, o->step_got, o->step_want);
 		if (o->compare == APOD_COMPARE_COUNTS) {
 			fprintf(f, "%zu of %zu counts differ; max moved fraction %.3g (step %ld, tol %.3g)\n",
 			        o->ndiffer, o->n, o->max_frac, o->worst_step, t->frac);

@@ -38,6 +38,8 @@ struct apod_output_verdict {
 	int worst_col;
 	double worst_want, worst_got;
 	struct apod_tol tol;      /* the tolerance of the worst value */
+	long step_row;            /* series: the first row whose step differs, or -1 */
+	long step_want, step_got; /* its step in each run */
 };
 
 struct apod_verdict {

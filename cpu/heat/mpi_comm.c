@@ -2,12 +2,15 @@
  * mpi_comm.c: MPI started once for heat's multi-process stages, and the
  * agreement on failure (mpi_comm.h).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fail.h"
+#include "heat.h"
 #include "mpi_comm.h"
+#include "params.h"
 
 MPI_Comm heat_mpi_comm = MPI_COMM_NULL;
 int heat_mpi_rank, heat_mpi_size = 1;
@@ -107,4 +110,85 @@ int heat_mpi_agree(int failed)
 			apod_fail("%s", why);
 	}
 	return -1;
+}
+
+/* The first line of a that b does not have the same, as "key = value", or
+ * NULL where a and b are the same text. */
+static const char *first_difference(const char *a, const char *b, size_t *len)
+{
+	while (*a && *a == *b) {
+		const char *na = strchr(a, '\n');
+		size_t n = na ? (size_t)(na - a) + 1 : strlen(a);
+		if (strncmp(a, b, n))
+			break;
+		a += n;
+		b += n;
+	}
+	if (!*a && !*b)
+		return NULL;
+	*len = strcspn(a, "\n");
+	return a;
+}
+
+int heat_mpi_same_deck(const struct heat_deck *d)
+{
+	/* The canonical deck (every key, defaults and options applied), from
+	 * the key table alone: all this needs of the workload. */
+	const struct apod_workload keys = { .name = "heat", .params = heat_params };
+	char *mine = apod_params_deck_text(&keys, d), *ref = NULL, theirs[256] = "", ours[256] = "";
+	unsigned long long len = mine ? strlen(mine) : 0;
+	int failed = !mine, first;
+
+	/* Every rank calls the same collectives whatever went wrong. */
+	MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, heat_mpi_comm));
+	if (failed) {
+		free(mine);
+		apod_fail("mpi: cannot format the deck to compare it across ranks");
+		return -1;
+	}
+	MPI_TRY(MPI_Bcast(&len, 1, MPI_UNSIGNED_LONG_LONG, 0, heat_mpi_comm));
+	ref = heat_mpi_rank == 0 ? mine : malloc(len + 1);
+	failed = !ref || len > INT_MAX;
+	MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, heat_mpi_comm));
+	if (failed) {
+		if (ref != mine)
+			free(ref);
+		free(mine);
+		apod_fail("mpi: out of memory comparing the deck across ranks");
+		return -1;
+	}
+	/* A deck's text is a few kilobytes: one message. */
+	MPI_TRY(MPI_Bcast(ref, (int)len, MPI_CHAR, 0, heat_mpi_comm));
+	ref[len] = '\0';
+	{
+		size_t n = 0;
+		const char *at = first_difference(mine, ref, &n);
+		first = at ? heat_mpi_rank : heat_mpi_size;
+		if (at)
+			snprintf(theirs, sizeof theirs, "%.*s", (int)n, at);
+	}
+	MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, heat_mpi_comm));
+	if (first < heat_mpi_size) {
+		/* Rank `first` says where its deck parts from rank 0's; every rank
+		 * then finds rank 0's line of the same key, if it has one. */
+		size_t keylen;
+		const char *at = ref;
+		MPI_TRY(MPI_Bcast(theirs, (int)sizeof theirs, MPI_CHAR, first, heat_mpi_comm));
+		keylen = strcspn(theirs, " ");
+		while (keylen && *at && !(strncmp(at, theirs, keylen) == 0 && at[keylen] == ' ')) {
+			at += strcspn(at, "\n");
+			at += *at == '\n';
+		}
+		if (keylen && *at)
+			snprintf(ours, sizeof ours, "%.*s", (int)strcspn(at, "\n"), at);
+	}
+	if (ref != mine)
+		free(ref);
+	free(mine);
+	if (first == heat_mpi_size)
+		return 0;
+	return apod_usage_fail("mpi: ranks were given different decks: rank %d's differs from rank "
+	                       "0's (rank %d: %s; rank 0: %s); give every rank the same deck and "
+	                       "options", first, first, theirs[0] ? theirs : "no more keys",
+	                       ours[0] ? ours : "no such line");
 }

@@ -32,6 +32,13 @@ int heat_mpi_reporter(void);
 int heat_mpi_agree(int failed);
 /* 1 once heat_mpi_start has succeeded. */
 int heat_mpi_started(void);
+/* Collective, before any call whose shape the deck decides: 0 if every rank
+ * holds the same canonical deck as rank 0 (options included); else -1 on
+ * every rank, with one usage failure naming the first rank that differs
+ * and its first differing key.  Ranks that disagree would otherwise hang,
+ * overflow a gather, or write results of no one deck. */
+struct heat_deck;
+int heat_mpi_same_deck(const struct heat_deck *d);
 
 /* An MPI call that fails leaves the ranks in states no agreement can
  * repair (a peer may be blocked in the matching call): the failing rank

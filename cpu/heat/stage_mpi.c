@@ -120,7 +120,9 @@ static void *mpi_create(const struct heat_problem *p)
 	size_t nheld, bytes;
 	int failed = 0;
 
-	if (heat_mpi_start())
+	/* The deck first: every check after it may differ between ranks that
+	 * were given different ones. */
+	if (heat_mpi_start() || heat_mpi_same_deck(p->deck))
 		return NULL;
 	/* Every rank finds this alike; agreeing still gives one message. */
 	if ((size_t)heat_mpi_size > p->ny - 2) {

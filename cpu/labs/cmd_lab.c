@@ -3,6 +3,8 @@
  * The list is gpu/labs/labs.def, the same in every build; a build without
  * CUDA has no entry points (NULL) and says so when a lab is asked for.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,13 +66,18 @@ int apod_cmd_lab(int argc, char **argv)
 		char *end;
 		switch (c) {
 		case OPT_LAB_SIZE:
+			errno = 0;
 			size = strtol(optarg, &end, 10);
-			if (*end || size < 1)
+			if (end == optarg || *end || size < 1)
 				return apod_usage_error("lab", "--size: '%s' is not a positive whole number", optarg);
+			if (errno == ERANGE)
+				return apod_usage_error("lab", "--size: '%s' is too large (at most %ld)", optarg,
+				                        LONG_MAX);
 			break;
 		case OPT_REPS:
+			errno = 0;
 			reps = strtol(optarg, &end, 10);
-			if (*end || reps < 1 || reps > 10000)
+			if (end == optarg || *end || errno == ERANGE || reps < 1 || reps > 10000)
 				return apod_usage_error("lab", "--reps: '%s' is not 1 to 10000", optarg);
 			break;
 		case OPT_KERNELS: check = 1; break;

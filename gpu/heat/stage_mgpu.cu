@@ -315,7 +315,9 @@ static void *mgpu_create(const struct heat_problem *p)
 	struct mgpu *g;
 	int failed = 0;
 
-	if (heat_mpi_start())
+	/* The deck first: every check after it may differ between ranks that
+	 * were given different ones. */
+	if (heat_mpi_start() || heat_mpi_same_deck(p->deck))
 		return NULL;
 	if ((size_t)heat_mpi_size > p->ny - 2) {
 		apod_usage_fail("mgpu: %d ranks but the %zux%zu grid has %zu interior rows: at most "
