@@ -26,8 +26,8 @@
 #include <omp.h>
 #endif
 
-#include "engine.h"
 #include "fail.h"
+#include "heat_stage.h"
 #include "hostphases.h"
 #include "mpi_comm.h"
 #include "rowops.h"
@@ -47,6 +47,7 @@ struct mpi {
 	int nthreads;
 	struct apod_moments *rowm;  /* one per held row */
 	unsigned *thread_hist;      /* nthreads x nbins */
+	unsigned *hist;             /* their sum, then (on rank 0) every rank's: nbins */
 	double *seg;                /* held rows x zones_x: each row's zone segments' sums */
 	int *zone_row;              /* zone row of each held row */
 	double *zone_acc;           /* running zone sums, nzones */
@@ -106,6 +107,7 @@ static void mpi_destroy(void *ctx)
 	free(s->next);
 	free(s->rowm);
 	free(s->thread_hist);
+	free(s->hist);
 	free(s->seg);
 	free(s->zone_row);
 	free(s->zone_acc);
@@ -114,8 +116,9 @@ static void mpi_destroy(void *ctx)
 	free(s);
 }
 
-static void *mpi_create(const struct heat_problem *p)
+static void *mpi_create(const void *problem)
 {
+	const struct heat_problem *p = problem;
 	struct mpi *s;
 	size_t nheld, bytes;
 	int failed = 0;
@@ -152,13 +155,14 @@ static void *mpi_create(const struct heat_problem *p)
 		s->next = malloc(bytes);
 		s->rowm = malloc(nheld * sizeof *s->rowm);
 		s->thread_hist = malloc((size_t)s->nthreads * (size_t)p->nbins * sizeof *s->thread_hist);
+		s->hist = malloc((size_t)p->nbins * sizeof *s->hist);
 		s->seg = malloc(nheld * (size_t)p->zones_x * sizeof *s->seg);
 		s->zone_row = malloc(nheld * sizeof *s->zone_row);
 		s->zone_acc = malloc((size_t)p->nzones * sizeof *s->zone_acc);
 		s->counts = malloc((size_t)heat_mpi_size * sizeof *s->counts);
 		s->displs = malloc((size_t)heat_mpi_size * sizeof *s->displs);
 	}
-	if (!s || !s->cur || !s->next || !s->rowm || !s->thread_hist || !s->seg || !s->zone_row ||
+	if (!s || !s->cur || !s->next || !s->rowm || !s->thread_hist || !s->hist || !s->seg || !s->zone_row ||
 	    !s->zone_acc || !s->counts || !s->displs) {
 		apod_fail("mpi: rank %d cannot allocate its %zu of %zu rows (%zu bytes a field)",
 		          heat_mpi_rank, s ? s->nloc : 0, p->ny, s ? s->nloc * p->nx * sizeof(apod_real) : 0);
@@ -247,9 +251,8 @@ static void relay_out(double *acc, int count, int tag)
 		MPI_TRY(MPI_Recv(acc, count, MPI_DOUBLE, last, tag, heat_mpi_comm, MPI_STATUS_IGNORE));
 }
 
-static int mpi_calcStats(void *ctx, struct apod_moments *m, unsigned *hist)
+static void mpi_calcStats(struct mpi *s, struct apod_moments *m, unsigned *hist)
 {
-	struct mpi *s = ctx;
 	const struct heat_problem *p = s->p;
 	size_t nb = (size_t)p->nbins, nheld = s->own1 - s->own0;
 	const apod_real *first = local_row(s, s->cur, s->own0);
@@ -281,12 +284,10 @@ static int mpi_calcStats(void *ctx, struct apod_moments *m, unsigned *hist)
 			hist[b] += s->thread_hist[(size_t)t * nb + b];
 	MPI_TRY(MPI_Reduce(heat_mpi_rank == 0 ? MPI_IN_PLACE : hist, hist, p->nbins, MPI_UNSIGNED,
 	                   MPI_SUM, 0, heat_mpi_comm));
-	return 0;
 }
 
-static int mpi_calcSummaryData(void *ctx, double *zone_means)
+static void mpi_calcSummaryData(struct mpi *s, double *zone_means)
 {
-	struct mpi *s = ctx;
 	const struct heat_problem *p = s->p;
 	size_t zx = (size_t)p->zones_x, nheld = s->own1 - s->own0;
 	const apod_real *first = local_row(s, s->cur, s->own0);
@@ -314,26 +315,44 @@ static int mpi_calcSummaryData(void *ctx, double *zone_means)
 			zone_means[zr * p->zones_x + zc] =
 				s->zone_acc[zr * p->zones_x + zc] / (double)((r1 - r0) * (c1 - c0));
 		}
+}
+
+static int mpi_probe(void *ctx, int k, double *const *rows)
+{
+	struct mpi *s = ctx;
+	struct apod_moments m;
+	if (k == HEAT_PROBE_SUMMARY) {
+		if (rows[HEAT_SERIES_ZONES])
+			mpi_calcSummaryData(s, rows[HEAT_SERIES_ZONES]);
+		return 0;
+	}
+	mpi_calcStats(s, &m, s->hist);
+	heat_stats_rows(s->p, &m, s->hist, rows);
 	return 0;
 }
 
 /* The held rows of every rank, gathered on rank 0 (the reporter). */
-static int mpi_fetch(void *ctx, apod_real *dst)
+static int mpi_fetch(void *ctx, int array, void *dst)
 {
 	struct mpi *s = ctx;
+	(void)array;   /* heat has one array, the field */
 	MPI_TRY(MPI_Gatherv(local_row(s, s->cur, s->own0), (int)(s->own1 - s->own0), s->row, dst,
 	                    s->counts, s->displs, s->row, 0, heat_mpi_comm));
 	return 0;
 }
 
-/* Named and placed in the ladder in stages.c. */
-const struct heat_engine heat_engine_mpi = {
+/* Placed in the ladder in stages.c, which lists it as unavailable in a
+ * build without MPI.  It changes how the field is set up, stepped,
+ * observed, and gathered for snapshots and the result. */
+const struct apod_stage heat_stage_mpi = {
+	.name = "mpi",
+	.about = HEAT_MPI_ABOUT,
+	.ports = HEAT_PORTS_DEVICE,
 	.available = mpi_available,
 	.width = mpi_width,
 	.create = mpi_create,
 	.step = mpi_step,
-	.stats = mpi_calcStats,
-	.summary = mpi_calcSummaryData,
+	.probe = mpi_probe,
 	.fetch = mpi_fetch,
 	.destroy = mpi_destroy,
 	.reporter = heat_mpi_reporter,

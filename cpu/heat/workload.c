@@ -14,7 +14,7 @@
 #include <stdlib.h>
 
 #include "apod_hd.h"
-#include "engine.h"
+#include "heat_stage.h"
 #include "fail.h"
 #include "heat.h"
 #include "heat_workload.h"

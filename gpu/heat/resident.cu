@@ -110,18 +110,17 @@ static int stats_send(struct resident *r, int nparts)
 	return 0;
 }
 
-/* Wait for the copies home and hand their contents over. */
-static int stats_take(struct resident *r, struct apod_moments *m, unsigned *hist)
+/* Wait for the copies home: the moments into m, the counts stay in h_hist. */
+static int stats_take(struct resident *r, struct apod_moments *m)
 {
 	CUDA_TRY(cudaStreamSynchronize(r->stream));
 	*m = *r->h_total;
-	memcpy(hist, r->h_hist, (size_t)r->p->nbins * sizeof *hist);
 	return 0;
 }
 
-int resident_stats_finish(struct resident *r, int nparts, struct apod_moments *m, unsigned *hist)
+int resident_stats_finish(struct resident *r, int nparts, struct apod_moments *m)
 {
-	return stats_send(r, nparts) || stats_take(r, m, hist) ? -1 : 0;
+	return stats_send(r, nparts) || stats_take(r, m) ? -1 : 0;
 }
 
 int resident_stats_issue(struct resident *r)
@@ -134,9 +133,9 @@ int resident_stats_issue(struct resident *r)
 	return stats_send(r, r->stats_blocks);
 }
 
-int resident_stats(struct resident *r, struct apod_moments *m, unsigned *hist)
+int resident_stats(struct resident *r, struct apod_moments *m)
 {
-	return resident_stats_issue(r) || stats_take(r, m, hist) ? -1 : 0;
+	return resident_stats_issue(r) || stats_take(r, m) ? -1 : 0;
 }
 
 int resident_zones(struct resident *r, double *zone_means)
@@ -213,8 +212,8 @@ static int download_chunk(struct snapshots *s, size_t k, size_t per)
 	return 0;
 }
 
-int snapshots_stream(struct snapshots *s,
-                     int (*sink)(const apod_real *chunk, size_t count, void *arg), void *arg)
+int snapshots_stream(struct snapshots *s, int (*sink)(const void *chunk, size_t bytes, void *arg),
+                     void *arg)
 {
 	size_t per = SNAPSHOT_CHUNK / sizeof(apod_real), nchunks = (s->n + per - 1) / per;
 	CUDA_TRY(cudaStreamWaitEvent(s->copy, s->staged, 0));
@@ -227,7 +226,7 @@ int snapshots_stream(struct snapshots *s,
 		if (k + 1 < nchunks && download_chunk(s, k + 1, per))
 			return -1;
 		CUDA_TRY(cudaEventSynchronize(s->done[k % 2]));
-		if (sink(s->h_chunk[k % 2], count, arg))
+		if (sink(s->h_chunk[k % 2], count * sizeof(apod_real), arg))
 			return -1;
 	}
 	return 0;

@@ -44,13 +44,14 @@ int resident_device_seconds(struct resident *r, double *seconds, int nphases);
 
 /* genTimeStep with the plain sweep and pin kernels; swaps cur and next. */
 int resident_sweep(struct resident *r);
-/* calcStats with the plain statistics kernel, then resident_stats_finish. */
-int resident_stats(struct resident *r, struct apod_moments *m, unsigned *hist);
+/* calcStats with the plain statistics kernel, then resident_stats_finish:
+ * the moments in m, the histogram's counts in h_hist. */
+int resident_stats(struct resident *r, struct apod_moments *m);
 /* The same calls without the wait at the end (the results land in h_total
  * and h_hist once the stream gets there): what bench captures as a graph. */
 int resident_stats_issue(struct resident *r);
 /* Merge d_parts (filled by some kernel, d_hist too) and bring them home. */
-int resident_stats_finish(struct resident *r, int nparts, struct apod_moments *m, unsigned *hist);
+int resident_stats_finish(struct resident *r, int nparts, struct apod_moments *m);
 int resident_zones(struct resident *r, double *zone_means);
 int resident_fetch(struct resident *r, apod_real *dst);
 
@@ -72,7 +73,8 @@ struct snapshots {
 int snapshots_init(struct snapshots *s, size_t n);   /* snapshots_begin calls it */
 void snapshots_free(struct snapshots *s);
 int snapshots_begin(struct snapshots *s, struct resident *r);
-int snapshots_stream(struct snapshots *s,
-                     int (*sink)(const apod_real *chunk, size_t count, void *arg), void *arg);
+/* sink as the harness's snapshot_stream gives it (apod/workload.h). */
+int snapshots_stream(struct snapshots *s, int (*sink)(const void *chunk, size_t bytes, void *arg),
+                     void *arg);
 
 #endif

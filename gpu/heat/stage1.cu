@@ -13,7 +13,7 @@
 
 #include "cuda_check.h"
 #include "device.h"
-#include "engine.h"
+#include "heat_stage.h"
 #include "hostphases.h"
 #include "kernels.cuh"
 #include "phase_events.h"
@@ -21,6 +21,7 @@
 struct gpu1 {
 	const struct heat_problem *p;
 	apod_real *host;            /* the field the host phases read */
+	unsigned *hist;             /* calcStats's counts, p->nbins */
 	apod_real *d_cur, *d_next;
 	size_t *d_src_idx;
 	apod_real *d_src_temp;
@@ -38,6 +39,7 @@ static void gpu1_destroy(void *ctx)
 	cudaFree(g->d_src_temp);
 	apod_phase_events_free(g->events);
 	free(g->host);
+	free(g->hist);
 	free(g);
 }
 
@@ -50,6 +52,8 @@ static int gpu1_setup(struct gpu1 *g, const struct heat_problem *p)
 	if (!(g->host = (apod_real *)malloc(bytes)))
 		return apod_fail("gpu1: cannot allocate the host field (%zu bytes)", bytes);
 	memcpy(g->host, p->init, bytes);
+	if (!(g->hist = (unsigned *)malloc((size_t)p->nbins * sizeof *g->hist)))
+		return apod_fail("gpu1: out of memory");
 	CUDA_TRY(cudaMalloc(&g->d_cur, bytes));
 	CUDA_TRY(cudaMalloc(&g->d_next, bytes));
 	CUDA_TRY(cudaMalloc(&g->d_src_idx, (p->nsrc ? p->nsrc : 1) * sizeof(size_t)));
@@ -67,8 +71,9 @@ static int gpu1_setup(struct gpu1 *g, const struct heat_problem *p)
 	return 0;
 }
 
-static void *gpu1_create(const struct heat_problem *p)
+static void *gpu1_create(const void *problem)
 {
+	const struct heat_problem *p = (const struct heat_problem *)problem;
 	struct gpu1 *g = (struct gpu1 *)calloc(1, sizeof *g);
 	if (!g) {
 		apod_fail("gpu1: out of memory");
@@ -98,24 +103,26 @@ static int gpu1_step(void *ctx)
 	return 0;
 }
 
-static int gpu1_stats(void *ctx, struct apod_moments *m, unsigned *hist)
+/* calcStats and calcSummaryData: serial's own, on the field copied back. */
+static int gpu1_probe(void *ctx, int k, double *const *rows)
 {
 	struct gpu1 *g = (struct gpu1 *)ctx;
-	calcStats(g->p, g->host, m, hist);
+	struct apod_moments m;
+	if (k == HEAT_PROBE_SUMMARY) {
+		if (rows[HEAT_SERIES_ZONES])
+			calcSummaryData(g->p, g->host, rows[HEAT_SERIES_ZONES]);
+		return 0;
+	}
+	calcStats(g->p, g->host, &m, g->hist);
+	heat_stats_rows(g->p, &m, g->hist, rows);
 	return 0;
 }
 
-static int gpu1_summary(void *ctx, double *zone_means)
+static int gpu1_fetch(void *ctx, int array, void *dst)
 {
 	struct gpu1 *g = (struct gpu1 *)ctx;
-	calcSummaryData(g->p, g->host, zone_means);
-	return 0;
-}
-
-static int gpu1_fetch(void *ctx, apod_real *dst)
-{
-	struct gpu1 *g = (struct gpu1 *)ctx;
-	memcpy(dst, g->host, g->p->n * sizeof *dst);
+	(void)array;   /* heat has one array, the field */
+	memcpy(dst, g->host, g->p->n * sizeof *g->host);
 	return 0;
 }
 
@@ -134,14 +141,16 @@ static int gpu1_device_seconds(void *ctx, double *seconds, int nphases)
 	return apod_phase_events_collect(((struct gpu1 *)ctx)->events, seconds, nphases);
 }
 
-/* Named and placed in the ladder in cpu/heat/stages.c. */
-extern "C" const struct heat_engine heat_engine_gpu1 = {
+/* Placed in the ladder in cpu/heat/stages.c. */
+extern "C" const struct apod_stage heat_stage_gpu1 = {
+	.name = "gpu1",
+	.about = HEAT_GPU1_ABOUT,
+	.ports = HEAT_GPU1_PORTS,
 	.available = apod_gpu_available,
 	.width = gpu_width,
 	.create = gpu1_create,
 	.step = gpu1_step,
-	.stats = gpu1_stats,
-	.summary = gpu1_summary,
+	.probe = gpu1_probe,
 	.fetch = gpu1_fetch,
 	.destroy = gpu1_destroy,
 	.mark = gpu1_mark,

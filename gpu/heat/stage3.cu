@@ -13,7 +13,7 @@
 
 #include "cuda_check.h"
 #include "device.h"
-#include "engine.h"
+#include "heat_stage.h"
 #include "resident.h"
 #include "resident_stage.cuh"
 
@@ -45,14 +45,16 @@ static int gpu3_setup(struct gpu3 *g, const struct heat_problem *p)
 	return resident_init(&g->r, p, "gpu3", g->compute, GPU3_PARTS, 1);
 }
 
-/* Named and placed in the ladder in cpu/heat/stages.c. */
-extern "C" const struct heat_engine heat_engine_gpu3 = {
+/* Placed in the ladder in cpu/heat/stages.c. */
+extern "C" const struct apod_stage heat_stage_gpu3 = {
+	.name = "gpu3",
+	.about = HEAT_GPU3_ABOUT,
+	.ports = HEAT_PORTS_DEVICE,
 	.available = apod_gpu_available,
 	.width = resident_width,
 	.create = resident_create<gpu3, gpu3_setup, gpu3_destroy>,
 	.step = resident_step<gpu3>,
-	.stats = resident_stats_op<gpu3>,
-	.summary = resident_summary<gpu3>,
+	.probe = resident_probe<gpu3>,
 	.fetch = resident_fetch_op<gpu3>,
 	.destroy = gpu3_destroy,
 	.snapshot_begin = resident_snapshot_begin<gpu3>,

@@ -25,7 +25,7 @@
 #include "heat/cell.h"
 #include "cuda_check.h"
 #include "device.h"
-#include "engine.h"
+#include "heat_stage.h"
 #include "resident.h"
 #include "resident_stage.cuh"
 #include "tuned.cuh"
@@ -123,20 +123,21 @@ static int gpu4_step(void *ctx)
 }
 
 /* The statistics were gathered by the step; only the merge is left. */
-static int gpu4_stats(void *ctx, struct apod_moments *m, unsigned *hist)
+static int gpu4_stats(struct gpu4 *g, struct apod_moments *m)
 {
-	struct gpu4 *g = (struct gpu4 *)ctx;
-	return resident_stats_finish(&g->r, (int)(g->grid.x * g->grid.y), m, hist);
+	return resident_stats_finish(&g->r, (int)(g->grid.x * g->grid.y), m);
 }
 
-/* Named and placed in the ladder in cpu/heat/stages.c. */
-extern "C" const struct heat_engine heat_engine_gpu4 = {
+/* Placed in the ladder in cpu/heat/stages.c. */
+extern "C" const struct apod_stage heat_stage_gpu4 = {
+	.name = "gpu4",
+	.about = HEAT_GPU4_ABOUT,
+	.ports = HEAT_PORTS_DEVICE,
 	.available = apod_gpu_available,
 	.width = resident_width,
 	.create = resident_create<gpu4, gpu4_setup, gpu4_destroy>,
 	.step = gpu4_step,
-	.stats = gpu4_stats,
-	.summary = resident_summary<gpu4>,
+	.probe = resident_probe<gpu4, gpu4_stats>,
 	.fetch = resident_fetch_op<gpu4>,
 	.destroy = gpu4_destroy,
 	.snapshot_begin = resident_snapshot_begin<gpu4>,

@@ -30,7 +30,7 @@
 
 #include "cuda_check.h"
 #include "device.h"
-#include "engine.h"
+#include "heat_stage.h"
 #include "kernels.cuh"
 #include "mpi_comm.h"
 
@@ -70,6 +70,7 @@ struct mgpu {
 	double *d_zsum, *h_zsum;
 	apod_real *h_rows;           /* the held rows, for the gather */
 	struct apod_moments *all_m;  /* rank 0: every rank's moments */
+	unsigned *hist;              /* rank 0: every rank's counts, summed */
 	MPI_Datatype row;
 	int *counts, *displs;
 };
@@ -180,6 +181,7 @@ static void mgpu_destroy(void *ctx)
 	if (g->row != MPI_DATATYPE_NULL)
 		MPI_Type_free(&g->row);
 	free(g->all_m);
+	free(g->hist);
 	free(g->counts);
 	free(g->displs);
 	free(g);
@@ -284,7 +286,8 @@ static int setup_local(struct mgpu *g)
 	g->stats_blocks = 8 * sms < MGPU_PARTS ? 8 * sms : MGPU_PARTS;
 	if (!(g->all_m = (struct apod_moments *)malloc((size_t)heat_mpi_size * sizeof *g->all_m)) ||
 	    !(g->counts = (int *)malloc((size_t)heat_mpi_size * sizeof(int))) ||
-	    !(g->displs = (int *)malloc((size_t)heat_mpi_size * sizeof(int))))
+	    !(g->displs = (int *)malloc((size_t)heat_mpi_size * sizeof(int))) ||
+	    !(g->hist = (unsigned *)malloc((size_t)p->nbins * sizeof *g->hist)))
 		return apod_fail("mgpu: out of memory");
 	for (int r = 0; r < heat_mpi_size; r++) {
 		size_t a, b;
@@ -310,8 +313,9 @@ static int link_ranks(struct mgpu *g)
 	return 0;
 }
 
-static void *mgpu_create(const struct heat_problem *p)
+static void *mgpu_create(const void *problem)
 {
+	const struct heat_problem *p = (const struct heat_problem *)problem;
 	struct mgpu *g;
 	int failed = 0;
 
@@ -427,9 +431,8 @@ static int stats_here(struct mgpu *g)
 	return 0;
 }
 
-static int mgpu_stats(void *ctx, struct apod_moments *m, unsigned *hist)
+static void mgpu_stats(struct mgpu *g, struct apod_moments *m, unsigned *hist)
 {
-	struct mgpu *g = (struct mgpu *)ctx;
 	const struct heat_problem *p = g->p;
 	must(stats_here(g));
 	/* Every rank's moments to rank 0, merged there in rank order. */
@@ -439,7 +442,6 @@ static int mgpu_stats(void *ctx, struct apod_moments *m, unsigned *hist)
 		for (int r = 0; r < heat_mpi_size; r++)
 			apod_moments_merge(m, &g->all_m[r]);
 	MPI_TRY(MPI_Reduce(g->h_hist, hist, p->nbins, MPI_UNSIGNED, MPI_SUM, 0, heat_mpi_comm));
-	return 0;
 }
 
 static int zones_here(struct mgpu *g)
@@ -454,9 +456,8 @@ static int zones_here(struct mgpu *g)
 	return 0;
 }
 
-static int mgpu_summary(void *ctx, double *zone_means)
+static void mgpu_summary(struct mgpu *g, double *zone_means)
 {
-	struct mgpu *g = (struct mgpu *)ctx;
 	const struct heat_problem *p = g->p;
 	must(zones_here(g));
 	MPI_TRY(MPI_Reduce(g->h_zsum, zone_means, p->nzones, MPI_DOUBLE, MPI_SUM, 0, heat_mpi_comm));
@@ -467,6 +468,19 @@ static int mgpu_summary(void *ctx, double *zone_means)
 				size_t c0 = heat_zone_col0(p, zc), c1 = heat_zone_col0(p, zc + 1);
 				zone_means[zr * p->zones_x + zc] /= (double)((r1 - r0) * (c1 - c0));
 			}
+}
+
+static int mgpu_probe(void *ctx, int k, double *const *rows)
+{
+	struct mgpu *g = (struct mgpu *)ctx;
+	struct apod_moments m;
+	if (k == HEAT_PROBE_SUMMARY) {
+		if (rows[HEAT_SERIES_ZONES])
+			mgpu_summary(g, rows[HEAT_SERIES_ZONES]);
+		return 0;
+	}
+	mgpu_stats(g, &m, g->hist);
+	heat_stats_rows(g->p, &m, g->hist, rows);
 	return 0;
 }
 
@@ -480,23 +494,27 @@ static int download_held(struct mgpu *g)
 }
 
 /* The held rows of every GPU, gathered on rank 0 (the reporter). */
-static int mgpu_fetch(void *ctx, apod_real *dst)
+static int mgpu_fetch(void *ctx, int array, void *dst)
 {
 	struct mgpu *g = (struct mgpu *)ctx;
+	(void)array;   /* heat has one array, the field */
 	must(download_held(g));
 	MPI_TRY(MPI_Gatherv(g->h_rows, (int)(g->own1 - g->own0), g->row, dst, g->counts, g->displs,
 	                    g->row, 0, heat_mpi_comm));
 	return 0;
 }
 
-/* Named and placed in the ladder in cpu/heat/stages.c. */
-extern "C" const struct heat_engine heat_engine_mgpu = {
+/* Placed in the ladder in cpu/heat/stages.c, which lists it as unavailable
+ * in a build without CUDA, MPI or NCCL. */
+extern "C" const struct apod_stage heat_stage_mgpu = {
+	.name = "mgpu",
+	.about = HEAT_MGPU_ABOUT,
+	.ports = HEAT_PORTS_DEVICE,
 	.available = mgpu_available,
 	.width = mgpu_width,
 	.create = mgpu_create,
 	.step = mgpu_step,
-	.stats = mgpu_stats,
-	.summary = mgpu_summary,
+	.probe = mgpu_probe,
 	.fetch = mgpu_fetch,
 	.destroy = mgpu_destroy,
 	.reporter = heat_mpi_reporter,
