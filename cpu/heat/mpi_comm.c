@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fail.h"
+#include "apod/apod.h"
 #include "mpi_comm.h"
 
 MPI_Comm heat_mpi_comm = MPI_COMM_NULL;

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apod/apod.h"
 #include "apod_hd.h"
-#include "fail.h"
 #include "heat.h"
 #include "stats.h"
 

@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fail.h"
+#include "apod/apod.h"
 #include "problem.h"
 
 /* Mark the interior cells inside each heater's disc; a later heater wins

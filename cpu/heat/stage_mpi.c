@@ -26,7 +26,7 @@
 #include <omp.h>
 #endif
 
-#include "fail.h"
+#include "apod/apod.h"
 #include "heat_stage.h"
 #include "hostphases.h"
 #include "mpi_comm.h"

@@ -16,8 +16,8 @@
 #include <omp.h>
 #endif
 
+#include "apod/apod.h"
 #include "apod/stock.h"
-#include "fail.h"
 #include "heat_stage.h"
 #include "hostphases.h"
 #include "rowops.h"

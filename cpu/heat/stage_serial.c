@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apod/apod.h"
 #include "apod/stock.h"
-#include "fail.h"
 #include "heat_stage.h"
 #include "hostphases.h"
 #include "rowops.h"

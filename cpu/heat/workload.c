@@ -13,9 +13,9 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "apod/apod.h"
 #include "apod_hd.h"
 #include "heat_stage.h"
-#include "fail.h"
 #include "heat.h"
 #include "heat_workload.h"
 #include "problem.h"

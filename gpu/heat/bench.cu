@@ -19,7 +19,7 @@
 
 #include "bench.h"
 #include "copy4.cuh"
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "device.h"
 #include "kernels.cuh"
 #include "resident.h"
@@ -85,18 +85,18 @@ static int step_graph(struct resident *r, cudaStream_t s, cudaGraphExec_t *exec)
 {
 	cudaGraph_t g = NULL;
 	cudaError_t err;
-	CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+	APOD_CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
 	if (step_calls(r)) {
 		/* End the capture whatever it holds, so the stream is usable again. */
 		if (cudaStreamEndCapture(s, &g) == cudaSuccess && g)
 			cudaGraphDestroy(g);
 		return -1;
 	}
-	CUDA_TRY(cudaStreamEndCapture(s, &g));
+	APOD_CUDA_TRY(cudaStreamEndCapture(s, &g));
 	err = cudaGraphInstantiate(exec, g, 0);
 	cudaGraphDestroy(g);
 	if (err != cudaSuccess)
-		return apod_cuda_fail(err, "cudaGraphInstantiate(exec, g, 0)", __FILE__, __LINE__);
+		return apod_cuda_failed(err, "cudaGraphInstantiate(exec, g, 0)", __FILE__, __LINE__);
 	return 0;
 }
 
@@ -110,7 +110,7 @@ static int step_graph_rows(struct resident *r, int reps, json_object *arr, json_
 	cudaGraphExec_t exec = NULL;
 	double calls_ms = 0, graph_ms = 0;
 	int failed;
-	CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
 	r->stream = s;
 	failed = time_it(reps, [&] { return step_calls(r) != 0; }, &calls_ms, s) ||
 	         step_graph(r, s, &exec) ||
@@ -150,8 +150,8 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 	json_object_object_add(out, "kernels", arr);
 	if (resident_init(&r, p, "bench", 0, 4096, 1))
 		return -1;
-	CUDA_TRY(cudaGetDevice(&dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	APOD_CUDA_TRY(cudaGetDevice(&dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	blocks = 4 * sms * 8;
 	printf("\nkernels on %zux%zu (%s), median of %d after a warm-up, CUDA events around\n"
 	       "work queued behind a spacer (no launch latency):\n", p->nx, p->ny,
@@ -190,7 +190,7 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 	row(arr, "cudaMemcpy device to device", ms, bytes2, copy_gbs, "");
 	{
 		apod_real *h;
-		CUDA_TRY(cudaMallocHost(&h, field));
+		APOD_CUDA_TRY(cudaMallocHost(&h, field));
 		if (time_q(reps, [&] { return cudaMemcpyAsync(h, r.d_cur, field,
 		                                               cudaMemcpyDeviceToHost) != cudaSuccess; }, &ms))
 			return -1;
@@ -228,10 +228,10 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 		resident_free(&r);
 		goto fused;
 	}
-	CUDA_TRY(cudaMalloc(&d_sum, sizeof(double)));
-	CUDA_TRY(cub::DeviceReduce::Reduce(temp, temp_bytes, r.d_cur, d_sum, (int)n,
+	APOD_CUDA_TRY(cudaMalloc(&d_sum, sizeof(double)));
+	APOD_CUDA_TRY(cub::DeviceReduce::Reduce(temp, temp_bytes, r.d_cur, d_sum, (int)n,
 	                                   cuda::std::plus<double>(), 0.0));
-	CUDA_TRY(cudaMalloc(&temp, temp_bytes));
+	APOD_CUDA_TRY(cudaMalloc(&temp, temp_bytes));
 	if (time_q(reps, [&] { return cub::DeviceReduce::Reduce(temp, temp_bytes, r.d_cur, d_sum, (int)n,
 	                                                         cuda::std::plus<double>(), 0.0) != cudaSuccess; }, &ms))
 		return -1;

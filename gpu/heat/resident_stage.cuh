@@ -13,7 +13,7 @@
 
 #include <stdlib.h>
 
-#include "fail.h"
+#include "apod/apod.h"
 #include "heat_stage.h"
 #include "resident.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "device.h"
 #include "heat_stage.h"
 #include "hostphases.h"
@@ -54,16 +54,16 @@ static int gpu1_setup(struct gpu1 *g, const struct heat_problem *p)
 	memcpy(g->host, p->init, bytes);
 	if (!(g->hist = (unsigned *)malloc((size_t)p->nbins * sizeof *g->hist)))
 		return apod_fail("gpu1: out of memory");
-	CUDA_TRY(cudaMalloc(&g->d_cur, bytes));
-	CUDA_TRY(cudaMalloc(&g->d_next, bytes));
-	CUDA_TRY(cudaMalloc(&g->d_src_idx, (p->nsrc ? p->nsrc : 1) * sizeof(size_t)));
-	CUDA_TRY(cudaMalloc(&g->d_src_temp, (p->nsrc ? p->nsrc : 1) * sizeof(apod_real)));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_cur, bytes));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_next, bytes));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_src_idx, (p->nsrc ? p->nsrc : 1) * sizeof(size_t)));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_src_temp, (p->nsrc ? p->nsrc : 1) * sizeof(apod_real)));
 	/* d_next keeps the fixed edges for the whole run; the sweep never writes them. */
-	CUDA_TRY(cudaMemcpy(g->d_next, p->init, bytes, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(g->d_next, p->init, bytes, cudaMemcpyHostToDevice));
 	if (p->nsrc) {
-		CUDA_TRY(cudaMemcpy(g->d_src_idx, p->src_idx, p->nsrc * sizeof(size_t),
+		APOD_CUDA_TRY(cudaMemcpy(g->d_src_idx, p->src_idx, p->nsrc * sizeof(size_t),
 		                    cudaMemcpyHostToDevice));
-		CUDA_TRY(cudaMemcpy(g->d_src_temp, p->src_temp, p->nsrc * sizeof(apod_real),
+		APOD_CUDA_TRY(cudaMemcpy(g->d_src_temp, p->src_temp, p->nsrc * sizeof(apod_real),
 		                    cudaMemcpyHostToDevice));
 	}
 	if (!(g->events = apod_phase_events_new(0, 8)))
@@ -94,12 +94,12 @@ static int gpu1_step(void *ctx)
 	dim3 block(SWEEP_BX, SWEEP_BY);
 	dim3 grid((unsigned)((p->nx - 2 + SWEEP_BX - 1) / SWEEP_BX),
 	          (unsigned)((p->ny - 2 + SWEEP_BY - 1) / SWEEP_BY));
-	CUDA_TRY(cudaMemcpy(g->d_cur, g->host, bytes, cudaMemcpyHostToDevice));
-	LAUNCH_TRY((sweep_kernel<<<grid, block>>>(g->d_cur, g->d_next, p->nx, p->ny, p->alpha)));
+	APOD_CUDA_TRY(cudaMemcpy(g->d_cur, g->host, bytes, cudaMemcpyHostToDevice));
+	APOD_LAUNCH_TRY((sweep_kernel<<<grid, block>>>(g->d_cur, g->d_next, p->nx, p->ny, p->alpha)));
 	if (p->nsrc)
-		LAUNCH_TRY((pin_kernel<<<(unsigned)((p->nsrc + 255) / 256), 256>>>(g->d_next, g->d_src_idx,
+		APOD_LAUNCH_TRY((pin_kernel<<<(unsigned)((p->nsrc + 255) / 256), 256>>>(g->d_next, g->d_src_idx,
 		                                                                    g->d_src_temp, p->nsrc)));
-	CUDA_TRY(cudaMemcpy(g->host, g->d_next, bytes, cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaMemcpy(g->host, g->d_next, bytes, cudaMemcpyDeviceToHost));
 	return 0;
 }
 

@@ -11,7 +11,7 @@
  */
 #include <stdlib.h>
 
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "device.h"
 #include "heat_stage.h"
 #include "resident.h"

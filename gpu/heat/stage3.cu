@@ -11,7 +11,7 @@
  */
 #include <stdlib.h>
 
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "device.h"
 #include "heat_stage.h"
 #include "resident.h"
@@ -40,7 +40,7 @@ static void gpu3_destroy(void *ctx)
 static int gpu3_setup(struct gpu3 *g, const struct heat_problem *p)
 {
 	/* Non-blocking: no implicit ordering against the legacy stream. */
-	CUDA_TRY(cudaStreamCreateWithFlags(&g->compute, cudaStreamNonBlocking));
+	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&g->compute, cudaStreamNonBlocking));
 	/* One more field's worth is counted for the snapshot staging buffer. */
 	return resident_init(&g->r, p, "gpu3", g->compute, GPU3_PARTS, 1);
 }

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "heat/cell.h"
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "device.h"
 #include "heat_stage.h"
 #include "resident.h"
@@ -70,11 +70,11 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 	 * registers and shared memory; no wider than a row needs. */
 #ifdef APOD_REAL_FLOAT
 	if (g->vec4)
-		CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_vec4_kernel<true, true>, g->smem,
+		APOD_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_vec4_kernel<true, true>, g->smem,
 		                                            1024));
 	else
 #endif
-		CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_scalar_kernel,
+		APOD_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_scalar_kernel,
 		                                            g->smem, 1024));
 	if ((size_t)block > (threads_x + 31) / 32 * 32)
 		block = (int)((threads_x + 31) / 32 * 32);
@@ -83,7 +83,7 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 	               (unsigned)((p->ny + FUSED_ROWS - 1) / FUSED_ROWS));
 	nparts = (int)(g->grid.x * g->grid.y);
 
-	CUDA_TRY(cudaStreamCreateWithFlags(&g->compute, cudaStreamNonBlocking));
+	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&g->compute, cudaStreamNonBlocking));
 	if (resident_init(&g->r, p, "gpu4", g->compute, nparts, 1))
 		return -1;
 	if (!(mask = (unsigned *)calloc(words, sizeof *mask)))
@@ -105,15 +105,15 @@ static int gpu4_step(void *ctx)
 	struct resident *r = &g->r;
 	const struct heat_problem *p = r->p;
 	apod_real *t;
-	CUDA_TRY(cudaMemsetAsync(r->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), r->stream));
+	APOD_CUDA_TRY(cudaMemsetAsync(r->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), r->stream));
 #ifdef APOD_REAL_FLOAT
 	if (g->vec4)
-		LAUNCH_TRY((fused_vec4_kernel<true, true><<<g->grid, g->block, g->smem, r->stream>>>(
+		APOD_LAUNCH_TRY((fused_vec4_kernel<true, true><<<g->grid, g->block, g->smem, r->stream>>>(
 			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo,
 			p->hist_inv_width, p->nbins, r->d_parts, r->d_hist)));
 	else
 #endif
-		LAUNCH_TRY((fused_scalar_kernel<<<g->grid, g->block, g->smem, r->stream>>>(
+		APOD_LAUNCH_TRY((fused_scalar_kernel<<<g->grid, g->block, g->smem, r->stream>>>(
 			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo,
 			p->hist_inv_width, p->nbins, r->d_parts, r->d_hist)));
 	t = r->d_cur;
@@ -177,7 +177,7 @@ int apod_gpu4_variant_once(void *ctx, int moments, int hist)
 	if (!g->vec4)
 		return apod_fail("gpu4 variants need the 16-byte kernel (float, nx a multiple of 4)");
 #define VARIANT(M, H)                                                                       \
-	LAUNCH_TRY((fused_vec4_kernel<M, H><<<g->grid, g->block, g->smem, r->stream>>>(          \
+	APOD_LAUNCH_TRY((fused_vec4_kernel<M, H><<<g->grid, g->block, g->smem, r->stream>>>(          \
 		r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width, \
 		p->nbins, r->d_parts, r->d_hist)))
 	if (moments && hist)

@@ -28,7 +28,7 @@
 
 #include <nccl.h>
 
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "device.h"
 #include "heat_stage.h"
 #include "kernels.cuh"
@@ -246,7 +246,7 @@ static int setup_local(struct mgpu *g)
 	size_t need = 2 * field + nheld * p->nx * sizeof(apod_real) + (64u << 20);
 	int ndev = 0, sms = 0;
 
-	CUDA_TRY(cudaGetDeviceCount(&ndev));
+	APOD_CUDA_TRY(cudaGetDeviceCount(&ndev));
 	/* Under mpirun, one rank per visible GPU: fewer would leave GPUs idle
 	 * unnoticed, more would put two ranks on one (NCCL refuses).  A single
 	 * rank (plain `apod run`, or the table, which runs every stage in one
@@ -257,32 +257,32 @@ static int setup_local(struct mgpu *g)
 		                       heat_mpi_size, ndev, ndev == 1 ? "" : "s", ndev);
 	/* One host: rank r drives GPU r. */
 	g->device = heat_mpi_rank;
-	CUDA_TRY(cudaSetDevice(g->device));
+	APOD_CUDA_TRY(cudaSetDevice(g->device));
 	if (apod_gpu_require("mgpu", need))
 		return -1;
-	CUDA_TRY(cudaStreamCreateWithFlags(&g->edge, cudaStreamNonBlocking));
-	CUDA_TRY(cudaStreamCreateWithFlags(&g->inner, cudaStreamNonBlocking));
-	CUDA_TRY(cudaEventCreateWithFlags(&g->edge_done, cudaEventDisableTiming));
-	CUDA_TRY(cudaEventCreateWithFlags(&g->inner_done, cudaEventDisableTiming));
-	CUDA_TRY(cudaMalloc(&g->d_cur, field));
-	CUDA_TRY(cudaMalloc(&g->d_next, field));
-	CUDA_TRY(cudaMalloc(&g->d_parts, MGPU_PARTS * sizeof(struct apod_moments)));
-	CUDA_TRY(cudaMalloc(&g->d_total, sizeof(struct apod_moments)));
-	CUDA_TRY(cudaMalloc(&g->d_hist, (size_t)p->nbins * sizeof(unsigned)));
-	CUDA_TRY(cudaMalloc(&g->d_zsum, (size_t)p->nzones * sizeof(double)));
-	CUDA_TRY(cudaMallocHost(&g->h_total, sizeof(struct apod_moments)));
-	CUDA_TRY(cudaMallocHost(&g->h_hist, (size_t)p->nbins * sizeof(unsigned)));
-	CUDA_TRY(cudaMallocHost(&g->h_zsum, (size_t)p->nzones * sizeof(double)));
-	CUDA_TRY(cudaMallocHost(&g->h_rows, nheld * p->nx * sizeof(apod_real)));
+	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&g->edge, cudaStreamNonBlocking));
+	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&g->inner, cudaStreamNonBlocking));
+	APOD_CUDA_TRY(cudaEventCreateWithFlags(&g->edge_done, cudaEventDisableTiming));
+	APOD_CUDA_TRY(cudaEventCreateWithFlags(&g->inner_done, cudaEventDisableTiming));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_cur, field));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_next, field));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_parts, MGPU_PARTS * sizeof(struct apod_moments)));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_total, sizeof(struct apod_moments)));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_hist, (size_t)p->nbins * sizeof(unsigned)));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_zsum, (size_t)p->nzones * sizeof(double)));
+	APOD_CUDA_TRY(cudaMallocHost(&g->h_total, sizeof(struct apod_moments)));
+	APOD_CUDA_TRY(cudaMallocHost(&g->h_hist, (size_t)p->nbins * sizeof(unsigned)));
+	APOD_CUDA_TRY(cudaMallocHost(&g->h_zsum, (size_t)p->nzones * sizeof(double)));
+	APOD_CUDA_TRY(cudaMallocHost(&g->h_rows, nheld * p->nx * sizeof(apod_real)));
 	/* Both buffers start whole: the sweep never writes the fixed edges. */
-	CUDA_TRY(cudaMemcpy(g->d_cur, p->init + (g->lo - 1) * p->nx, field, cudaMemcpyHostToDevice));
-	CUDA_TRY(cudaMemcpy(g->d_next, p->init + (g->lo - 1) * p->nx, field, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(g->d_cur, p->init + (g->lo - 1) * p->nx, field, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(g->d_next, p->init + (g->lo - 1) * p->nx, field, cudaMemcpyHostToDevice));
 	if (upload_sources(g))
 		return -1;
 	/* cudaMemcpy from pageable memory may return before its DMA is done,
 	 * and the non-blocking streams do not wait for the legacy stream. */
-	CUDA_TRY(cudaDeviceSynchronize());
-	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, g->device));
+	APOD_CUDA_TRY(cudaDeviceSynchronize());
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, g->device));
 	g->stats_blocks = 8 * sms < MGPU_PARTS ? 8 * sms : MGPU_PARTS;
 	if (!(g->all_m = (struct apod_moments *)malloc((size_t)heat_mpi_size * sizeof *g->all_m)) ||
 	    !(g->counts = (int *)malloc((size_t)heat_mpi_size * sizeof(int))) ||
@@ -365,13 +365,13 @@ static int step_on_streams(struct mgpu *g)
 
 	/* The boundary rows first, on the edge stream: local row 1 and row
 	 * `rows` (the same row when the block is one row thick). */
-	LAUNCH_TRY((sweep_rows_kernel<<<dim3(gx, 1), block, 0, g->edge>>>(g->d_cur, g->d_next, nx, 1,
+	APOD_LAUNCH_TRY((sweep_rows_kernel<<<dim3(gx, 1), block, 0, g->edge>>>(g->d_cur, g->d_next, nx, 1,
 	                                                                  2, p->alpha)));
 	if (rows > 1)
-		LAUNCH_TRY((sweep_rows_kernel<<<dim3(gx, 1), block, 0, g->edge>>>(
+		APOD_LAUNCH_TRY((sweep_rows_kernel<<<dim3(gx, 1), block, 0, g->edge>>>(
 			g->d_cur, g->d_next, nx, rows, rows + 1, p->alpha)));
 	if (g->nsrc_edge)
-		LAUNCH_TRY((pin_kernel<<<(unsigned)((g->nsrc_edge + 255) / 256), 256, 0, g->edge>>>(
+		APOD_LAUNCH_TRY((pin_kernel<<<(unsigned)((g->nsrc_edge + 255) / 256), 256, 0, g->edge>>>(
 			g->d_next, g->d_src_edge, g->d_temp_edge, g->nsrc_edge)));
 	/* The halos, while the interior is swept. */
 	NCCL_TRY(ncclGroupStart());
@@ -388,17 +388,17 @@ static int step_on_streams(struct mgpu *g)
 	NCCL_TRY(ncclGroupEnd());
 	if (rows > 2) {
 		unsigned gy = (unsigned)((rows - 2 + SWEEP_BY - 1) / SWEEP_BY);
-		LAUNCH_TRY((sweep_rows_kernel<<<dim3(gx, gy), block, 0, g->inner>>>(g->d_cur, g->d_next, nx,
+		APOD_LAUNCH_TRY((sweep_rows_kernel<<<dim3(gx, gy), block, 0, g->inner>>>(g->d_cur, g->d_next, nx,
 		                                                                    2, rows, p->alpha)));
 	}
 	if (g->nsrc_inner)
-		LAUNCH_TRY((pin_kernel<<<(unsigned)((g->nsrc_inner + 255) / 256), 256, 0, g->inner>>>(
+		APOD_LAUNCH_TRY((pin_kernel<<<(unsigned)((g->nsrc_inner + 255) / 256), 256, 0, g->inner>>>(
 			g->d_next, g->d_src_inner, g->d_temp_inner, g->nsrc_inner)));
 	/* The next step reads rows both streams wrote, and writes rows both read. */
-	CUDA_TRY(cudaEventRecord(g->edge_done, g->edge));
-	CUDA_TRY(cudaEventRecord(g->inner_done, g->inner));
-	CUDA_TRY(cudaStreamWaitEvent(g->edge, g->inner_done, 0));
-	CUDA_TRY(cudaStreamWaitEvent(g->inner, g->edge_done, 0));
+	APOD_CUDA_TRY(cudaEventRecord(g->edge_done, g->edge));
+	APOD_CUDA_TRY(cudaEventRecord(g->inner_done, g->inner));
+	APOD_CUDA_TRY(cudaStreamWaitEvent(g->edge, g->inner_done, 0));
+	APOD_CUDA_TRY(cudaStreamWaitEvent(g->inner, g->edge_done, 0));
 	t = g->d_cur;
 	g->d_cur = g->d_next;
 	g->d_next = t;
@@ -419,15 +419,15 @@ static int stats_here(struct mgpu *g)
 {
 	const struct heat_problem *p = g->p;
 	size_t n = (g->own1 - g->own0) * p->nx;
-	CUDA_TRY(cudaMemsetAsync(g->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), g->edge));
-	LAUNCH_TRY((stats_kernel<<<g->stats_blocks, 256, (size_t)p->nbins * sizeof(unsigned), g->edge>>>(
+	APOD_CUDA_TRY(cudaMemsetAsync(g->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), g->edge));
+	APOD_LAUNCH_TRY((stats_kernel<<<g->stats_blocks, 256, (size_t)p->nbins * sizeof(unsigned), g->edge>>>(
 		held_rows(g), n, p->hist_lo, p->hist_inv_width, p->nbins, g->d_parts, g->d_hist)));
-	LAUNCH_TRY((merge_kernel<<<1, 256, 0, g->edge>>>(g->d_parts, g->stats_blocks, g->d_total)));
-	CUDA_TRY(cudaMemcpyAsync(g->h_total, g->d_total, sizeof *g->h_total, cudaMemcpyDeviceToHost,
+	APOD_LAUNCH_TRY((merge_kernel<<<1, 256, 0, g->edge>>>(g->d_parts, g->stats_blocks, g->d_total)));
+	APOD_CUDA_TRY(cudaMemcpyAsync(g->h_total, g->d_total, sizeof *g->h_total, cudaMemcpyDeviceToHost,
 	                         g->edge));
-	CUDA_TRY(cudaMemcpyAsync(g->h_hist, g->d_hist, (size_t)p->nbins * sizeof(unsigned),
+	APOD_CUDA_TRY(cudaMemcpyAsync(g->h_hist, g->d_hist, (size_t)p->nbins * sizeof(unsigned),
 	                         cudaMemcpyDeviceToHost, g->edge));
-	CUDA_TRY(cudaStreamSynchronize(g->edge));
+	APOD_CUDA_TRY(cudaStreamSynchronize(g->edge));
 	return 0;
 }
 
@@ -447,12 +447,12 @@ static void mgpu_stats(struct mgpu *g, struct apod_moments *m, unsigned *hist)
 static int zones_here(struct mgpu *g)
 {
 	const struct heat_problem *p = g->p;
-	LAUNCH_TRY((zone_sums_kernel<<<p->nzones, 256, 0, g->edge>>>(held_rows(g), p->nx, p->ny, p->zones_x,
+	APOD_LAUNCH_TRY((zone_sums_kernel<<<p->nzones, 256, 0, g->edge>>>(held_rows(g), p->nx, p->ny, p->zones_x,
 	                                                             p->zones_y, g->own0, g->own1,
 	                                                             g->d_zsum)));
-	CUDA_TRY(cudaMemcpyAsync(g->h_zsum, g->d_zsum, (size_t)p->nzones * sizeof(double),
+	APOD_CUDA_TRY(cudaMemcpyAsync(g->h_zsum, g->d_zsum, (size_t)p->nzones * sizeof(double),
 	                         cudaMemcpyDeviceToHost, g->edge));
-	CUDA_TRY(cudaStreamSynchronize(g->edge));
+	APOD_CUDA_TRY(cudaStreamSynchronize(g->edge));
 	return 0;
 }
 
@@ -486,10 +486,10 @@ static int mgpu_probe(void *ctx, int k, double *const *rows)
 
 static int download_held(struct mgpu *g)
 {
-	CUDA_TRY(cudaStreamSynchronize(g->inner));
-	CUDA_TRY(cudaMemcpyAsync(g->h_rows, held_rows(g), (g->own1 - g->own0) * g->p->nx * sizeof(apod_real),
+	APOD_CUDA_TRY(cudaStreamSynchronize(g->inner));
+	APOD_CUDA_TRY(cudaMemcpyAsync(g->h_rows, held_rows(g), (g->own1 - g->own0) * g->p->nx * sizeof(apod_real),
 	                         cudaMemcpyDeviceToHost, g->edge));
-	CUDA_TRY(cudaStreamSynchronize(g->edge));
+	APOD_CUDA_TRY(cudaStreamSynchronize(g->edge));
 	return 0;
 }
 
