@@ -14,7 +14,7 @@
 #include "montecarlo_workload.h"
 #include "particles_workload.h"
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
-#include "bench.h"
+#include "heat_bench.h"
 #include "nbody_bench.h"
 #include "device.h"
 #include "gpu_info.h"
@@ -34,7 +34,7 @@ static int kernels(const struct apod_workload *w, const void *problem, int reps,
 	if (!apod_gpu_available(why, sizeof why))
 		return 0;
 	if (w == &heat_workload)
-		return apod_gpu_bench(problem, reps, json);
+		return heat_gpu_bench(problem, reps, json);
 	if (w == &nbody_workload)
 		return nbody_gpu_bench(problem, reps, json);
 	if (w == &montecarlo_workload)

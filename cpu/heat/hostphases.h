@@ -8,7 +8,7 @@
 #ifndef APOD_HOSTPHASES_H
 #define APOD_HOSTPHASES_H
 
-#include "apod_hd.h"
+#include "heat/real.h"
 #include "problem.h"
 #include "stats.h"
 
@@ -16,12 +16,12 @@
 extern "C" {
 #endif
 
-void calcStats(const struct heat_problem *p, const apod_real *field, struct apod_moments *m,
+void calcStats(const struct heat_problem *p, const heat_real *field, struct apod_moments *m,
                unsigned *hist);
-void calcSummaryData(const struct heat_problem *p, const apod_real *field, double *zone_means);
+void calcSummaryData(const struct heat_problem *p, const heat_real *field, double *zone_means);
 /* The mean of one zone, summed row by row in a fixed order (serial and omp
  * share it, so their zone means agree bit for bit). */
-double apod_zone_mean(const struct heat_problem *p, const apod_real *field, int zr, int zc);
+double heat_zone_mean(const struct heat_problem *p, const heat_real *field, int zr, int zc);
 
 #ifdef __cplusplus
 }

@@ -42,7 +42,7 @@ struct mpi {
 	size_t lo, hi;              /* the interior rows this rank sweeps: [lo, hi) */
 	size_t own0, own1;          /* rows it holds for statistics and the result */
 	size_t nloc;                /* local rows: global lo-1 .. hi (halos or edges) */
-	apod_real *cur, *next;
+	heat_real *cur, *next;
 	int up, down;               /* neighbour ranks, or MPI_PROC_NULL at an edge */
 	int nthreads;
 	struct apod_moments *rowm;  /* one per held row */
@@ -90,7 +90,7 @@ static void held(size_t ny, int r, int nranks, size_t *own0, size_t *own1)
 	*own1 = r == nranks - 1 ? ny : hi;
 }
 
-static apod_real *local_row(const struct mpi *s, apod_real *field, size_t global)
+static heat_real *local_row(const struct mpi *s, heat_real *field, size_t global)
 {
 	return field + (global - (s->lo - 1)) * s->p->nx;
 }
@@ -150,7 +150,7 @@ static void *mpi_create(const void *problem)
 		s->nthreads = 1;
 #endif
 		nheld = s->own1 - s->own0;
-		bytes = s->nloc * p->nx * sizeof(apod_real);
+		bytes = s->nloc * p->nx * sizeof(heat_real);
 		s->cur = malloc(bytes);
 		s->next = malloc(bytes);
 		s->rowm = malloc(nheld * sizeof *s->rowm);
@@ -165,7 +165,7 @@ static void *mpi_create(const void *problem)
 	if (!s || !s->cur || !s->next || !s->rowm || !s->thread_hist || !s->hist || !s->seg || !s->zone_row ||
 	    !s->zone_acc || !s->counts || !s->displs) {
 		apod_fail("mpi: rank %d cannot allocate its %zu of %zu rows (%zu bytes a field)",
-		          heat_mpi_rank, s ? s->nloc : 0, p->ny, s ? s->nloc * p->nx * sizeof(apod_real) : 0);
+		          heat_mpi_rank, s ? s->nloc : 0, p->ny, s ? s->nloc * p->nx * sizeof(heat_real) : 0);
 		failed = 1;
 	}
 	if (heat_mpi_agree(failed)) {
@@ -177,9 +177,9 @@ static void *mpi_create(const void *problem)
 	 * the sweep never writes the fixed edges. */
 #pragma omp parallel for schedule(static)
 	for (size_t l = 0; l < s->nloc; l++) {
-		const apod_real *src = p->init + (s->lo - 1 + l) * p->nx;
-		memcpy(s->cur + l * p->nx, src, p->nx * sizeof(apod_real));
-		memcpy(s->next + l * p->nx, src, p->nx * sizeof(apod_real));
+		const heat_real *src = p->init + (s->lo - 1 + l) * p->nx;
+		memcpy(s->cur + l * p->nx, src, p->nx * sizeof(heat_real));
+		memcpy(s->next + l * p->nx, src, p->nx * sizeof(heat_real));
 	}
 	for (size_t g = s->own0; g < s->own1; g++) {
 		int zr = 0;
@@ -204,11 +204,11 @@ static int mpi_step(void *ctx)
 	struct mpi *s = ctx;
 	const struct heat_problem *p = s->p;
 	size_t nx = p->nx, rows = s->hi - s->lo;
-	apod_real *t, *cur = s->cur, *next = s->next;
+	heat_real *t, *cur = s->cur, *next = s->next;
 
 #pragma omp parallel for schedule(static)
 	for (size_t l = 1; l <= rows; l++)
-		apod_sweep_row(cur + (l - 1) * nx, cur + l * nx, cur + (l + 1) * nx, next + l * nx, nx,
+		heat_sweep_row(cur + (l - 1) * nx, cur + l * nx, cur + (l + 1) * nx, next + l * nx, nx,
 		               p->alpha);
 	/* Heaters on this rank's rows, halos included: a halo's is overwritten
 	 * by the neighbour's own pinned value below. */
@@ -255,7 +255,7 @@ static void mpi_calcStats(struct mpi *s, struct apod_moments *m, unsigned *hist)
 {
 	const struct heat_problem *p = s->p;
 	size_t nb = (size_t)p->nbins, nheld = s->own1 - s->own0;
-	const apod_real *first = local_row(s, s->cur, s->own0);
+	const heat_real *first = local_row(s, s->cur, s->own0);
 
 	memset(s->thread_hist, 0, (size_t)s->nthreads * nb * sizeof *s->thread_hist);
 #pragma omp parallel
@@ -267,9 +267,9 @@ static void mpi_calcStats(struct mpi *s, struct apod_moments *m, unsigned *hist)
 #endif
 #pragma omp for schedule(static)
 		for (size_t i = 0; i < nheld; i++) {
-			const apod_real *row = first + i * p->nx;
-			apod_row_moments(row, p->nx, &s->rowm[i]);
-			apod_row_hist(row, p->nx, p->hist_lo, p->hist_inv_width, p->nbins, h);
+			const heat_real *row = first + i * p->nx;
+			heat_row_moments(row, p->nx, &s->rowm[i]);
+			heat_row_hist(row, p->nx, p->hist_lo, p->hist_inv_width, p->nbins, h);
 		}
 	}
 	apod_moments_init(m);
@@ -290,16 +290,16 @@ static void mpi_calcSummaryData(struct mpi *s, double *zone_means)
 {
 	const struct heat_problem *p = s->p;
 	size_t zx = (size_t)p->zones_x, nheld = s->own1 - s->own0;
-	const apod_real *first = local_row(s, s->cur, s->own0);
+	const heat_real *first = local_row(s, s->cur, s->own0);
 
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < nheld; i++)
 		for (size_t zc = 0; zc < zx; zc++) {
 			size_t c0 = heat_zone_col0(p, (int)zc), c1 = heat_zone_col0(p, (int)zc + 1);
-			s->seg[i * zx + zc] = apod_row_sum(first + i * p->nx + c0, c1 - c0);
+			s->seg[i * zx + zc] = heat_row_sum(first + i * p->nx + c0, c1 - c0);
 		}
 	/* Each zone's sum starts at 0.0 and takes its rows in order, as in
-	 * apod_zone_mean. */
+	 * heat_zone_mean. */
 	for (int z = 0; z < p->nzones; z++)
 		s->zone_acc[z] = 0.0;
 	relay_in(s->zone_acc, p->nzones, TAG_ZONES);

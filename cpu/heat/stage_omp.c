@@ -24,7 +24,7 @@
 
 struct omp {
 	const struct heat_problem *p;
-	apod_real *cur, *next;
+	heat_real *cur, *next;
 	int nthreads;
 	struct apod_moments *thread_m;  /* one partial result per thread */
 	unsigned *thread_hist;          /* nthreads x nbins */
@@ -48,7 +48,7 @@ static void *omp_create(const void *problem)
 {
 	const struct heat_problem *p = problem;
 	struct omp *s = calloc(1, sizeof *s);
-	size_t bytes = p->n * sizeof(apod_real);
+	size_t bytes = p->n * sizeof(heat_real);
 	if (!s)
 		goto nomem;
 	s->p = p;
@@ -64,8 +64,8 @@ static void *omp_create(const void *problem)
 	 * their own NUMA node. */
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < p->ny; i++) {
-		memcpy(s->cur + i * p->nx, p->init + i * p->nx, p->nx * sizeof(apod_real));
-		memcpy(s->next + i * p->nx, p->init + i * p->nx, p->nx * sizeof(apod_real));
+		memcpy(s->cur + i * p->nx, p->init + i * p->nx, p->nx * sizeof(heat_real));
+		memcpy(s->next + i * p->nx, p->init + i * p->nx, p->nx * sizeof(heat_real));
 	}
 	return s;
 nomem:
@@ -79,11 +79,11 @@ static int omp_genTimeStep(void *ctx)
 	struct omp *s = ctx;
 	const struct heat_problem *p = s->p;
 	size_t nx = p->nx;
-	apod_real *t, *cur = s->cur, *next = s->next;
+	heat_real *t, *cur = s->cur, *next = s->next;
 
 #pragma omp parallel for schedule(static)
 	for (size_t i = 1; i < p->ny - 1; i++)
-		apod_sweep_row(cur + (i - 1) * nx, cur + i * nx, cur + (i + 1) * nx, next + i * nx,
+		heat_sweep_row(cur + (i - 1) * nx, cur + i * nx, cur + (i + 1) * nx, next + i * nx,
 		               nx, p->alpha);
 	for (size_t k = 0; k < p->nsrc; k++)
 		next[p->src_idx[k]] = p->src_temp[k];
@@ -113,11 +113,11 @@ static void omp_calcStats(struct omp *s, struct apod_moments *m, unsigned *hist)
 		apod_moments_init(&local);
 #pragma omp for schedule(static)
 		for (size_t i = 0; i < p->ny; i++) {
-			const apod_real *row = s->cur + i * p->nx;
+			const heat_real *row = s->cur + i * p->nx;
 			struct apod_moments r;
-			apod_row_moments(row, p->nx, &r);
+			heat_row_moments(row, p->nx, &r);
 			apod_moments_merge(&local, &r);
-			apod_row_hist(row, p->nx, p->hist_lo, p->hist_inv_width, p->nbins, h);
+			heat_row_hist(row, p->nx, p->hist_lo, p->hist_inv_width, p->nbins, h);
 		}
 		s->thread_m[t] = local;
 	}
@@ -137,7 +137,7 @@ static void omp_calcSummaryData(struct omp *s, double *zone_means)
 #pragma omp parallel for collapse(2) schedule(dynamic)
 	for (int zr = 0; zr < p->zones_y; zr++)
 		for (int zc = 0; zc < p->zones_x; zc++)
-			zone_means[zr * p->zones_x + zc] = apod_zone_mean(p, s->cur, zr, zc);
+			zone_means[zr * p->zones_x + zc] = heat_zone_mean(p, s->cur, zr, zc);
 }
 
 static int omp_probe(void *ctx, int k, double *const *rows)

@@ -18,7 +18,7 @@
 
 struct serial {
 	const struct heat_problem *p;
-	apod_real *cur, *next;
+	heat_real *cur, *next;
 	unsigned *hist;             /* calcStats's counts, p->nbins */
 };
 
@@ -37,7 +37,7 @@ static void *serial_create(const void *problem)
 {
 	const struct heat_problem *p = problem;
 	struct serial *s = calloc(1, sizeof *s);
-	size_t bytes = p->n * sizeof(apod_real);
+	size_t bytes = p->n * sizeof(heat_real);
 	if (s) {
 		s->p = p;
 		s->cur = malloc(bytes);
@@ -61,10 +61,10 @@ static int genTimeStep(void *ctx)
 	struct serial *s = ctx;
 	const struct heat_problem *p = s->p;
 	size_t nx = p->nx;
-	apod_real *t;
+	heat_real *t;
 
 	for (size_t i = 1; i + 1 < p->ny; i++)
-		apod_sweep_row(s->cur + (i - 1) * nx, s->cur + i * nx, s->cur + (i + 1) * nx,
+		heat_sweep_row(s->cur + (i - 1) * nx, s->cur + i * nx, s->cur + (i + 1) * nx,
 		               s->next + i * nx, nx, p->alpha);
 	for (size_t k = 0; k < p->nsrc; k++)
 		s->next[p->src_idx[k]] = p->src_temp[k];

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 
 #include "apod/apod.h"
-#include "apod_hd.h"
-#include "heat_stage.h"
 #include "heat.h"
+#include "heat/real.h"
+#include "heat_stage.h"
 #include "heat_workload.h"
 #include "problem.h"
 
@@ -181,7 +181,7 @@ static const struct apod_probe probes[] = {
 };
 
 static const struct apod_array arrays[] = {
-	{ .name = "field", .dtype = sizeof(apod_real) == sizeof(double) ? APOD_F64 : APOD_F32,
+	{ .name = "field", .dtype = sizeof(heat_real) == sizeof(double) ? APOD_F64 : APOD_F32,
 	  .shape = field_shape, .snapshot = "snap", .compare = APOD_COMPARE_CLOSE,
 	  .tolerance = field_tol },
 	{ .name = NULL },

@@ -3,13 +3,13 @@
 #include "apod/cuda.h"
 #include "device.h"
 #include "kernels.cuh"
-#include "resident.h"
+#include "heat_resident.h"
 
-int resident_init(struct resident *r, const struct heat_problem *p, const char *stage,
+int resident_init(struct heat_resident *r, const struct heat_problem *p, const char *stage,
                   cudaStream_t stream, int nparts, int extra_fields)
 {
-	size_t field = p->n * sizeof(apod_real);
-	size_t need = (2 + (size_t)extra_fields) * field + p->nsrc * (sizeof(size_t) + sizeof(apod_real)) +
+	size_t field = p->n * sizeof(heat_real);
+	size_t need = (2 + (size_t)extra_fields) * field + p->nsrc * (sizeof(size_t) + sizeof(heat_real)) +
 	              (size_t)nparts * sizeof(struct apod_moments) + (size_t)p->nbins * sizeof(unsigned) +
 	              (size_t)p->nzones * sizeof(double) + (64u << 20); /* context and slack */
 	int dev, sms;
@@ -22,7 +22,7 @@ int resident_init(struct resident *r, const struct heat_problem *p, const char *
 	APOD_CUDA_TRY(cudaMalloc(&r->d_cur, field));
 	APOD_CUDA_TRY(cudaMalloc(&r->d_next, field));
 	APOD_CUDA_TRY(cudaMalloc(&r->d_src_idx, (p->nsrc ? p->nsrc : 1) * sizeof(size_t)));
-	APOD_CUDA_TRY(cudaMalloc(&r->d_src_temp, (p->nsrc ? p->nsrc : 1) * sizeof(apod_real)));
+	APOD_CUDA_TRY(cudaMalloc(&r->d_src_temp, (p->nsrc ? p->nsrc : 1) * sizeof(heat_real)));
 	APOD_CUDA_TRY(cudaMalloc(&r->d_parts, (size_t)nparts * sizeof(struct apod_moments)));
 	APOD_CUDA_TRY(cudaMalloc(&r->d_total, sizeof(struct apod_moments)));
 	APOD_CUDA_TRY(cudaMalloc(&r->d_hist, (size_t)p->nbins * sizeof(unsigned)));
@@ -36,7 +36,7 @@ int resident_init(struct resident *r, const struct heat_problem *p, const char *
 	if (p->nsrc) {
 		APOD_CUDA_TRY(cudaMemcpy(r->d_src_idx, p->src_idx, p->nsrc * sizeof(size_t),
 		                    cudaMemcpyHostToDevice));
-		APOD_CUDA_TRY(cudaMemcpy(r->d_src_temp, p->src_temp, p->nsrc * sizeof(apod_real),
+		APOD_CUDA_TRY(cudaMemcpy(r->d_src_temp, p->src_temp, p->nsrc * sizeof(heat_real),
 		                    cudaMemcpyHostToDevice));
 	}
 	/* The plain statistics kernel: enough blocks to fill the device a few
@@ -51,17 +51,17 @@ int resident_init(struct resident *r, const struct heat_problem *p, const char *
 	return 0;
 }
 
-int resident_mark(struct resident *r, int phase, int end)
+int resident_mark(struct heat_resident *r, int phase, int end)
 {
 	return apod_phase_events_mark(r->events, phase, end);
 }
 
-int resident_device_seconds(struct resident *r, double *seconds, int nphases)
+int resident_device_seconds(struct heat_resident *r, double *seconds, int nphases)
 {
 	return apod_phase_events_collect(r->events, seconds, nphases);
 }
 
-void resident_free(struct resident *r)
+void resident_free(struct heat_resident *r)
 {
 	apod_phase_events_free(r->events);
 	r->events = NULL;
@@ -80,13 +80,13 @@ void resident_free(struct resident *r)
 	memset(r, 0, sizeof *r);
 }
 
-int resident_sweep(struct resident *r)
+int resident_sweep(struct heat_resident *r)
 {
 	const struct heat_problem *p = r->p;
 	dim3 block(SWEEP_BX, SWEEP_BY);
 	dim3 grid((unsigned)((p->nx - 2 + SWEEP_BX - 1) / SWEEP_BX),
 	          (unsigned)((p->ny - 2 + SWEEP_BY - 1) / SWEEP_BY));
-	apod_real *t;
+	heat_real *t;
 	APOD_LAUNCH_TRY((sweep_kernel<<<grid, block, 0, r->stream>>>(r->d_cur, r->d_next, p->nx, p->ny,
 	                                                          p->alpha)));
 	if (p->nsrc)
@@ -99,7 +99,7 @@ int resident_sweep(struct resident *r)
 }
 
 /* Merge the partials and start the two copies home; nothing waits. */
-static int stats_send(struct resident *r, int nparts)
+static int stats_send(struct heat_resident *r, int nparts)
 {
 	const struct heat_problem *p = r->p;
 	APOD_LAUNCH_TRY((merge_kernel<<<1, 256, 0, r->stream>>>(r->d_parts, nparts, r->d_total)));
@@ -111,19 +111,19 @@ static int stats_send(struct resident *r, int nparts)
 }
 
 /* Wait for the copies home: the moments into m, the counts stay in h_hist. */
-static int stats_take(struct resident *r, struct apod_moments *m)
+static int stats_take(struct heat_resident *r, struct apod_moments *m)
 {
 	APOD_CUDA_TRY(cudaStreamSynchronize(r->stream));
 	*m = *r->h_total;
 	return 0;
 }
 
-int resident_stats_finish(struct resident *r, int nparts, struct apod_moments *m)
+int resident_stats_finish(struct heat_resident *r, int nparts, struct apod_moments *m)
 {
 	return stats_send(r, nparts) || stats_take(r, m) ? -1 : 0;
 }
 
-int resident_stats_issue(struct resident *r)
+int resident_stats_issue(struct heat_resident *r)
 {
 	const struct heat_problem *p = r->p;
 	APOD_CUDA_TRY(cudaMemsetAsync(r->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), r->stream));
@@ -133,12 +133,12 @@ int resident_stats_issue(struct resident *r)
 	return stats_send(r, r->stats_blocks);
 }
 
-int resident_stats(struct resident *r, struct apod_moments *m)
+int resident_stats(struct heat_resident *r, struct apod_moments *m)
 {
 	return resident_stats_issue(r) || stats_take(r, m) ? -1 : 0;
 }
 
-int resident_zones(struct resident *r, double *zone_means)
+int resident_zones(struct heat_resident *r, double *zone_means)
 {
 	const struct heat_problem *p = r->p;
 	APOD_LAUNCH_TRY((zones_kernel<<<p->nzones, 256, 0, r->stream>>>(r->d_cur, p->nx, p->ny, p->zones_x,
@@ -150,10 +150,10 @@ int resident_zones(struct resident *r, double *zone_means)
 	return 0;
 }
 
-int resident_fetch(struct resident *r, apod_real *dst)
+int resident_fetch(struct heat_resident *r, heat_real *dst)
 {
 	APOD_CUDA_TRY(cudaStreamSynchronize(r->stream));
-	APOD_CUDA_TRY(cudaMemcpy(dst, r->d_cur, r->p->n * sizeof(apod_real), cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaMemcpy(dst, r->d_cur, r->p->n * sizeof(heat_real), cudaMemcpyDeviceToHost));
 	return 0;
 }
 
@@ -162,7 +162,7 @@ int snapshots_init(struct snapshots *s, size_t n)
 	memset(s, 0, sizeof *s);
 	s->n = n;
 	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&s->copy, cudaStreamNonBlocking));
-	APOD_CUDA_TRY(cudaMalloc(&s->d_stage, n * sizeof(apod_real)));
+	APOD_CUDA_TRY(cudaMalloc(&s->d_stage, n * sizeof(heat_real)));
 	for (int i = 0; i < 2; i++) {
 		APOD_CUDA_TRY(cudaMallocHost(&s->h_chunk[i], SNAPSHOT_CHUNK));
 		APOD_CUDA_TRY(cudaEventCreateWithFlags(&s->done[i], cudaEventDisableTiming));
@@ -189,14 +189,14 @@ void snapshots_free(struct snapshots *s)
 	memset(s, 0, sizeof *s);
 }
 
-int snapshots_begin(struct snapshots *s, struct resident *r)
+int snapshots_begin(struct snapshots *s, struct heat_resident *r)
 {
 	/* Made on first use: a run without snapshots pays nothing for them. */
 	if (!s->ready && snapshots_init(s, r->p->n))
 		return -1;
 	/* The previous snapshot has been streamed out (the driver waited for
 	 * it), so the staging buffer is free. */
-	APOD_CUDA_TRY(cudaMemcpyAsync(s->d_stage, r->d_cur, s->n * sizeof(apod_real),
+	APOD_CUDA_TRY(cudaMemcpyAsync(s->d_stage, r->d_cur, s->n * sizeof(heat_real),
 	                         cudaMemcpyDeviceToDevice, r->stream));
 	APOD_CUDA_TRY(cudaEventRecord(s->staged, r->stream));
 	return 0;
@@ -206,7 +206,7 @@ int snapshots_begin(struct snapshots *s, struct resident *r)
 static int download_chunk(struct snapshots *s, size_t k, size_t per)
 {
 	size_t off = k * per, count = s->n - off < per ? s->n - off : per;
-	APOD_CUDA_TRY(cudaMemcpyAsync(s->h_chunk[k % 2], s->d_stage + off, count * sizeof(apod_real),
+	APOD_CUDA_TRY(cudaMemcpyAsync(s->h_chunk[k % 2], s->d_stage + off, count * sizeof(heat_real),
 	                         cudaMemcpyDeviceToHost, s->copy));
 	APOD_CUDA_TRY(cudaEventRecord(s->done[k % 2], s->copy));
 	return 0;
@@ -215,7 +215,7 @@ static int download_chunk(struct snapshots *s, size_t k, size_t per)
 int snapshots_stream(struct snapshots *s, int (*sink)(const void *chunk, size_t bytes, void *arg),
                      void *arg)
 {
-	size_t per = SNAPSHOT_CHUNK / sizeof(apod_real), nchunks = (s->n + per - 1) / per;
+	size_t per = SNAPSHOT_CHUNK / sizeof(heat_real), nchunks = (s->n + per - 1) / per;
 	APOD_CUDA_TRY(cudaStreamWaitEvent(s->copy, s->staged, 0));
 	if (download_chunk(s, 0, per))
 		return -1;
@@ -226,7 +226,7 @@ int snapshots_stream(struct snapshots *s, int (*sink)(const void *chunk, size_t 
 		if (k + 1 < nchunks && download_chunk(s, k + 1, per))
 			return -1;
 		APOD_CUDA_TRY(cudaEventSynchronize(s->done[k % 2]));
-		if (sink(s->h_chunk[k % 2], count * sizeof(apod_real), arg))
+		if (sink(s->h_chunk[k % 2], count * sizeof(heat_real), arg))
 			return -1;
 	}
 	return 0;

@@ -15,7 +15,7 @@
 
 #include "apod/apod.h"
 #include "heat_stage.h"
-#include "resident.h"
+#include "heat_resident.h"
 
 /* calloc the context, run its setup, and on failure undo what setup did. */
 template <class T, int (*setup)(T *, const struct heat_problem *), void (*destroy)(void *)>
@@ -62,7 +62,7 @@ static int resident_probe(void *ctx, int k, double *const *rows)
 template <class T> static int resident_fetch_op(void *ctx, int array, void *dst)
 {
 	(void)array;   /* heat has one array, the field */
-	return resident_fetch(&((T *)ctx)->r, (apod_real *)dst);
+	return resident_fetch(&((T *)ctx)->r, (heat_real *)dst);
 }
 
 template <class T> static int resident_mark_op(void *ctx, int phase, int end)

@@ -20,11 +20,11 @@
 
 struct gpu1 {
 	const struct heat_problem *p;
-	apod_real *host;            /* the field the host phases read */
+	heat_real *host;            /* the field the host phases read */
 	unsigned *hist;             /* calcStats's counts, p->nbins */
-	apod_real *d_cur, *d_next;
+	heat_real *d_cur, *d_next;
 	size_t *d_src_idx;
-	apod_real *d_src_temp;
+	heat_real *d_src_temp;
 	struct apod_phase_events *events;   /* device time per phase, on the legacy stream */
 };
 
@@ -45,11 +45,11 @@ static void gpu1_destroy(void *ctx)
 
 static int gpu1_setup(struct gpu1 *g, const struct heat_problem *p)
 {
-	size_t bytes = p->n * sizeof(apod_real);
+	size_t bytes = p->n * sizeof(heat_real);
 	g->p = p;
 	if (apod_gpu_require("gpu1", 2 * bytes + (64u << 20)))
 		return -1;
-	if (!(g->host = (apod_real *)malloc(bytes)))
+	if (!(g->host = (heat_real *)malloc(bytes)))
 		return apod_fail("gpu1: cannot allocate the host field (%zu bytes)", bytes);
 	memcpy(g->host, p->init, bytes);
 	if (!(g->hist = (unsigned *)malloc((size_t)p->nbins * sizeof *g->hist)))
@@ -57,13 +57,13 @@ static int gpu1_setup(struct gpu1 *g, const struct heat_problem *p)
 	APOD_CUDA_TRY(cudaMalloc(&g->d_cur, bytes));
 	APOD_CUDA_TRY(cudaMalloc(&g->d_next, bytes));
 	APOD_CUDA_TRY(cudaMalloc(&g->d_src_idx, (p->nsrc ? p->nsrc : 1) * sizeof(size_t)));
-	APOD_CUDA_TRY(cudaMalloc(&g->d_src_temp, (p->nsrc ? p->nsrc : 1) * sizeof(apod_real)));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_src_temp, (p->nsrc ? p->nsrc : 1) * sizeof(heat_real)));
 	/* d_next keeps the fixed edges for the whole run; the sweep never writes them. */
 	APOD_CUDA_TRY(cudaMemcpy(g->d_next, p->init, bytes, cudaMemcpyHostToDevice));
 	if (p->nsrc) {
 		APOD_CUDA_TRY(cudaMemcpy(g->d_src_idx, p->src_idx, p->nsrc * sizeof(size_t),
 		                    cudaMemcpyHostToDevice));
-		APOD_CUDA_TRY(cudaMemcpy(g->d_src_temp, p->src_temp, p->nsrc * sizeof(apod_real),
+		APOD_CUDA_TRY(cudaMemcpy(g->d_src_temp, p->src_temp, p->nsrc * sizeof(heat_real),
 		                    cudaMemcpyHostToDevice));
 	}
 	if (!(g->events = apod_phase_events_new(0, 8)))
@@ -90,7 +90,7 @@ static int gpu1_step(void *ctx)
 {
 	struct gpu1 *g = (struct gpu1 *)ctx;
 	const struct heat_problem *p = g->p;
-	size_t bytes = p->n * sizeof(apod_real);
+	size_t bytes = p->n * sizeof(heat_real);
 	dim3 block(SWEEP_BX, SWEEP_BY);
 	dim3 grid((unsigned)((p->nx - 2 + SWEEP_BX - 1) / SWEEP_BX),
 	          (unsigned)((p->ny - 2 + SWEEP_BY - 1) / SWEEP_BY));

@@ -14,13 +14,13 @@
 #include "apod/cuda.h"
 #include "device.h"
 #include "heat_stage.h"
-#include "resident.h"
+#include "heat_resident.h"
 #include "resident_stage.cuh"
 
 #define GPU2_PARTS 4096
 
 struct gpu2 {
-	struct resident r;
+	struct heat_resident r;
 };
 
 static void gpu2_destroy(void *ctx)

@@ -14,13 +14,13 @@
 #include "apod/cuda.h"
 #include "device.h"
 #include "heat_stage.h"
-#include "resident.h"
+#include "heat_resident.h"
 #include "resident_stage.cuh"
 
 #define GPU3_PARTS 4096
 
 struct gpu3 {
-	struct resident r;
+	struct heat_resident r;
 	struct snapshots s;
 	cudaStream_t compute;
 };

@@ -26,12 +26,12 @@
 #include "apod/cuda.h"
 #include "device.h"
 #include "heat_stage.h"
-#include "resident.h"
+#include "heat_resident.h"
 #include "resident_stage.cuh"
 #include "tuned.cuh"
 
 struct gpu4 {
-	struct resident r;
+	struct heat_resident r;
 	struct snapshots s;
 	cudaStream_t compute;
 	unsigned *d_mask;
@@ -102,9 +102,9 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 static int gpu4_step(void *ctx)
 {
 	struct gpu4 *g = (struct gpu4 *)ctx;
-	struct resident *r = &g->r;
+	struct heat_resident *r = &g->r;
 	const struct heat_problem *p = r->p;
-	apod_real *t;
+	heat_real *t;
 	APOD_CUDA_TRY(cudaMemsetAsync(r->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), r->stream));
 #ifdef APOD_REAL_FLOAT
 	if (g->vec4)
@@ -147,32 +147,32 @@ extern "C" const struct apod_stage heat_stage_gpu4 = {
 };
 
 /* Hooks for `apod bench`, which times the fused kernel on its own. */
-void *apod_gpu4_bench_create(const struct heat_problem *p)
+void *heat_gpu4_bench_create(const struct heat_problem *p)
 {
 	return resident_create<gpu4, gpu4_setup, gpu4_destroy>(p);
 }
 
-int apod_gpu4_fused_once(void *ctx)
+int heat_gpu4_fused_once(void *ctx)
 {
 	return gpu4_step(ctx);
 }
 
-void apod_gpu4_bench_destroy(void *ctx)
+void heat_gpu4_bench_destroy(void *ctx)
 {
 	gpu4_destroy(ctx);
 }
 
-cudaStream_t apod_gpu4_bench_stream(void *ctx)
+cudaStream_t heat_gpu4_bench_stream(void *ctx)
 {
 	return ((struct gpu4 *)ctx)->compute;
 }
 
 /* The same launch with parts of the statistics left out, for `apod bench`. */
-int apod_gpu4_variant_once(void *ctx, int moments, int hist)
+int heat_gpu4_variant_once(void *ctx, int moments, int hist)
 {
 #ifdef APOD_REAL_FLOAT
 	struct gpu4 *g = (struct gpu4 *)ctx;
-	struct resident *r = &g->r;
+	struct heat_resident *r = &g->r;
 	const struct heat_problem *p = r->p;
 	if (!g->vec4)
 		return apod_fail("gpu4 variants need the 16-byte kernel (float, nx a multiple of 4)");

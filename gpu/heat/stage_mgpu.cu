@@ -60,15 +60,15 @@ struct mgpu {
 	cudaEvent_t edge_done, inner_done;
 	ncclComm_t comm;
 	int have_comm;
-	apod_real *d_cur, *d_next;
+	heat_real *d_cur, *d_next;
 	size_t *d_src_edge, *d_src_inner;   /* local cell indices of the heaters */
-	apod_real *d_temp_edge, *d_temp_inner;
+	heat_real *d_temp_edge, *d_temp_inner;
 	size_t nsrc_edge, nsrc_inner;
 	int stats_blocks;
 	struct apod_moments *d_parts, *d_total, *h_total;
 	unsigned *d_hist, *h_hist;
 	double *d_zsum, *h_zsum;
-	apod_real *h_rows;           /* the held rows, for the gather */
+	heat_real *h_rows;           /* the held rows, for the gather */
 	struct apod_moments *all_m;  /* rank 0: every rank's moments */
 	unsigned *hist;              /* rank 0: every rank's counts, summed */
 	MPI_Datatype row;
@@ -115,21 +115,21 @@ static void held(size_t ny, int r, int nranks, size_t *own0, size_t *own1)
 }
 
 /* Rows [r0, r1) of the local block, interior columns. */
-static __global__ void sweep_rows_kernel(const apod_real *__restrict__ cur,
-                                         apod_real *__restrict__ next, size_t nx, size_t r0,
-                                         size_t r1, apod_real alpha)
+static __global__ void sweep_rows_kernel(const heat_real *__restrict__ cur,
+                                         heat_real *__restrict__ next, size_t nx, size_t r0,
+                                         size_t r1, heat_real alpha)
 {
 	size_t j = (size_t)blockIdx.x * SWEEP_BX + threadIdx.x + 1;
 	size_t i = r0 + (size_t)blockIdx.y * SWEEP_BY + threadIdx.y;
 	if (i < r1 && j + 1 < nx) {
 		size_t c = i * nx + j;
-		next[c] = apod_cell_update(cur[c], cur[c - nx], cur[c + nx], cur[c + 1], cur[c - 1], alpha);
+		next[c] = heat_cell_update(cur[c], cur[c - nx], cur[c + nx], cur[c + 1], cur[c - 1], alpha);
 	}
 }
 
 /* Each zone's sum over the rows of it that this rank holds, [own0, own1);
  * first is the first held row. */
-static __global__ void zone_sums_kernel(const apod_real *__restrict__ first, size_t nx, size_t ny,
+static __global__ void zone_sums_kernel(const heat_real *__restrict__ first, size_t nx, size_t ny,
                                         int zones_x, int zones_y, size_t own0, size_t own1,
                                         double *__restrict__ sums)
 {
@@ -194,9 +194,9 @@ static int upload_sources(struct mgpu *g)
 	const struct heat_problem *p = g->p;
 	size_t rows = g->hi - g->lo, ne = 0, ni = 0;
 	size_t *idx = (size_t *)malloc((p->nsrc ? p->nsrc : 1) * 2 * sizeof *idx);
-	apod_real *temp = (apod_real *)malloc((p->nsrc ? p->nsrc : 1) * 2 * sizeof *temp);
+	heat_real *temp = (heat_real *)malloc((p->nsrc ? p->nsrc : 1) * 2 * sizeof *temp);
 	size_t *ie = idx, *ii = idx + p->nsrc;
-	apod_real *te = temp, *ti = temp + p->nsrc;
+	heat_real *te = temp, *ti = temp + p->nsrc;
 	int rc = -1;
 	if (!idx || !temp) {
 		apod_fail("mgpu: out of memory");
@@ -219,8 +219,8 @@ static int upload_sources(struct mgpu *g)
 	g->nsrc_inner = ni;
 	if (cudaMalloc(&g->d_src_edge, (ne ? ne : 1) * sizeof(size_t)) != cudaSuccess ||
 	    cudaMalloc(&g->d_src_inner, (ni ? ni : 1) * sizeof(size_t)) != cudaSuccess ||
-	    cudaMalloc(&g->d_temp_edge, (ne ? ne : 1) * sizeof(apod_real)) != cudaSuccess ||
-	    cudaMalloc(&g->d_temp_inner, (ni ? ni : 1) * sizeof(apod_real)) != cudaSuccess) {
+	    cudaMalloc(&g->d_temp_edge, (ne ? ne : 1) * sizeof(heat_real)) != cudaSuccess ||
+	    cudaMalloc(&g->d_temp_inner, (ni ? ni : 1) * sizeof(heat_real)) != cudaSuccess) {
 		apod_fail("mgpu: cannot allocate the heaters on the device");
 		goto out;
 	}
@@ -242,8 +242,8 @@ out:
 static int setup_local(struct mgpu *g)
 {
 	const struct heat_problem *p = g->p;
-	size_t nheld = g->own1 - g->own0, field = g->nloc * p->nx * sizeof(apod_real);
-	size_t need = 2 * field + nheld * p->nx * sizeof(apod_real) + (64u << 20);
+	size_t nheld = g->own1 - g->own0, field = g->nloc * p->nx * sizeof(heat_real);
+	size_t need = 2 * field + nheld * p->nx * sizeof(heat_real) + (64u << 20);
 	int ndev = 0, sms = 0;
 
 	APOD_CUDA_TRY(cudaGetDeviceCount(&ndev));
@@ -273,7 +273,7 @@ static int setup_local(struct mgpu *g)
 	APOD_CUDA_TRY(cudaMallocHost(&g->h_total, sizeof(struct apod_moments)));
 	APOD_CUDA_TRY(cudaMallocHost(&g->h_hist, (size_t)p->nbins * sizeof(unsigned)));
 	APOD_CUDA_TRY(cudaMallocHost(&g->h_zsum, (size_t)p->nzones * sizeof(double)));
-	APOD_CUDA_TRY(cudaMallocHost(&g->h_rows, nheld * p->nx * sizeof(apod_real)));
+	APOD_CUDA_TRY(cudaMallocHost(&g->h_rows, nheld * p->nx * sizeof(heat_real)));
 	/* Both buffers start whole: the sweep never writes the fixed edges. */
 	APOD_CUDA_TRY(cudaMemcpy(g->d_cur, p->init + (g->lo - 1) * p->nx, field, cudaMemcpyHostToDevice));
 	APOD_CUDA_TRY(cudaMemcpy(g->d_next, p->init + (g->lo - 1) * p->nx, field, cudaMemcpyHostToDevice));
@@ -361,7 +361,7 @@ static int step_on_streams(struct mgpu *g)
 	size_t nx = p->nx, rows = g->hi - g->lo;
 	dim3 block(SWEEP_BX, SWEEP_BY);
 	unsigned gx = (unsigned)((nx - 2 + SWEEP_BX - 1) / SWEEP_BX);
-	apod_real *t;
+	heat_real *t;
 
 	/* The boundary rows first, on the edge stream: local row 1 and row
 	 * `rows` (the same row when the block is one row thick). */
@@ -376,13 +376,13 @@ static int step_on_streams(struct mgpu *g)
 	/* The halos, while the interior is swept. */
 	NCCL_TRY(ncclGroupStart());
 	if (g->up >= 0) {
-		NCCL_TRY(ncclSend(g->d_next + nx, nx * sizeof(apod_real), ncclUint8, g->up, g->comm, g->edge));
-		NCCL_TRY(ncclRecv(g->d_next, nx * sizeof(apod_real), ncclUint8, g->up, g->comm, g->edge));
+		NCCL_TRY(ncclSend(g->d_next + nx, nx * sizeof(heat_real), ncclUint8, g->up, g->comm, g->edge));
+		NCCL_TRY(ncclRecv(g->d_next, nx * sizeof(heat_real), ncclUint8, g->up, g->comm, g->edge));
 	}
 	if (g->down >= 0) {
-		NCCL_TRY(ncclSend(g->d_next + rows * nx, nx * sizeof(apod_real), ncclUint8, g->down, g->comm,
+		NCCL_TRY(ncclSend(g->d_next + rows * nx, nx * sizeof(heat_real), ncclUint8, g->down, g->comm,
 		                  g->edge));
-		NCCL_TRY(ncclRecv(g->d_next + (rows + 1) * nx, nx * sizeof(apod_real), ncclUint8, g->down,
+		NCCL_TRY(ncclRecv(g->d_next + (rows + 1) * nx, nx * sizeof(heat_real), ncclUint8, g->down,
 		                  g->comm, g->edge));
 	}
 	NCCL_TRY(ncclGroupEnd());
@@ -410,7 +410,7 @@ static int mgpu_step(void *ctx)
 	return must(step_on_streams((struct mgpu *)ctx));
 }
 
-static const apod_real *held_rows(const struct mgpu *g)
+static const heat_real *held_rows(const struct mgpu *g)
 {
 	return g->d_cur + (g->own0 - (g->lo - 1)) * g->p->nx;
 }
@@ -487,7 +487,7 @@ static int mgpu_probe(void *ctx, int k, double *const *rows)
 static int download_held(struct mgpu *g)
 {
 	APOD_CUDA_TRY(cudaStreamSynchronize(g->inner));
-	APOD_CUDA_TRY(cudaMemcpyAsync(g->h_rows, held_rows(g), (g->own1 - g->own0) * g->p->nx * sizeof(apod_real),
+	APOD_CUDA_TRY(cudaMemcpyAsync(g->h_rows, held_rows(g), (g->own1 - g->own0) * g->p->nx * sizeof(heat_real),
 	                         cudaMemcpyDeviceToHost, g->edge));
 	APOD_CUDA_TRY(cudaStreamSynchronize(g->edge));
 	return 0;
