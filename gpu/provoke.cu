@@ -5,7 +5,7 @@
  * that names the call, the file and the line.
  */
 #include "apod/cuda.h"
-#include "device.h"
+#include "provoke.h"
 
 static __global__ void touch_kernel(float *out)
 {
