@@ -2,7 +2,7 @@
  * heat_stage.h: what heat's stages share as struct apod_stage
  * (apod/workload.h): the probes they answer, the phases they take over,
  * their lines for `apod stages`, and the one way a calcStats result
- * becomes the harness's rows.
+ * becomes the harness's rows (rows.c).
  *
  * Each stage (cpu/heat/stage_*.c, gpu/heat/stage*.cu) defines its own
  * `const struct apod_stage heat_stage_NAME`; stages.c puts them in ladder
@@ -51,6 +51,11 @@ extern const struct apod_stage heat_stage_mpi, heat_stage_mgpu;
  * row as mean, min, max, variance; the hist row as p->nbins counts. */
 void heat_stats_rows(const struct heat_problem *p, const struct apod_moments *m,
                      const unsigned *hist, double *const *rows);
+/* Probe k on a host field with serial's own calcStats and calcSummaryData
+ * (serial, and gpu1 on the field it copies back); hist: p->nbins counts of
+ * scratch. */
+void heat_host_probe(const struct heat_problem *p, const heat_real *field, unsigned *hist, int k,
+                     double *const *rows);
 
 #ifdef __cplusplus
 }

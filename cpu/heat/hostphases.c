@@ -1,6 +1,5 @@
 #include <string.h>
 
-#include "heat_stage.h"
 #include "hostphases.h"
 #include "rowops.h"
 
@@ -33,19 +32,4 @@ void calcSummaryData(const struct heat_problem *p, const heat_real *field, doubl
 	for (int zr = 0; zr < p->zones_y; zr++)
 		for (int zc = 0; zc < p->zones_x; zc++)
 			zone_means[zr * p->zones_x + zc] = heat_zone_mean(p, field, zr, zc);
-}
-
-void heat_stats_rows(const struct heat_problem *p, const struct apod_moments *m,
-                     const unsigned *hist, double *const *rows)
-{
-	double *r = rows[HEAT_SERIES_STATS];
-	if (r) {
-		r[0] = m->mean;
-		r[1] = m->min;
-		r[2] = m->max;
-		r[3] = apod_moments_variance(m);
-	}
-	if (rows[HEAT_SERIES_HIST])
-		for (int b = 0; b < p->nbins; b++)
-			rows[HEAT_SERIES_HIST][b] = hist[b];
 }

@@ -1,9 +1,10 @@
 /*
  * hostphases.h: calcStats and calcSummaryData on a host field.
  *
- * The serial engine calls them on its own field; gpu1, which ports only
- * genTimeStep, calls the very same functions on the field it copies back,
- * so that stage differs from serial in the sweep alone.
+ * The serial stage calls them on its own field; gpu1, which ports only
+ * genTimeStep, calls the very same functions on the field it copies back
+ * (both through heat_host_probe, rows.c), so that stage differs from
+ * serial in the sweep alone.
  */
 #ifndef APOD_HOSTPHASES_H
 #define APOD_HOSTPHASES_H

@@ -13,7 +13,6 @@
 #include "apod/apod.h"
 #include "apod/stock.h"
 #include "heat_stage.h"
-#include "hostphases.h"
 #include "rowops.h"
 
 struct serial {
@@ -77,14 +76,7 @@ static int genTimeStep(void *ctx)
 static int serial_probe(void *ctx, int k, double *const *rows)
 {
 	struct serial *s = ctx;
-	struct apod_moments m;
-	if (k == HEAT_PROBE_SUMMARY) {
-		if (rows[HEAT_SERIES_ZONES])
-			calcSummaryData(s->p, s->cur, rows[HEAT_SERIES_ZONES]);
-		return 0;
-	}
-	calcStats(s->p, s->cur, &m, s->hist);
-	heat_stats_rows(s->p, &m, s->hist, rows);
+	heat_host_probe(s->p, s->cur, s->hist, k, rows);
 	return 0;
 }
 

@@ -14,7 +14,6 @@
 #include "apod/cuda.h"
 #include "device.h"
 #include "heat_stage.h"
-#include "hostphases.h"
 #include "kernels.cuh"
 #include "phase_events.h"
 
@@ -107,14 +106,7 @@ static int gpu1_step(void *ctx)
 static int gpu1_probe(void *ctx, int k, double *const *rows)
 {
 	struct gpu1 *g = (struct gpu1 *)ctx;
-	struct apod_moments m;
-	if (k == HEAT_PROBE_SUMMARY) {
-		if (rows[HEAT_SERIES_ZONES])
-			calcSummaryData(g->p, g->host, rows[HEAT_SERIES_ZONES]);
-		return 0;
-	}
-	calcStats(g->p, g->host, &m, g->hist);
-	heat_stats_rows(g->p, &m, g->hist, rows);
+	heat_host_probe(g->p, g->host, g->hist, k, rows);
 	return 0;
 }
 
