@@ -14,12 +14,8 @@
 #include "montecarlo_workload.h"
 #include "particles_workload.h"
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
-#include "bench.h"
-#include "nbody_bench.h"
-#include "device.h"
 #include "gpu_ceilings.h"
 #include "gpu_info.h"
-#include "montecarlo_bench.h"
 #endif
 
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
@@ -36,28 +32,6 @@ static int device_info(FILE *f)
 }
 #define CEILINGS NULL
 #endif
-
-/* bench --kernels: each workload's kernels, where there is a GPU to time them on. */
-static int kernels(const struct apod_workload *w, const void *problem, int reps, void *json)
-{
-	if (w != &heat_workload && w != &nbody_workload && w != &montecarlo_workload)
-		return apod_usage_fail("workload %s has no kernels to time", w->name), 1;
-#if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
-	{
-		char why[256];
-		if (!apod_gpu_available(why, sizeof why))
-			return apod_fail("no GPU to time kernels on: %s", why), 1;
-	}
-	if (w == &heat_workload)
-		return apod_gpu_bench(problem, reps, json);
-	if (w == &nbody_workload)
-		return nbody_gpu_bench(problem, reps, json);
-	return montecarlo_gpu_bench(problem, reps, json);
-#else
-	(void)problem, (void)reps, (void)json;
-	return apod_fail("no kernels to time: CUDA is not in this build (configure --with-cuda)"), 1;
-#endif
-}
 
 static const struct apod_workload *const workloads[] = {
 	&heat_workload,
@@ -80,7 +54,6 @@ static const struct apod_program apod = {
 	.workloads = workloads,
 	.commands = commands,
 	.device_info = device_info,
-	.kernels = kernels,
 	.ceilings = CEILINGS,
 };
 

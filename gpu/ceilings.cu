@@ -13,6 +13,7 @@
 #include "apod/ceilings.h"
 #include "ceilings.h"
 #include "copy4.cuh"
+#include "apod/cuda.h"
 #include "device.h"
 #include "fma_peak.cuh"
 #include "gpu_ceilings.h"
@@ -67,9 +68,9 @@ static int special_rate(double *ops)
 	int dev, sms, per_sm, blocks, threads;
 	dev_array<float> d_x0, d_x;
 	double ms = 0;
-	CUDA_TRY(cudaGetDevice(&dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-	CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, rsqrt_chains, FMA_PEAK_BLOCK, 0));
+	APOD_CUDA_TRY(cudaGetDevice(&dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, rsqrt_chains, FMA_PEAK_BLOCK, 0));
 	blocks = sms * per_sm;
 	threads = blocks * FMA_PEAK_BLOCK;
 	if (d_x0.alloc((size_t)threads * SFU_ILP) || d_x.alloc((size_t)threads * SFU_ILP))
@@ -78,10 +79,10 @@ static int special_rate(double *ops)
 		std::vector<float> h(d_x0.n);
 		for (size_t e = 0; e < h.size(); e++)
 			h[e] = 0.5f + (float)(e % 1024) / 256.0f;   /* 0.5 to 4.5 */
-		CUDA_TRY(cudaMemcpy(d_x0.p, h.data(), d_x0.bytes(), cudaMemcpyHostToDevice));
-		CUDA_TRY(cudaMemset(d_x.p, 0, d_x.bytes()));
-		LAUNCH_TRY((rsqrt_chains<<<blocks, FMA_PEAK_BLOCK>>>(d_x0.p, d_x.p, passes)));
-		CUDA_TRY(cudaMemcpy(h.data(), d_x.p, d_x.bytes(), cudaMemcpyDeviceToHost));
+		APOD_CUDA_TRY(cudaMemcpy(d_x0.p, h.data(), d_x0.bytes(), cudaMemcpyHostToDevice));
+		APOD_CUDA_TRY(cudaMemset(d_x.p, 0, d_x.bytes()));
+		APOD_LAUNCH_TRY((rsqrt_chains<<<blocks, FMA_PEAK_BLOCK>>>(d_x0.p, d_x.p, passes)));
+		APOD_CUDA_TRY(cudaMemcpy(h.data(), d_x.p, d_x.bytes(), cudaMemcpyDeviceToHost));
 		for (size_t e = 0; e < h.size(); e++)
 			if (!(fabsf(h[e] - 1.0f) < 1e-5f))
 				return apod_fail("special-function ceiling: rsqrt chain %zu ended at %g, not 1",
@@ -89,7 +90,7 @@ static int special_rate(double *ops)
 	}
 	if (time_it(REPS, [&] { rsqrt_chains<<<blocks, FMA_PEAK_BLOCK>>>(d_x0.p, d_x.p, passes);
 	                        cudaError_t e = cudaGetLastError();
-	                        return e != cudaSuccess ? apod_cuda_fail(e, "rsqrt_chains<<<>>>", __FILE__,
+	                        return e != cudaSuccess ? apod_cuda_failed(e, "rsqrt_chains<<<>>>", __FILE__,
 	                                                                 __LINE__) : 0; }, &ms))
 		return -1;
 	*ops = (double)threads * passes * SFU_PASS / (ms * 1e-3);
@@ -107,19 +108,19 @@ static double median_s(std::vector<double> &v)
 static int launch_times(double *latency, double *interval)
 {
 	std::vector<double> one, many;
-	LAUNCH_TRY((empty_kernel<<<1, 1>>>()));
-	CUDA_TRY(cudaDeviceSynchronize());
+	APOD_LAUNCH_TRY((empty_kernel<<<1, 1>>>()));
+	APOD_CUDA_TRY(cudaDeviceSynchronize());
 	for (int r = 0; r < 10 * REPS + 1; r++) {
 		double t0 = apod_now();
-		LAUNCH_TRY((empty_kernel<<<1, 1>>>()));
-		CUDA_TRY(cudaStreamSynchronize(0));
+		APOD_LAUNCH_TRY((empty_kernel<<<1, 1>>>()));
+		APOD_CUDA_TRY(cudaStreamSynchronize(0));
 		one.push_back(apod_now() - t0);
 	}
 	for (int r = 0; r < REPS + 1; r++) {
 		double t0 = apod_now();
 		for (int i = 0; i < LAUNCHES; i++)
-			LAUNCH_TRY((empty_kernel<<<1, 1>>>()));
-		CUDA_TRY(cudaStreamSynchronize(0));
+			APOD_LAUNCH_TRY((empty_kernel<<<1, 1>>>()));
+		APOD_CUDA_TRY(cudaStreamSynchronize(0));
 		if (r > 0)
 			many.push_back((apod_now() - t0) / LAUNCHES);
 	}
@@ -140,15 +141,15 @@ static int pcie(double *h2d, double *d2h)
 	for (size_t i = 0; i < PCIE_BYTES; i++)
 		h.p[i] = (unsigned char)((i * 2654435761u) >> 13);
 	memset(back.p, 0, PCIE_BYTES);
-	CUDA_TRY(cudaMemcpy(d.p, h.p, PCIE_BYTES, cudaMemcpyHostToDevice));
-	CUDA_TRY(cudaMemcpy(back.p, d.p, PCIE_BYTES, cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaMemcpy(d.p, h.p, PCIE_BYTES, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(back.p, d.p, PCIE_BYTES, cudaMemcpyDeviceToHost));
 	if (memcmp(h.p, back.p, PCIE_BYTES))
 		return apod_fail("PCIe ceiling: the pinned buffer did not come back as it went");
 	for (int dir = 0; dir < 2; dir++) {
 		if (time_it(REPS, [&] {
 			    cudaError_t e = dir ? cudaMemcpyAsync(back.p, d.p, PCIE_BYTES, cudaMemcpyDeviceToHost)
 			                        : cudaMemcpyAsync(d.p, h.p, PCIE_BYTES, cudaMemcpyHostToDevice);
-			    return e != cudaSuccess ? apod_cuda_fail(e, "cudaMemcpyAsync (pinned)", __FILE__,
+			    return e != cudaSuccess ? apod_cuda_failed(e, "cudaMemcpyAsync (pinned)", __FILE__,
 			                                             __LINE__) : 0; }, &ms))
 			return -1;
 		*(dir ? d2h : h2d) = PCIE_BYTES / (ms * 1e-3);
@@ -181,8 +182,8 @@ extern "C" int apod_gpu_ceilings(struct apod_ceilings *c, int measure)
 		apod_ceilings_no_device(c, why);
 		return 0;
 	}
-	CUDA_TRY(cudaGetDevice(&dev));
-	CUDA_TRY(cudaGetDeviceProperties(&p, dev));
+	APOD_CUDA_TRY(cudaGetDevice(&dev));
+	APOD_CUDA_TRY(cudaGetDeviceProperties(&p, dev));
 	snprintf(c->device, sizeof c->device, "%s", p.name);
 	for (int i = 0; i < 16; i++)
 		snprintf(c->device_id + 2 * i, sizeof c->device_id - 2 * i, "%02x",

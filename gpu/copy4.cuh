@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "timing.cuh"
 
 static __global__ void copy4_kernel(const float4 *__restrict__ in, float4 *__restrict__ out, size_t n4)
@@ -78,12 +78,12 @@ static inline int copy4_ceiling_gbs(size_t bytes, int reps, double *gbs)
 		return apod_fail("copy ceiling: cannot allocate %zu bytes of host memory", 2 * nbytes);
 	for (size_t i = 0; i < nbytes; i++)
 		h[i] = (unsigned char)((i * 2654435761u) >> 11);
-	CUDA_TRY(cudaMalloc(&d_in, nbytes));
-	CUDA_TRY(cudaMalloc(&d_out, nbytes));
-	CUDA_TRY(cudaMemcpy(d_in, h, nbytes, cudaMemcpyHostToDevice));
-	CUDA_TRY(cudaMemset(d_out, 0, nbytes));
-	LAUNCH_TRY((copy4_kernel<<<blocks, 256>>>(d_in, d_out, n4)));
-	CUDA_TRY(cudaMemcpy(back, d_out, nbytes, cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaMalloc(&d_in, nbytes));
+	APOD_CUDA_TRY(cudaMalloc(&d_out, nbytes));
+	APOD_CUDA_TRY(cudaMemcpy(d_in, h, nbytes, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemset(d_out, 0, nbytes));
+	APOD_LAUNCH_TRY((copy4_kernel<<<blocks, 256>>>(d_in, d_out, n4)));
+	APOD_CUDA_TRY(cudaMemcpy(back, d_out, nbytes, cudaMemcpyDeviceToHost));
 	same = memcmp(h, back, nbytes) == 0;
 	free(h);
 	free(back);
@@ -106,9 +106,9 @@ static inline int copy4_ceiling_gbs(size_t bytes, int reps, double *gbs)
 		err_in = cudaFree(in);
 		err_out = cudaFree(out);
 		if (err_in != cudaSuccess)
-			return apod_cuda_fail(err_in, "cudaFree(d_in)", __FILE__, __LINE__);
+			return apod_cuda_failed(err_in, "cudaFree(d_in)", __FILE__, __LINE__);
 		if (err_out != cudaSuccess)
-			return apod_cuda_fail(err_out, "cudaFree(d_out)", __FILE__, __LINE__);
+			return apod_cuda_failed(err_out, "cudaFree(d_out)", __FILE__, __LINE__);
 	}
 	*gbs = 2.0 * nbytes / (ms * 1e-3) / 1e9;
 	return 0;

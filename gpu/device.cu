@@ -4,15 +4,8 @@
 #include <stdio.h>
 
 #include "apod/cuda.h"
-#include "cuda_check.h"
 #include "device.h"
 #include "gpu_info.h"
-
-/* apod's CUDA_TRY (cuda_check.h) and a user's APOD_CUDA_TRY say the same. */
-int apod_cuda_fail(cudaError_t err, const char *call, const char *file, int line)
-{
-	return apod_cuda_failed(err, call, file, line);
-}
 
 /* The checks a user's own stage gets from the installed <apod/cuda.h>,
  * written once there; apod's advice for a binary without code for the GPU

@@ -18,10 +18,6 @@ int apod_gpu_available(char *why, size_t len);
 /* Fail with the bytes needed and free if `bytes` will not fit on the device. */
 int apod_gpu_require(const char *stage, size_t bytes);
 
-/* Provoke a real failure (0: too many threads a block, 1: too much shared
- * memory, 2: a device that does not exist); for the tests. */
-int apod_gpu_provoke(int which);
-
 #ifdef __cplusplus
 }
 #endif

@@ -13,7 +13,7 @@
 
 #include <vector>
 
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "timing.cuh"
 
 #define FMA_PEAK_BLOCK 128   /* four warps: one for each scheduler of a Volta-to-Hopper SM */
@@ -68,9 +68,9 @@ template <typename T> static inline int fma_peak_gflops_of(int reps, double *gfl
 	T *d_x0 = nullptr, *d_x = nullptr;
 	double ms = 0;
 	int rc = -1;
-	CUDA_TRY(cudaGetDevice(&dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-	CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fma_chains<ILP, T>, FMA_PEAK_BLOCK, 0));
+	APOD_CUDA_TRY(cudaGetDevice(&dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fma_chains<ILP, T>, FMA_PEAK_BLOCK, 0));
 	blocks = sms * per_sm;
 	threads = blocks * FMA_PEAK_BLOCK;
 	{
@@ -105,7 +105,7 @@ template <typename T> static inline int fma_peak_gflops_of(int reps, double *gfl
 		goto out;
 	}
 fail:
-	apod_cuda_fail(cudaGetLastError(), "fma peak: a copy", __FILE__, __LINE__);
+	apod_cuda_failed(cudaGetLastError(), "fma peak: a copy", __FILE__, __LINE__);
 out:
 	cudaFree(d_x0);
 	cudaFree(d_x);

@@ -1,6 +1,6 @@
 #include <stdlib.h>
 
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "phase_events.h"
 
 #define SLOTS 256              /* pairs in flight before the oldest is read back */
@@ -32,8 +32,8 @@ extern "C" void apod_phase_events_free(struct apod_phase_events *pe)
 static int create_all(struct apod_phase_events *pe)
 {
 	for (int i = 0; i < SLOTS; i++) {
-		CUDA_TRY(cudaEventCreate(&pe->begin[i]));
-		CUDA_TRY(cudaEventCreate(&pe->end[i]));
+		APOD_CUDA_TRY(cudaEventCreate(&pe->begin[i]));
+		APOD_CUDA_TRY(cudaEventCreate(&pe->end[i]));
 	}
 	return 0;
 }
@@ -64,8 +64,8 @@ static int drain_one(struct apod_phase_events *pe)
 {
 	float ms;
 	int i = pe->head;
-	CUDA_TRY(cudaEventSynchronize(pe->end[i]));
-	CUDA_TRY(cudaEventElapsedTime(&ms, pe->begin[i], pe->end[i]));
+	APOD_CUDA_TRY(cudaEventSynchronize(pe->end[i]));
+	APOD_CUDA_TRY(cudaEventElapsedTime(&ms, pe->begin[i], pe->end[i]));
 	pe->sum[pe->phase[i]] += 1e-3 * (double)ms;
 	pe->head = (pe->head + 1) % SLOTS;
 	pe->count--;
@@ -80,7 +80,7 @@ extern "C" int apod_phase_events_mark(struct apod_phase_events *pe, int phase, i
 	if (end) {
 		if (pe->open < 0 || pe->phase[pe->open] != phase)
 			return apod_fail("phase events: phase %d ended without a start", phase);
-		CUDA_TRY(cudaEventRecord(pe->end[pe->open], pe->stream));
+		APOD_CUDA_TRY(cudaEventRecord(pe->end[pe->open], pe->stream));
 		pe->count++;
 		pe->open = -1;
 		return 0;
@@ -93,7 +93,7 @@ extern "C" int apod_phase_events_mark(struct apod_phase_events *pe, int phase, i
 		return -1;
 	slot = (pe->head + pe->count) % SLOTS;
 	pe->phase[slot] = phase;
-	CUDA_TRY(cudaEventRecord(pe->begin[slot], pe->stream));
+	APOD_CUDA_TRY(cudaEventRecord(pe->begin[slot], pe->stream));
 	pe->open = slot;
 	return 0;
 }

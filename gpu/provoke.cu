@@ -1,11 +1,11 @@
 /*
  * provoke.cu: real CUDA failures on purpose, for the tests of the error
- * mechanism (tests/check_gpu.c): each goes through CUDA_TRY or LAUNCH_TRY
+ * mechanism (tests/check_gpu.c): each goes through APOD_CUDA_TRY or APOD_LAUNCH_TRY
  * exactly as production code does, and must come back as -1 with a message
  * that names the call, the file and the line.
  */
-#include "cuda_check.h"
-#include "device.h"
+#include "apod/cuda.h"
+#include "provoke.h"
 
 static __global__ void touch_kernel(float *out)
 {
@@ -19,24 +19,24 @@ static __global__ void touch_kernel(float *out)
 static int too_many_threads(void)
 {
 	/* 4096 threads a block: more than any CUDA device allows. */
-	LAUNCH_TRY((touch_kernel<<<1, 4096, 4096 * sizeof(float)>>>(NULL)));
-	CUDA_TRY(cudaDeviceSynchronize());
+	APOD_LAUNCH_TRY((touch_kernel<<<1, 4096, 4096 * sizeof(float)>>>(NULL)));
+	APOD_CUDA_TRY(cudaDeviceSynchronize());
 	return 0;
 }
 
 static int too_much_shared_memory(void)
 {
 	/* 16 MiB of dynamic shared memory: more than any SM has. */
-	LAUNCH_TRY((touch_kernel<<<1, 32, 16u << 20>>>(NULL)));
-	CUDA_TRY(cudaDeviceSynchronize());
+	APOD_LAUNCH_TRY((touch_kernel<<<1, 32, 16u << 20>>>(NULL)));
+	APOD_CUDA_TRY(cudaDeviceSynchronize());
 	return 0;
 }
 
 static int no_such_device(void)
 {
 	int n = 0;
-	CUDA_TRY(cudaGetDeviceCount(&n));
-	CUDA_TRY(cudaSetDevice(n + 7));
+	APOD_CUDA_TRY(cudaGetDeviceCount(&n));
+	APOD_CUDA_TRY(cudaSetDevice(n + 7));
 	return 0;
 }
 

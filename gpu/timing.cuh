@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "trace.h"
 
 /* Median of the recorded times. */
@@ -92,15 +92,15 @@ template <typename F> static inline int time_it_impl(int reps, F f, double *ms, 
 	/* Null again after a failed create: the owner destroys only what was made. */
 	if ((err = cudaEventCreate(&a)) != cudaSuccess) {
 		a = nullptr;
-		return apod_cuda_fail(err, "cudaEventCreate(&a)", __FILE__, __LINE__);
+		return apod_cuda_failed(err, "cudaEventCreate(&a)", __FILE__, __LINE__);
 	}
 	if ((err = cudaEventCreate(&b)) != cudaSuccess) {
 		b = nullptr;
-		return apod_cuda_fail(err, "cudaEventCreate(&b)", __FILE__, __LINE__);
+		return apod_cuda_failed(err, "cudaEventCreate(&b)", __FILE__, __LINE__);
 	}
 	if (f())
 		return -1;
-	CUDA_TRY(cudaDeviceSynchronize());
+	APOD_CUDA_TRY(cudaDeviceSynchronize());
 	/* The warm-up's records are not the runs'. */
 	if (traced && apod_trace_collect(&busy, &work, 1, &other))
 		return -1;
@@ -108,8 +108,8 @@ template <typename F> static inline int time_it_impl(int reps, F f, double *ms, 
 	for (int r = 0; r < reps; r++) {
 		float x;
 		if (queued)
-			LAUNCH_TRY((apod_spacer_kernel<<<1, 1, 0, s>>>(APOD_SPACER_NS)));
-		CUDA_TRY(cudaEventRecord(a, s));
+			APOD_LAUNCH_TRY((apod_spacer_kernel<<<1, 1, 0, s>>>(APOD_SPACER_NS)));
+		APOD_CUDA_TRY(cudaEventRecord(a, s));
 		if (traced && apod_trace_enter(0))
 			return -1;
 		if (f()) {
@@ -118,9 +118,9 @@ template <typename F> static inline int time_it_impl(int reps, F f, double *ms, 
 		}
 		if (traced && apod_trace_leave())
 			return -1;
-		CUDA_TRY(cudaEventRecord(b, s));
-		CUDA_TRY(cudaEventSynchronize(b));
-		CUDA_TRY(cudaEventElapsedTime(&x, a, b));
+		APOD_CUDA_TRY(cudaEventRecord(b, s));
+		APOD_CUDA_TRY(cudaEventSynchronize(b));
+		APOD_CUDA_TRY(cudaEventElapsedTime(&x, a, b));
 		t.push_back(x);
 	}
 	/* Destroyed here so that a failure is reported; the owner lets go of
@@ -132,9 +132,9 @@ template <typename F> static inline int time_it_impl(int reps, F f, double *ms, 
 		err = cudaEventDestroy(ea);
 		err_b = cudaEventDestroy(eb);
 		if (err != cudaSuccess)
-			return apod_cuda_fail(err, "cudaEventDestroy(a)", __FILE__, __LINE__);
+			return apod_cuda_failed(err, "cudaEventDestroy(a)", __FILE__, __LINE__);
 		if (err_b != cudaSuccess)
-			return apod_cuda_fail(err_b, "cudaEventDestroy(b)", __FILE__, __LINE__);
+			return apod_cuda_failed(err_b, "cudaEventDestroy(b)", __FILE__, __LINE__);
 	}
 	*ms = median_ms(t);
 	if (traced) {

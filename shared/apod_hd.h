@@ -16,10 +16,4 @@
 #define APOD_HD static inline
 #endif
 
-/* The precision of the field, chosen at configure time (--enable-double). */
-#ifndef APOD_REAL
-#define APOD_REAL float
-#endif
-typedef APOD_REAL apod_real;
-
 #endif

@@ -1,5 +1,5 @@
 /*
- * stats.h: running moments and histogram binning shared by every stage.
+ * stats.h: running moments, shared by every stage and workload.
  *
  * Moments are kept in double whatever the field precision: a float sum of
  * 64 million values loses about seven digits, and the variance computed as
@@ -77,25 +77,6 @@ APOD_HD void apod_moments_from_block(struct apod_moments *m, double n, double su
 APOD_HD double apod_moments_variance(const struct apod_moments *m)
 {
 	return m->n > 0.0 ? m->m2 / m->n : 0.0;
-}
-
-/*
- * The histogram bin of x: nbins equal bins over [lo, lo + nbins/inv_width),
- * values outside clamped into the first or last bin so that every cell is
- * counted once.  The arithmetic is a subtraction then a multiplication,
- * which no compiler can contract into an FMA, so host and device agree
- * whenever they agree on x.
- */
-APOD_HD int apod_hist_bin(apod_real x, apod_real lo, apod_real inv_width, int nbins)
-{
-	apod_real t = (x - lo) * inv_width;
-	int b;
-	if (!(t > (apod_real)0))  /* also catches NaN */
-		return 0;
-	if (t >= (apod_real)nbins)
-		return nbins - 1;
-	b = (int)t;
-	return b < nbins ? b : nbins - 1;
 }
 
 #endif

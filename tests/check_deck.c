@@ -124,14 +124,14 @@ START_TEST(problem_has_fixed_edges_and_heaters)
 	d->nsources = 1;
 	d->sources[0] = (struct heat_source){ 0.5, 0.5, 0.1, 77 };
 	ck_assert_int_eq(heat_problem_init(&p, d), 0);
-	ck_assert(p.init[5] == (apod_real)100);                  /* top edge: hot */
-	ck_assert(p.init[(p.ny - 1) * p.nx + 5] == (apod_real)0); /* bottom edge: cold */
-	ck_assert(p.init[10 * p.nx] == (apod_real)0);             /* left edge */
-	ck_assert(p.init[10 * p.nx + 5] == (apod_real)20);        /* interior */
+	ck_assert(p.init[5] == (heat_real)100);                  /* top edge: hot */
+	ck_assert(p.init[(p.ny - 1) * p.nx + 5] == (heat_real)0); /* bottom edge: cold */
+	ck_assert(p.init[10 * p.nx] == (heat_real)0);             /* left edge */
+	ck_assert(p.init[10 * p.nx + 5] == (heat_real)20);        /* interior */
 	/* radius 0.1 of the shorter side (30) is 3 cells: a disc of about 28 cells. */
 	ck_assert_uint_gt(p.nsrc, 20);
 	ck_assert_uint_lt(p.nsrc, 40);
-	ck_assert(p.init[15 * p.nx + 20] == (apod_real)77);       /* the centre */
+	ck_assert(p.init[15 * p.nx + 20] == (heat_real)77);       /* the centre */
 	for (size_t k = 1; k < p.nsrc; k++)
 		ck_assert_uint_gt(p.src_idx[k], p.src_idx[k - 1]);
 	ck_assert_int_eq(p.nzones, 64);
@@ -181,7 +181,7 @@ START_TEST(heat_declares_its_compulsory_work)
 {
 	struct heat_deck *d = apod_params_new(&heat_workload);
 	struct apod_work step = { 0 }, stats = { 0 }, zones = { 0 }, report = { 0 };
-	double cells, per_value = sizeof(apod_real);
+	double cells, per_value = sizeof(heat_real);
 	ck_assert_ptr_nonnull(d);
 	ck_assert_int_eq(apod_params_set(&heat_workload, d, "size", "300x200", "t"), 0);
 	cells = 300.0 * 200.0;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "device.h"
+#include "provoke.h"
 #include "fail.h"
 #include "heat.h"
 #include "heat_workload.h"

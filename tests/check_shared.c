@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "heat/cell.h"
+#include "heat/hist.h"
 #include "montecarlo/closed_form.h"
 #include "montecarlo/path.h"
 #include "compare.h"
@@ -14,9 +15,9 @@
 START_TEST(cell_update_is_the_five_point_formula)
 {
 	/* Exact in binary: 10 + 0.25*((1+3)+(5+7) - 40) = 4. */
-	ck_assert(apod_cell_update(10, 1, 3, 5, 7, 0.25f) == (apod_real)4);
+	ck_assert(heat_cell_update(10, 1, 3, 5, 7, 0.25f) == (heat_real)4);
 	/* A uniform neighbourhood is a fixed point whatever alpha is. */
-	ck_assert(apod_cell_update(42, 42, 42, 42, 42, 0.1f) == (apod_real)42);
+	ck_assert(heat_cell_update(42, 42, 42, 42, 42, 0.1f) == (heat_real)42);
 }
 END_TEST
 
@@ -25,15 +26,15 @@ START_TEST(cell_update_keeps_the_maximum_principle)
 	/* With alpha <= 1/4 the result stays within the neighbourhood's range. */
 	srand(7);
 	for (int i = 0; i < 100000; i++) {
-		apod_real v[5], lo, hi, r, a = (apod_real)(0.25 * rand() / RAND_MAX);
+		heat_real v[5], lo, hi, r, a = (heat_real)(0.25 * rand() / RAND_MAX);
 		for (int k = 0; k < 5; k++)
-			v[k] = (apod_real)(100.0 * rand() / RAND_MAX);
+			v[k] = (heat_real)(100.0 * rand() / RAND_MAX);
 		lo = hi = v[0];
 		for (int k = 1; k < 5; k++) {
 			lo = v[k] < lo ? v[k] : lo;
 			hi = v[k] > hi ? v[k] : hi;
 		}
-		r = apod_cell_update(v[0], v[1], v[2], v[3], v[4], a);
+		r = heat_cell_update(v[0], v[1], v[2], v[3], v[4], a);
 		ck_assert_msg(r >= lo - 4 * FLT_EPSILON * hi && r <= hi + 4 * FLT_EPSILON * hi,
 		              "update %g left [%g, %g]", (double)r, (double)lo, (double)hi);
 	}
@@ -96,15 +97,15 @@ END_TEST
 START_TEST(histogram_bins_and_clamps)
 {
 	/* 10 bins over [0, 100): width 10. */
-	apod_real inv = (apod_real)0.1;
-	ck_assert_int_eq(apod_hist_bin(0, 0, inv, 10), 0);
-	ck_assert_int_eq(apod_hist_bin(9.99f, 0, inv, 10), 0);
-	ck_assert_int_eq(apod_hist_bin(10.5f, 0, inv, 10), 1);
-	ck_assert_int_eq(apod_hist_bin(99.9f, 0, inv, 10), 9);
-	ck_assert_int_eq(apod_hist_bin(100, 0, inv, 10), 9);     /* top edge: last bin */
-	ck_assert_int_eq(apod_hist_bin(1e30f, 0, inv, 10), 9);   /* clamped */
-	ck_assert_int_eq(apod_hist_bin(-5, 0, inv, 10), 0);      /* clamped */
-	ck_assert_int_eq(apod_hist_bin(NAN, 0, inv, 10), 0);     /* counted, not lost */
+	heat_real inv = (heat_real)0.1;
+	ck_assert_int_eq(heat_hist_bin(0, 0, inv, 10), 0);
+	ck_assert_int_eq(heat_hist_bin(9.99f, 0, inv, 10), 0);
+	ck_assert_int_eq(heat_hist_bin(10.5f, 0, inv, 10), 1);
+	ck_assert_int_eq(heat_hist_bin(99.9f, 0, inv, 10), 9);
+	ck_assert_int_eq(heat_hist_bin(100, 0, inv, 10), 9);     /* top edge: last bin */
+	ck_assert_int_eq(heat_hist_bin(1e30f, 0, inv, 10), 9);   /* clamped */
+	ck_assert_int_eq(heat_hist_bin(-5, 0, inv, 10), 0);      /* clamped */
+	ck_assert_int_eq(heat_hist_bin(NAN, 0, inv, 10), 0);     /* counted, not lost */
 }
 END_TEST
 

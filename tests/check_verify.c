@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <dirent.h>
 
-#include "apod_hd.h"
+#include "heat/real.h"
 #include "fail.h"
 #include "heat.h"
 #include "heat_workload.h"
@@ -296,7 +296,7 @@ START_TEST(results_round_trip_and_gate)
 	ck_assert(row(&a, HEAT_SERIES_STATS, 24)[0] != row(&a, HEAT_SERIES_STATS, 0)[0]);
 	/* One cell moved by more than the tolerance: the gate fails on it. */
 	field = b.arrays[0].data;
-	if (sizeof(apod_real) == sizeof(float)) {
+	if (sizeof(heat_real) == sizeof(float)) {
 		field[5 * 37 + 7] += 1;
 		ck_assert_int_eq(apod_verify(back, &a, &b, &v), 0);
 		ck_assert_int_eq(v.out[0].ok, 0);

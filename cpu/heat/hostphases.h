@@ -1,14 +1,15 @@
 /*
  * hostphases.h: calcStats and calcSummaryData on a host field.
  *
- * The serial engine calls them on its own field; gpu1, which ports only
- * genTimeStep, calls the very same functions on the field it copies back,
- * so that stage differs from serial in the sweep alone.
+ * The serial stage calls them on its own field; gpu1, which ports only
+ * genTimeStep, calls the very same functions on the field it copies back
+ * (both through heat_host_probe, rows.c), so that stage differs from
+ * serial in the sweep alone.
  */
 #ifndef APOD_HOSTPHASES_H
 #define APOD_HOSTPHASES_H
 
-#include "apod_hd.h"
+#include "heat/real.h"
 #include "problem.h"
 #include "stats.h"
 
@@ -16,12 +17,12 @@
 extern "C" {
 #endif
 
-void calcStats(const struct heat_problem *p, const apod_real *field, struct apod_moments *m,
+void calcStats(const struct heat_problem *p, const heat_real *field, struct apod_moments *m,
                unsigned *hist);
-void calcSummaryData(const struct heat_problem *p, const apod_real *field, double *zone_means);
+void calcSummaryData(const struct heat_problem *p, const heat_real *field, double *zone_means);
 /* The mean of one zone, summed row by row in a fixed order (serial and omp
  * share it, so their zone means agree bit for bit). */
-double apod_zone_mean(const struct heat_problem *p, const apod_real *field, int zr, int zc);
+double heat_zone_mean(const struct heat_problem *p, const heat_real *field, int zr, int zc);
 
 #ifdef __cplusplus
 }

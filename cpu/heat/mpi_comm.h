@@ -9,7 +9,7 @@
 
 #include <mpi.h>
 
-#include "apod_hd.h"
+#include "heat/real.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,8 +52,8 @@ void heat_mpi_die(const char *call, int rc, const char *file, int line);
 			heat_mpi_die(#call, mpi_rc_, __FILE__, __LINE__); \
 	} while (0)
 
-/* The MPI datatype of apod_real. */
-#define HEAT_MPI_REAL (sizeof(apod_real) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT)
+/* The MPI datatype of heat_real. */
+#define HEAT_MPI_REAL (sizeof(heat_real) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT)
 
 #ifdef __cplusplus
 }

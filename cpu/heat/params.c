@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "apod_hd.h"
-#include "fail.h"
+#include "apod/apod.h"
 #include "heat.h"
+#include "heat/real.h"
 #include "stats.h"
 
 /* Split s into at most max whitespace-separated words (modifies s). */
@@ -203,7 +203,7 @@ size_t heat_deck_run_bytes(const struct heat_deck *d)
 	size_t cells, bytes, per_step, steps_bytes;
 	/* Two fields, the final copy and a snapshot buffer... */
 	if (__builtin_mul_overflow((size_t)d->size[0], (size_t)d->size[1], &cells) ||
-	    __builtin_mul_overflow(cells, 4 * sizeof(apod_real), &bytes))
+	    __builtin_mul_overflow(cells, 4 * sizeof(heat_real), &bytes))
 		return 0;
 	/* ...and the statistics kept for every step: moments and histogram, in double. */
 	per_step = (4 + (size_t)d->hist_bins) * sizeof(double);

@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fail.h"
+#include "apod/apod.h"
 #include "problem.h"
 
 /* Mark the interior cells inside each heater's disc; a later heater wins
@@ -36,11 +36,11 @@ int heat_problem_init(struct heat_problem *p, const struct heat_deck *d)
 	p->nx = nx;
 	p->ny = ny;
 	p->n = n;
-	p->alpha = (apod_real)d->alpha;
+	p->alpha = (heat_real)d->alpha;
 	p->nbins = (int)d->hist_bins;
 	heat_deck_hist_range(d, &lo, &hi);
-	p->hist_lo = (apod_real)lo;
-	p->hist_inv_width = (apod_real)((double)d->hist_bins / (hi - lo));
+	p->hist_lo = (heat_real)lo;
+	p->hist_inv_width = (heat_real)((double)d->hist_bins / (hi - lo));
 	p->zones_x = (int)d->zones[0];
 	p->zones_y = (int)d->zones[1];
 	p->nzones = p->zones_x * p->zones_y;
@@ -60,7 +60,7 @@ int heat_problem_init(struct heat_problem *p, const struct heat_deck *d)
 				t = d->t_hot;
 			else if (i == ny - 1 || j == 0 || j == nx - 1)
 				t = d->t_cold;
-			p->init[i * nx + j] = (apod_real)t;
+			p->init[i * nx + j] = (heat_real)t;
 		}
 	mark_heaters(d, nx, ny, owner);
 	for (size_t i = 0; i < n; i++)
@@ -75,7 +75,7 @@ int heat_problem_init(struct heat_problem *p, const struct heat_deck *d)
 	for (size_t i = 0; i < n; i++)
 		if (owner[i]) {
 			p->src_idx[k] = i;
-			p->src_temp[k] = (apod_real)d->sources[owner[i] - 1].temp;
+			p->src_temp[k] = (heat_real)d->sources[owner[i] - 1].temp;
 			p->init[i] = p->src_temp[k];
 			k++;
 		}

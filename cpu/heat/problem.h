@@ -11,8 +11,8 @@
 
 #include <stddef.h>
 
-#include "apod_hd.h"
 #include "heat.h"
+#include "heat/real.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,13 +21,13 @@ extern "C" {
 struct heat_problem {
 	const struct heat_deck *deck;
 	size_t nx, ny, n;         /* columns, rows, cells */
-	apod_real alpha;
-	apod_real *init;          /* n cells, row-major: edges and heaters set */
+	heat_real alpha;
+	heat_real *init;          /* n cells, row-major: edges and heaters set */
 	size_t nsrc;              /* heater cells, re-pinned after every step */
 	size_t *src_idx;          /* ascending cell indices */
-	apod_real *src_temp;
+	heat_real *src_temp;
 	int nbins;
-	apod_real hist_lo, hist_inv_width;
+	heat_real hist_lo, hist_inv_width;
 	int zones_x, zones_y, nzones;
 };
 

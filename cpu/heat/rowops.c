@@ -11,18 +11,19 @@
  */
 #include "rowops.h"
 #include "heat/cell.h"
+#include "heat/hist.h"
 
 #define LANES 8
 
-void apod_sweep_row(const apod_real *restrict up, const apod_real *restrict c,
-                    const apod_real *restrict dn, apod_real *restrict out,
-                    size_t nx, apod_real alpha)
+void heat_sweep_row(const heat_real *restrict up, const heat_real *restrict c,
+                    const heat_real *restrict dn, heat_real *restrict out,
+                    size_t nx, heat_real alpha)
 {
 	for (size_t j = 1; j + 1 < nx; j++)
-		out[j] = apod_cell_update(c[j], up[j], dn[j], c[j + 1], c[j - 1], alpha);
+		out[j] = heat_cell_update(c[j], up[j], dn[j], c[j + 1], c[j - 1], alpha);
 }
 
-double apod_row_sum(const apod_real *restrict x, size_t n)
+double heat_row_sum(const heat_real *restrict x, size_t n)
 {
 	double lane[LANES] = { 0 }, s = 0.0;
 	size_t j, nv = n - n % LANES;
@@ -36,17 +37,17 @@ double apod_row_sum(const apod_real *restrict x, size_t n)
 	return s;
 }
 
-void apod_row_moments(const apod_real *restrict x, size_t n, struct apod_moments *m)
+void heat_row_moments(const heat_real *restrict x, size_t n, struct apod_moments *m)
 {
 	double dev[LANES] = { 0 }, m2 = 0.0, sum, mean;
-	apod_real lo[LANES], hi[LANES], mn, mx;
+	heat_real lo[LANES], hi[LANES], mn, mx;
 	size_t j, nv = n - n % LANES;
 
 	if (n == 0) {
 		apod_moments_init(m);
 		return;
 	}
-	sum = apod_row_sum(x, n);
+	sum = heat_row_sum(x, n);
 	mean = sum / (double)n;
 	/* Deviations and extremes in separate loops: gcc 12 vectorises the
 	 * deviations in a loop of their own (not folded with the extremes); the
@@ -80,9 +81,9 @@ void apod_row_moments(const apod_real *restrict x, size_t n, struct apod_moments
 	apod_moments_from_block(m, (double)n, sum, m2, (double)mn, (double)mx);
 }
 
-void apod_row_hist(const apod_real *restrict x, size_t n, apod_real lo, apod_real inv_width,
+void heat_row_hist(const heat_real *restrict x, size_t n, heat_real lo, heat_real inv_width,
                    int nbins, unsigned *restrict hist)
 {
 	for (size_t j = 0; j < n; j++)
-		hist[apod_hist_bin(x[j], lo, inv_width, nbins)]++;
+		hist[heat_hist_bin(x[j], lo, inv_width, nbins)]++;
 }

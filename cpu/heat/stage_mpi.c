@@ -26,8 +26,8 @@
 #include <omp.h>
 #endif
 
-#include "engine.h"
-#include "fail.h"
+#include "apod/apod.h"
+#include "heat_stage.h"
 #include "hostphases.h"
 #include "mpi_comm.h"
 #include "rowops.h"
@@ -42,11 +42,12 @@ struct mpi {
 	size_t lo, hi;              /* the interior rows this rank sweeps: [lo, hi) */
 	size_t own0, own1;          /* rows it holds for statistics and the result */
 	size_t nloc;                /* local rows: global lo-1 .. hi (halos or edges) */
-	apod_real *cur, *next;
+	heat_real *cur, *next;
 	int up, down;               /* neighbour ranks, or MPI_PROC_NULL at an edge */
 	int nthreads;
 	struct apod_moments *rowm;  /* one per held row */
 	unsigned *thread_hist;      /* nthreads x nbins */
+	unsigned *hist;             /* their sum, then (on rank 0) every rank's: nbins */
 	double *seg;                /* held rows x zones_x: each row's zone segments' sums */
 	int *zone_row;              /* zone row of each held row */
 	double *zone_acc;           /* running zone sums, nzones */
@@ -89,7 +90,7 @@ static void held(size_t ny, int r, int nranks, size_t *own0, size_t *own1)
 	*own1 = r == nranks - 1 ? ny : hi;
 }
 
-static apod_real *local_row(const struct mpi *s, apod_real *field, size_t global)
+static heat_real *local_row(const struct mpi *s, heat_real *field, size_t global)
 {
 	return field + (global - (s->lo - 1)) * s->p->nx;
 }
@@ -106,6 +107,7 @@ static void mpi_destroy(void *ctx)
 	free(s->next);
 	free(s->rowm);
 	free(s->thread_hist);
+	free(s->hist);
 	free(s->seg);
 	free(s->zone_row);
 	free(s->zone_acc);
@@ -114,8 +116,9 @@ static void mpi_destroy(void *ctx)
 	free(s);
 }
 
-static void *mpi_create(const struct heat_problem *p)
+static void *mpi_create(const void *problem)
 {
+	const struct heat_problem *p = problem;
 	struct mpi *s;
 	size_t nheld, bytes;
 	int failed = 0;
@@ -149,21 +152,22 @@ static void *mpi_create(const struct heat_problem *p)
 		s->nthreads = 1;
 #endif
 		nheld = s->own1 - s->own0;
-		bytes = s->nloc * p->nx * sizeof(apod_real);
+		bytes = s->nloc * p->nx * sizeof(heat_real);
 		s->cur = malloc(bytes);
 		s->next = malloc(bytes);
 		s->rowm = malloc(nheld * sizeof *s->rowm);
 		s->thread_hist = malloc((size_t)s->nthreads * (size_t)p->nbins * sizeof *s->thread_hist);
+		s->hist = malloc((size_t)p->nbins * sizeof *s->hist);
 		s->seg = malloc(nheld * (size_t)p->zones_x * sizeof *s->seg);
 		s->zone_row = malloc(nheld * sizeof *s->zone_row);
 		s->zone_acc = malloc((size_t)p->nzones * sizeof *s->zone_acc);
 		s->counts = malloc((size_t)heat_mpi_size * sizeof *s->counts);
 		s->displs = malloc((size_t)heat_mpi_size * sizeof *s->displs);
 	}
-	if (!s || !s->cur || !s->next || !s->rowm || !s->thread_hist || !s->seg || !s->zone_row ||
+	if (!s || !s->cur || !s->next || !s->rowm || !s->thread_hist || !s->hist || !s->seg || !s->zone_row ||
 	    !s->zone_acc || !s->counts || !s->displs) {
 		apod_fail("mpi: rank %d cannot allocate its %zu of %zu rows (%zu bytes a field)",
-		          heat_mpi_rank, s ? s->nloc : 0, p->ny, s ? s->nloc * p->nx * sizeof(apod_real) : 0);
+		          heat_mpi_rank, s ? s->nloc : 0, p->ny, s ? s->nloc * p->nx * sizeof(heat_real) : 0);
 		failed = 1;
 	}
 	if (heat_mpi_agree(failed)) {
@@ -175,9 +179,9 @@ static void *mpi_create(const struct heat_problem *p)
 	 * the sweep never writes the fixed edges. */
 #pragma omp parallel for schedule(static)
 	for (size_t l = 0; l < s->nloc; l++) {
-		const apod_real *src = p->init + (s->lo - 1 + l) * p->nx;
-		memcpy(s->cur + l * p->nx, src, p->nx * sizeof(apod_real));
-		memcpy(s->next + l * p->nx, src, p->nx * sizeof(apod_real));
+		const heat_real *src = p->init + (s->lo - 1 + l) * p->nx;
+		memcpy(s->cur + l * p->nx, src, p->nx * sizeof(heat_real));
+		memcpy(s->next + l * p->nx, src, p->nx * sizeof(heat_real));
 	}
 	for (size_t g = s->own0; g < s->own1; g++) {
 		int zr = 0;
@@ -202,11 +206,11 @@ static int mpi_step(void *ctx)
 	struct mpi *s = ctx;
 	const struct heat_problem *p = s->p;
 	size_t nx = p->nx, rows = s->hi - s->lo;
-	apod_real *t, *cur = s->cur, *next = s->next;
+	heat_real *t, *cur = s->cur, *next = s->next;
 
 #pragma omp parallel for schedule(static)
 	for (size_t l = 1; l <= rows; l++)
-		apod_sweep_row(cur + (l - 1) * nx, cur + l * nx, cur + (l + 1) * nx, next + l * nx, nx,
+		heat_sweep_row(cur + (l - 1) * nx, cur + l * nx, cur + (l + 1) * nx, next + l * nx, nx,
 		               p->alpha);
 	/* Heaters on this rank's rows, halos included: a halo's is overwritten
 	 * by the neighbour's own pinned value below. */
@@ -249,12 +253,11 @@ static void relay_out(double *acc, int count, int tag)
 		MPI_TRY(MPI_Recv(acc, count, MPI_DOUBLE, last, tag, heat_mpi_comm, MPI_STATUS_IGNORE));
 }
 
-static int mpi_calcStats(void *ctx, struct apod_moments *m, unsigned *hist)
+static void mpi_calcStats(struct mpi *s, struct apod_moments *m, unsigned *hist)
 {
-	struct mpi *s = ctx;
 	const struct heat_problem *p = s->p;
 	size_t nb = (size_t)p->nbins, nheld = s->own1 - s->own0;
-	const apod_real *first = local_row(s, s->cur, s->own0);
+	const heat_real *first = local_row(s, s->cur, s->own0);
 
 	memset(s->thread_hist, 0, (size_t)s->nthreads * nb * sizeof *s->thread_hist);
 #pragma omp parallel
@@ -266,9 +269,9 @@ static int mpi_calcStats(void *ctx, struct apod_moments *m, unsigned *hist)
 #endif
 #pragma omp for schedule(static)
 		for (size_t i = 0; i < nheld; i++) {
-			const apod_real *row = first + i * p->nx;
-			apod_row_moments(row, p->nx, &s->rowm[i]);
-			apod_row_hist(row, p->nx, p->hist_lo, p->hist_inv_width, p->nbins, h);
+			const heat_real *row = first + i * p->nx;
+			heat_row_moments(row, p->nx, &s->rowm[i]);
+			heat_row_hist(row, p->nx, p->hist_lo, p->hist_inv_width, p->nbins, h);
 		}
 	}
 	apod_moments_init(m);
@@ -283,24 +286,22 @@ static int mpi_calcStats(void *ctx, struct apod_moments *m, unsigned *hist)
 			hist[b] += s->thread_hist[(size_t)t * nb + b];
 	MPI_TRY(MPI_Reduce(heat_mpi_rank == 0 ? MPI_IN_PLACE : hist, hist, p->nbins, MPI_UNSIGNED,
 	                   MPI_SUM, 0, heat_mpi_comm));
-	return 0;
 }
 
-static int mpi_calcSummaryData(void *ctx, double *zone_means)
+static void mpi_calcSummaryData(struct mpi *s, double *zone_means)
 {
-	struct mpi *s = ctx;
 	const struct heat_problem *p = s->p;
 	size_t zx = (size_t)p->zones_x, nheld = s->own1 - s->own0;
-	const apod_real *first = local_row(s, s->cur, s->own0);
+	const heat_real *first = local_row(s, s->cur, s->own0);
 
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < nheld; i++)
 		for (size_t zc = 0; zc < zx; zc++) {
 			size_t c0 = heat_zone_col0(p, (int)zc), c1 = heat_zone_col0(p, (int)zc + 1);
-			s->seg[i * zx + zc] = apod_row_sum(first + i * p->nx + c0, c1 - c0);
+			s->seg[i * zx + zc] = heat_row_sum(first + i * p->nx + c0, c1 - c0);
 		}
 	/* Each zone's sum starts at 0.0 and takes its rows in order, as in
-	 * apod_zone_mean. */
+	 * heat_zone_mean. */
 	for (int z = 0; z < p->nzones; z++)
 		s->zone_acc[z] = 0.0;
 	relay_in(s->zone_acc, p->nzones, TAG_ZONES);
@@ -316,28 +317,47 @@ static int mpi_calcSummaryData(void *ctx, double *zone_means)
 			zone_means[zr * p->zones_x + zc] =
 				s->zone_acc[zr * p->zones_x + zc] / (double)((r1 - r0) * (c1 - c0));
 		}
+}
+
+static int mpi_probe(void *ctx, int k, double *const *rows)
+{
+	struct mpi *s = ctx;
+	struct apod_moments m;
+	if (k == HEAT_PROBE_SUMMARY) {
+		if (rows[HEAT_SERIES_ZONES])
+			mpi_calcSummaryData(s, rows[HEAT_SERIES_ZONES]);
+		return 0;
+	}
+	mpi_calcStats(s, &m, s->hist);
+	heat_stats_rows(s->p, &m, s->hist, rows);
 	return 0;
 }
 
 /* The held rows of every rank, gathered on rank 0 (the reporter). */
-static int mpi_fetch(void *ctx, apod_real *dst)
+static int mpi_fetch(void *ctx, int array, void *dst)
 {
 	struct mpi *s = ctx;
+	(void)array;   /* heat has one array, the field */
 	MPI_TRY(MPI_Gatherv(local_row(s, s->cur, s->own0), (int)(s->own1 - s->own0), s->row, dst,
 	                    s->counts, s->displs, s->row, 0, heat_mpi_comm));
 	return 0;
 }
 
-/* Named and placed in the ladder in stages.c. */
-const struct heat_engine heat_engine_mpi = {
+/* Placed in the ladder in stages.c, which lists it as unavailable in a
+ * build without MPI.  It changes how the field is set up, stepped,
+ * observed, and gathered for snapshots and the result. */
+const struct apod_stage heat_stage_mpi = {
+	.name = "mpi",
+	.about = HEAT_MPI_ABOUT,
+	.ports = HEAT_PORTS_DEVICE,
 	.available = mpi_available,
 	.width = mpi_width,
 	.create = mpi_create,
 	.step = mpi_step,
-	.stats = mpi_calcStats,
-	.summary = mpi_calcSummaryData,
+	.probe = mpi_probe,
 	.fetch = mpi_fetch,
 	.destroy = mpi_destroy,
 	.reporter = heat_mpi_reporter,
 	.agree = heat_mpi_agree,
+	.runs_on = APOD_RUNS_HOST_CORES,
 };

@@ -16,18 +16,19 @@
 #include <omp.h>
 #endif
 
+#include "apod/apod.h"
 #include "apod/stock.h"
-#include "engine.h"
-#include "fail.h"
+#include "heat_stage.h"
 #include "hostphases.h"
 #include "rowops.h"
 
 struct omp {
 	const struct heat_problem *p;
-	apod_real *cur, *next;
+	heat_real *cur, *next;
 	int nthreads;
 	struct apod_moments *thread_m;  /* one partial result per thread */
 	unsigned *thread_hist;          /* nthreads x nbins */
+	unsigned *hist;                 /* their sum, nbins */
 };
 
 static void omp_destroy(void *ctx)
@@ -39,13 +40,15 @@ static void omp_destroy(void *ctx)
 	free(s->next);
 	free(s->thread_m);
 	free(s->thread_hist);
+	free(s->hist);
 	free(s);
 }
 
-static void *omp_create(const struct heat_problem *p)
+static void *omp_create(const void *problem)
 {
+	const struct heat_problem *p = problem;
 	struct omp *s = calloc(1, sizeof *s);
-	size_t bytes = p->n * sizeof(apod_real);
+	size_t bytes = p->n * sizeof(heat_real);
 	if (!s)
 		goto nomem;
 	s->p = p;
@@ -54,14 +57,15 @@ static void *omp_create(const struct heat_problem *p)
 	s->next = malloc(bytes);
 	s->thread_m = calloc((size_t)s->nthreads, sizeof *s->thread_m);
 	s->thread_hist = calloc((size_t)s->nthreads * (size_t)p->nbins, sizeof *s->thread_hist);
-	if (!s->cur || !s->next || !s->thread_m || !s->thread_hist)
+	s->hist = malloc((size_t)p->nbins * sizeof *s->hist);
+	if (!s->cur || !s->next || !s->thread_m || !s->thread_hist || !s->hist)
 		goto nomem;
 	/* First touch by the threads that will use each row puts the pages on
 	 * their own NUMA node. */
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < p->ny; i++) {
-		memcpy(s->cur + i * p->nx, p->init + i * p->nx, p->nx * sizeof(apod_real));
-		memcpy(s->next + i * p->nx, p->init + i * p->nx, p->nx * sizeof(apod_real));
+		memcpy(s->cur + i * p->nx, p->init + i * p->nx, p->nx * sizeof(heat_real));
+		memcpy(s->next + i * p->nx, p->init + i * p->nx, p->nx * sizeof(heat_real));
 	}
 	return s;
 nomem:
@@ -75,11 +79,11 @@ static int omp_genTimeStep(void *ctx)
 	struct omp *s = ctx;
 	const struct heat_problem *p = s->p;
 	size_t nx = p->nx;
-	apod_real *t, *cur = s->cur, *next = s->next;
+	heat_real *t, *cur = s->cur, *next = s->next;
 
 #pragma omp parallel for schedule(static)
 	for (size_t i = 1; i < p->ny - 1; i++)
-		apod_sweep_row(cur + (i - 1) * nx, cur + i * nx, cur + (i + 1) * nx, next + i * nx,
+		heat_sweep_row(cur + (i - 1) * nx, cur + i * nx, cur + (i + 1) * nx, next + i * nx,
 		               nx, p->alpha);
 	for (size_t k = 0; k < p->nsrc; k++)
 		next[p->src_idx[k]] = p->src_temp[k];
@@ -89,9 +93,8 @@ static int omp_genTimeStep(void *ctx)
 	return 0;
 }
 
-static int omp_calcStats(void *ctx, struct apod_moments *m, unsigned *hist)
+static void omp_calcStats(struct omp *s, struct apod_moments *m, unsigned *hist)
 {
-	struct omp *s = ctx;
 	const struct heat_problem *p = s->p;
 	size_t nb = (size_t)p->nbins;
 
@@ -110,11 +113,11 @@ static int omp_calcStats(void *ctx, struct apod_moments *m, unsigned *hist)
 		apod_moments_init(&local);
 #pragma omp for schedule(static)
 		for (size_t i = 0; i < p->ny; i++) {
-			const apod_real *row = s->cur + i * p->nx;
+			const heat_real *row = s->cur + i * p->nx;
 			struct apod_moments r;
-			apod_row_moments(row, p->nx, &r);
+			heat_row_moments(row, p->nx, &r);
 			apod_moments_merge(&local, &r);
-			apod_row_hist(row, p->nx, p->hist_lo, p->hist_inv_width, p->nbins, h);
+			heat_row_hist(row, p->nx, p->hist_lo, p->hist_inv_width, p->nbins, h);
 		}
 		s->thread_m[t] = local;
 	}
@@ -125,36 +128,52 @@ static int omp_calcStats(void *ctx, struct apod_moments *m, unsigned *hist)
 		for (size_t b = 0; b < nb; b++)
 			hist[b] += s->thread_hist[(size_t)t * nb + b];
 	}
-	return 0;
 }
 
-static int omp_calcSummaryData(void *ctx, double *zone_means)
+static void omp_calcSummaryData(struct omp *s, double *zone_means)
 {
-	struct omp *s = ctx;
 	const struct heat_problem *p = s->p;
 
 #pragma omp parallel for collapse(2) schedule(dynamic)
 	for (int zr = 0; zr < p->zones_y; zr++)
 		for (int zc = 0; zc < p->zones_x; zc++)
-			zone_means[zr * p->zones_x + zc] = apod_zone_mean(p, s->cur, zr, zc);
-	return 0;
+			zone_means[zr * p->zones_x + zc] = heat_zone_mean(p, s->cur, zr, zc);
 }
 
-static int omp_fetch(void *ctx, apod_real *dst)
+static int omp_probe(void *ctx, int k, double *const *rows)
 {
 	struct omp *s = ctx;
-	memcpy(dst, s->cur, s->p->n * sizeof *dst);
+	struct apod_moments m;
+	if (k == HEAT_PROBE_SUMMARY) {
+		if (rows[HEAT_SERIES_ZONES])
+			omp_calcSummaryData(s, rows[HEAT_SERIES_ZONES]);
+		return 0;
+	}
+	omp_calcStats(s, &m, s->hist);
+	heat_stats_rows(s->p, &m, s->hist, rows);
 	return 0;
 }
 
-/* Named and placed in the ladder in stages.c. */
-const struct heat_engine heat_engine_omp = {
+static int omp_fetch(void *ctx, int array, void *dst)
+{
+	struct omp *s = ctx;
+	(void)array;   /* heat has one array, the field */
+	memcpy(dst, s->cur, s->p->n * sizeof *s->cur);
+	return 0;
+}
+
+const struct apod_stage heat_stage_omp = {
+	.name = "omp",
+	.about = "the same phases on every core with OpenMP",
+	/* omp also sets up in parallel: each thread first touches its own rows. */
+	.ports = APOD_PORTS_SETUP | HEAT_PORTS_COMPUTE,
 	.available = apod_omp_available,
 	.width = apod_omp_width,
 	.create = omp_create,
 	.step = omp_genTimeStep,
-	.stats = omp_calcStats,
-	.summary = omp_calcSummaryData,
+	.probe = omp_probe,
 	.fetch = omp_fetch,
 	.destroy = omp_destroy,
+	.role = APOD_ROLE_HOST_BASELINE,
+	.runs_on = APOD_RUNS_HOST_CORES,
 };

@@ -4,38 +4,47 @@
  *
  * The phases carry the names of the guide's profiling example (genTimeStep
  * here, calcStats and calcSummaryData in hostphases.c) so that gprof's flat
- * profile reads like the guide's; they are called through the engine table
+ * profile reads like the guide's; they are called through the stage table
  * or from another file, which keeps them out of reach of the inliner.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "apod/apod.h"
 #include "apod/stock.h"
-#include "engine.h"
-#include "fail.h"
-#include "hostphases.h"
+#include "heat_stage.h"
 #include "rowops.h"
 
 struct serial {
 	const struct heat_problem *p;
-	apod_real *cur, *next;
+	heat_real *cur, *next;
+	unsigned *hist;             /* calcStats's counts, p->nbins */
 };
 
-static void *serial_create(const struct heat_problem *p)
+static void serial_destroy(void *ctx)
 {
+	struct serial *s = ctx;
+	if (!s)
+		return;
+	free(s->cur);
+	free(s->next);
+	free(s->hist);
+	free(s);
+}
+
+static void *serial_create(const void *problem)
+{
+	const struct heat_problem *p = problem;
 	struct serial *s = calloc(1, sizeof *s);
-	size_t bytes = p->n * sizeof(apod_real);
+	size_t bytes = p->n * sizeof(heat_real);
 	if (s) {
 		s->p = p;
 		s->cur = malloc(bytes);
 		s->next = malloc(bytes);
+		s->hist = malloc((size_t)p->nbins * sizeof *s->hist);
 	}
-	if (!s || !s->cur || !s->next) {
-		if (s) {
-			free(s->cur);
-			free(s->next);
-		}
-		free(s);
+	if (!s || !s->cur || !s->next || !s->hist) {
+		serial_destroy(s);
 		apod_fail("serial: cannot allocate two %zux%zu fields (%zu bytes)", p->nx, p->ny,
 		          2 * bytes);
 		return NULL;
@@ -51,10 +60,10 @@ static int genTimeStep(void *ctx)
 	struct serial *s = ctx;
 	const struct heat_problem *p = s->p;
 	size_t nx = p->nx;
-	apod_real *t;
+	heat_real *t;
 
 	for (size_t i = 1; i + 1 < p->ny; i++)
-		apod_sweep_row(s->cur + (i - 1) * nx, s->cur + i * nx, s->cur + (i + 1) * nx,
+		heat_sweep_row(s->cur + (i - 1) * nx, s->cur + i * nx, s->cur + (i + 1) * nx,
 		               s->next + i * nx, nx, p->alpha);
 	for (size_t k = 0; k < p->nsrc; k++)
 		s->next[p->src_idx[k]] = p->src_temp[k];
@@ -64,45 +73,31 @@ static int genTimeStep(void *ctx)
 	return 0;
 }
 
-static int serial_stats(void *ctx, struct apod_moments *m, unsigned *hist)
+static int serial_probe(void *ctx, int k, double *const *rows)
 {
 	struct serial *s = ctx;
-	calcStats(s->p, s->cur, m, hist);
+	heat_host_probe(s->p, s->cur, s->hist, k, rows);
 	return 0;
 }
 
-static int serial_summary(void *ctx, double *zone_means)
+static int serial_fetch(void *ctx, int array, void *dst)
 {
 	struct serial *s = ctx;
-	calcSummaryData(s->p, s->cur, zone_means);
+	(void)array;   /* heat has one array, the field */
+	memcpy(dst, s->cur, s->p->n * sizeof *s->cur);
 	return 0;
 }
 
-static int serial_fetch(void *ctx, apod_real *dst)
-{
-	struct serial *s = ctx;
-	memcpy(dst, s->cur, s->p->n * sizeof *dst);
-	return 0;
-}
-
-static void serial_destroy(void *ctx)
-{
-	struct serial *s = ctx;
-	if (!s)
-		return;
-	free(s->cur);
-	free(s->next);
-	free(s);
-}
-
-/* Named and placed in the ladder in stages.c. */
-const struct heat_engine heat_engine_serial = {
+const struct apod_stage heat_stage_serial = {
+	.name = "serial",
+	.about = "the reference: one thread, optimised and vectorised C",
+	.ports = 0,
 	.available = apod_available_always,
 	.width = apod_width_one,
 	.create = serial_create,
 	.step = genTimeStep,
-	.stats = serial_stats,
-	.summary = serial_summary,
+	.probe = serial_probe,
 	.fetch = serial_fetch,
 	.destroy = serial_destroy,
+	.runs_on = APOD_RUNS_HOST_CORE,
 };

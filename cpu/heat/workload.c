@@ -13,10 +13,10 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "apod_hd.h"
-#include "engine.h"
-#include "fail.h"
+#include "apod/apod.h"
 #include "heat.h"
+#include "heat/real.h"
+#include "heat_stage.h"
 #include "heat_workload.h"
 #include "problem.h"
 
@@ -134,8 +134,8 @@ static int work(const void *params, int phase, struct apod_work *w)
 {
 	const struct heat_deck *d = params;
 	double cells = (double)d->size[0] * (double)d->size[1];
-	double field = cells * sizeof(apod_real);
-	double *ops = sizeof(apod_real) == sizeof(double) ? &w->flops64 : &w->flops32;
+	double field = cells * sizeof(heat_real);
+	double *ops = sizeof(heat_real) == sizeof(double) ? &w->flops64 : &w->flops32;
 	switch (phase) {
 	case APOD_PHASE_SETUP:
 		w->bytes = field;
@@ -216,7 +216,7 @@ static const struct apod_probe probes[] = {
 };
 
 static const struct apod_array arrays[] = {
-	{ .name = "field", .dtype = sizeof(apod_real) == sizeof(double) ? APOD_F64 : APOD_F32,
+	{ .name = "field", .dtype = sizeof(heat_real) == sizeof(double) ? APOD_F64 : APOD_F32,
 	  .shape = field_shape, .snapshot = "snap", .compare = APOD_COMPARE_CLOSE,
 	  .tolerance = field_tol },
 	{ .name = NULL },
@@ -254,4 +254,5 @@ const struct apod_workload heat_workload = {
 	.stages = heat_stages,
 	.grow = grow,
 	.work = work,
+	.kernels = heat_kernels,
 };

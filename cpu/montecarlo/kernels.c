@@ -1,27 +1,11 @@
 /*
- * kernels.c: `apod bench --kernels` for montecarlo (struct apod_workload's
- * kernels): its GPU kernels timed one by one, where CUDA was built in and
- * a GPU is there; otherwise a failure that says which is missing.
+ * kernels.c: `apod bench --kernels` for montecarlo: its GPU kernels, one row
+ * each (the workload's kernels member; cpu/kernels_hook.h).
  */
-#include "apod/apod.h"
+#include "kernels_hook.h"
 #include "montecarlo.h"
-
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
-#include "device.h"
 #include "montecarlo_bench.h"
-
-int mc_kernels(const void *problem, int reps, void *json)
-{
-	char why[256];
-	if (!apod_gpu_available(why, sizeof why))
-		return apod_usage_fail("bench --kernels: montecarlo's kernels need a GPU: %s", why);
-	return montecarlo_gpu_bench(problem, reps, json);
-}
-#else
-int mc_kernels(const void *problem, int reps, void *json)
-{
-	(void)problem, (void)reps, (void)json;
-	return apod_usage_fail("bench --kernels: montecarlo's kernels are CUDA, and this build has none "
-	                 "(configure found no nvcc, or --without-cuda)");
-}
 #endif
+
+APOD_KERNELS_HOOK(mc_kernels, "montecarlo", montecarlo_gpu_bench)

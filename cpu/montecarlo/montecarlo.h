@@ -68,7 +68,8 @@ enum { MC_SERIES_MEAN, MC_SERIES_VARIANCE, MC_SERIES_STDERR, MC_SERIES_CI95, MC_
        MC_SERIES_HIST, MC_NSERIES };
 enum { MC_ARRAY_BATCH_MEAN };
 
-/* The histogram bin of S_T (shared by every stage; see apod_hist_bin). */
+/* The histogram bin of S_T (shared by every stage); values outside the
+ * range are clamped into the first or last bin. */
 APOD_HD int mc_bin(double st, double lo, double inv_width, int bins)
 {
 	double t = (st - lo) * inv_width;

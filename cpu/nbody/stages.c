@@ -3,8 +3,7 @@
  * the profiling build) still lists the GPU stages, with the reason they
  * cannot run.
  */
-#include <stdio.h>
-
+#include "apod/stock.h"
 #include "nbody.h"
 
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
@@ -13,24 +12,10 @@
 #define GPU3 nbody_stage_gpu3
 #define GPU4 nbody_stage_gpu4
 #else
-static int no_cuda(char *why, size_t len)
-{
-#ifdef APOD_NO_GPU_STAGES
-	snprintf(why, len, "not in this build (the profiling build has no GPU stages)");
-#else
-	snprintf(why, len, "built without CUDA (HAVE_CUDA unset: configure found no nvcc, or "
-	                   "--without-cuda)");
-#endif
-	return 0;
-}
-
-#define UNBUILT(var, nm, line, pts) \
-	static const struct apod_stage var = { .name = nm, .about = line, .ports = pts, \
-	                                       .available = no_cuda }
-UNBUILT(unbuilt1, "gpu1", NBODY_GPU1_ABOUT, NBODY_GPU1_PORTS);
-UNBUILT(unbuilt2, "gpu2", NBODY_GPU2_ABOUT, NBODY_GPU_PORTS);
-UNBUILT(unbuilt3, "gpu3", NBODY_GPU3_ABOUT, NBODY_GPU_PORTS);
-UNBUILT(unbuilt4, "gpu4", NBODY_GPU4_ABOUT, NBODY_GPU_PORTS);
+APOD_STAGE_UNBUILT(unbuilt1, "gpu1", NBODY_GPU1_ABOUT, NBODY_GPU1_PORTS, APOD_WHY_NO_CUDA);
+APOD_STAGE_UNBUILT(unbuilt2, "gpu2", NBODY_GPU2_ABOUT, NBODY_GPU_PORTS, APOD_WHY_NO_CUDA);
+APOD_STAGE_UNBUILT(unbuilt3, "gpu3", NBODY_GPU3_ABOUT, NBODY_GPU_PORTS, APOD_WHY_NO_CUDA);
+APOD_STAGE_UNBUILT(unbuilt4, "gpu4", NBODY_GPU4_ABOUT, NBODY_GPU_PORTS, APOD_WHY_NO_CUDA);
 #define GPU1 unbuilt1
 #define GPU2 unbuilt2
 #define GPU3 unbuilt3

@@ -3,33 +3,16 @@
  *
  * A build without CUDA (or the profiling build, APOD_NO_GPU_STAGES) still
  * lists the GPU stage, with the reason it cannot run, so `apod stages`
- * tells a user what they are missing.  A stage that is never available
- * needs only its name, its line, its ports and available().
+ * tells a user what they are missing (APOD_STAGE_UNBUILT, apod/stock.h).
  */
-#include <stdio.h>
-
+#include "apod/stock.h"
 #include "particles.h"
 
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
 #define GPU_STAGE particles_stage_gpu   /* gpu/particles/stage_gpu.cu */
 #else
-static int no_cuda(char *why, size_t len)
-{
-#ifdef APOD_NO_GPU_STAGES
-	snprintf(why, len, "not in this build (the profiling build has no GPU stages)");
-#else
-	snprintf(why, len, "built without CUDA (HAVE_CUDA unset: configure found no nvcc, or "
-	                   "--without-cuda)");
-#endif
-	return 0;
-}
-
-static const struct apod_stage particles_stage_gpu_unbuilt = {
-	.name = "gpu",
-	.about = PARTICLES_GPU_ABOUT,
-	.ports = PARTICLES_GPU_PORTS,
-	.available = no_cuda,
-};
+APOD_STAGE_UNBUILT(particles_stage_gpu_unbuilt, "gpu", PARTICLES_GPU_ABOUT, PARTICLES_GPU_PORTS,
+                   APOD_WHY_NO_CUDA);
 #define GPU_STAGE particles_stage_gpu_unbuilt
 #endif
 

@@ -17,16 +17,16 @@
 
 #include <cub/device/device_reduce.cuh>
 
-#include "bench.h"
+#include "heat_bench.h"
 #include "copy4.cuh"
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "device.h"
 #include "kernels.cuh"
-#include "resident.h"
+#include "heat_resident.h"
 #include "timing.cuh"
 #include "tuned.cuh"
 
-static __global__ void copy_kernel(const apod_real *__restrict__ in, apod_real *__restrict__ out,
+static __global__ void copy_kernel(const heat_real *__restrict__ in, heat_real *__restrict__ out,
                                    size_t n)
 {
 	for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < n;
@@ -74,43 +74,43 @@ static void row(json_object *arr, const char *name, double ms, double bytes, dou
 
 /* One whole step of gpu2 as a run issues it: the sweep and pin, then
  * calcStats's memset, statistics, merge and the two copies home. */
-static int step_calls(struct resident *r)
+static int step_calls(struct heat_resident *r)
 {
 	return resident_sweep(r) || resident_stats_issue(r) ? -1 : 0;
 }
 
 /* The same step captured once into a CUDA graph on stream s (which must
  * not be the legacy stream: it cannot be captured). */
-static int step_graph(struct resident *r, cudaStream_t s, cudaGraphExec_t *exec)
+static int step_graph(struct heat_resident *r, cudaStream_t s, cudaGraphExec_t *exec)
 {
 	cudaGraph_t g = NULL;
 	cudaError_t err;
-	CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+	APOD_CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
 	if (step_calls(r)) {
 		/* End the capture whatever it holds, so the stream is usable again. */
 		if (cudaStreamEndCapture(s, &g) == cudaSuccess && g)
 			cudaGraphDestroy(g);
 		return -1;
 	}
-	CUDA_TRY(cudaStreamEndCapture(s, &g));
+	APOD_CUDA_TRY(cudaStreamEndCapture(s, &g));
 	err = cudaGraphInstantiate(exec, g, 0);
 	cudaGraphDestroy(g);
 	if (err != cudaSuccess)
-		return apod_cuda_fail(err, "cudaGraphInstantiate(exec, g, 0)", __FILE__, __LINE__);
+		return apod_cuda_failed(err, "cudaGraphInstantiate(exec, g, 0)", __FILE__, __LINE__);
 	return 0;
 }
 
 /* What a CUDA graph would save gpu2 where its step is launch-bound: the
  * whole step launched call by call and as one graph, each on an idle
  * device (time_it), as in a run, where the previous step ended waiting. */
-static int step_graph_rows(struct resident *r, int reps, json_object *arr, json_object *out,
+static int step_graph_rows(struct heat_resident *r, int reps, json_object *arr, json_object *out,
                            double bytes, double copy_gbs)
 {
 	cudaStream_t s, legacy = r->stream;
 	cudaGraphExec_t exec = NULL;
 	double calls_ms = 0, graph_ms = 0;
 	int failed;
-	CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
 	r->stream = s;
 	failed = time_it(reps, [&] { return step_calls(r) != 0; }, &calls_ms, s) ||
 	         step_graph(r, s, &exec) ||
@@ -130,16 +130,16 @@ static int step_graph_rows(struct resident *r, int reps, json_object *arr, json_
 }
 
 /* The fused kernel lives in stage4.cu; it is reached through this hook. */
-extern int apod_gpu4_fused_once(void *ctx);
-extern void *apod_gpu4_bench_create(const struct heat_problem *p);
-extern void apod_gpu4_bench_destroy(void *ctx);
-extern cudaStream_t apod_gpu4_bench_stream(void *ctx);
-extern int apod_gpu4_variant_once(void *ctx, int moments, int hist);
+extern int heat_gpu4_fused_once(void *ctx);
+extern void *heat_gpu4_bench_create(const struct heat_problem *p);
+extern void heat_gpu4_bench_destroy(void *ctx);
+extern cudaStream_t heat_gpu4_bench_stream(void *ctx);
+extern int heat_gpu4_variant_once(void *ctx, int moments, int hist);
 
-extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_object *out)
+extern "C" int heat_gpu_bench(const struct heat_problem *p, int reps, json_object *out)
 {
-	struct resident r;
-	size_t n = p->n, field = n * sizeof(apod_real);
+	struct heat_resident r;
+	size_t n = p->n, field = n * sizeof(heat_real);
 	double ms = 0, copy_gbs, bytes2 = 2.0 * field;
 	json_object *arr = json_object_new_array();
 	int blocks, dev, sms;
@@ -150,12 +150,12 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 	json_object_object_add(out, "kernels", arr);
 	if (resident_init(&r, p, "bench", 0, 4096, 1))
 		return -1;
-	CUDA_TRY(cudaGetDevice(&dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	APOD_CUDA_TRY(cudaGetDevice(&dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	blocks = 4 * sms * 8;
 	printf("\nkernels on %zux%zu (%s), median of %d after a warm-up, CUDA events around\n"
 	       "work queued behind a spacer (no launch latency):\n", p->nx, p->ny,
-	       sizeof(apod_real) == 4 ? "float" : "double", reps);
+	       sizeof(heat_real) == 4 ? "float" : "double", reps);
 	printf("  %-34s %10s %10s %9s%s\n", "kernel", "ms", "GB/s", "of copy",
 	       apod_trace_on() ? "    busy ms" : "");
 
@@ -189,8 +189,8 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 		return -1;
 	row(arr, "cudaMemcpy device to device", ms, bytes2, copy_gbs, "");
 	{
-		apod_real *h;
-		CUDA_TRY(cudaMallocHost(&h, field));
+		heat_real *h;
+		APOD_CUDA_TRY(cudaMallocHost(&h, field));
 		if (time_q(reps, [&] { return cudaMemcpyAsync(h, r.d_cur, field,
 		                                               cudaMemcpyDeviceToHost) != cudaSuccess; }, &ms))
 			return -1;
@@ -228,10 +228,10 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 		resident_free(&r);
 		goto fused;
 	}
-	CUDA_TRY(cudaMalloc(&d_sum, sizeof(double)));
-	CUDA_TRY(cub::DeviceReduce::Reduce(temp, temp_bytes, r.d_cur, d_sum, (int)n,
+	APOD_CUDA_TRY(cudaMalloc(&d_sum, sizeof(double)));
+	APOD_CUDA_TRY(cub::DeviceReduce::Reduce(temp, temp_bytes, r.d_cur, d_sum, (int)n,
 	                                   cuda::std::plus<double>(), 0.0));
-	CUDA_TRY(cudaMalloc(&temp, temp_bytes));
+	APOD_CUDA_TRY(cudaMalloc(&temp, temp_bytes));
 	if (time_q(reps, [&] { return cub::DeviceReduce::Reduce(temp, temp_bytes, r.d_cur, d_sum, (int)n,
 	                                                         cuda::std::plus<double>(), 0.0) != cudaSuccess; }, &ms))
 		return -1;
@@ -268,11 +268,11 @@ extern "C" int apod_gpu_bench(const struct heat_problem *p, int reps, json_objec
 	resident_free(&r);
 
 fused:
-	if (!(g4 = apod_gpu4_bench_create(p)))
+	if (!(g4 = heat_gpu4_bench_create(p)))
 		return -1;
-	if (time_q(reps, [&] { return apod_gpu4_fused_once(g4) != 0; }, &ms,
-	            apod_gpu4_bench_stream(g4))) {
-		apod_gpu4_bench_destroy(g4);
+	if (time_q(reps, [&] { return heat_gpu4_fused_once(g4) != 0; }, &ms,
+	            heat_gpu4_bench_stream(g4))) {
+		heat_gpu4_bench_destroy(g4);
 		return -1;
 	}
 	row(arr, "gpu4 fused sweep + statistics", ms, bytes2 + n / 8.0, copy_gbs,
@@ -282,12 +282,12 @@ fused:
 	if (p->nx % 4 == 0) {
 		/* What the statistics cost inside the fused kernel. */
 		double sweep_ms = 0, moments_ms = 0, sweep_busy;
-		if (time_q(reps, [&] { return apod_gpu4_variant_once(g4, 0, 0) != 0; }, &sweep_ms,
-		            apod_gpu4_bench_stream(g4)) ||
+		if (time_q(reps, [&] { return heat_gpu4_variant_once(g4, 0, 0) != 0; }, &sweep_ms,
+		            heat_gpu4_bench_stream(g4)) ||
 		    (sweep_busy = busy_ms,
-		     time_q(reps, [&] { return apod_gpu4_variant_once(g4, 1, 0) != 0; }, &moments_ms,
-		            apod_gpu4_bench_stream(g4)))) {
-			apod_gpu4_bench_destroy(g4);
+		     time_q(reps, [&] { return heat_gpu4_variant_once(g4, 1, 0) != 0; }, &moments_ms,
+		            heat_gpu4_bench_stream(g4)))) {
+			heat_gpu4_bench_destroy(g4);
 			return -1;
 		}
 		{
@@ -303,6 +303,6 @@ fused:
 		json_object_object_add(out, "gpu4_sweep_moments_ms", json_object_new_double(moments_ms));
 	}
 #endif
-	apod_gpu4_bench_destroy(g4);
+	heat_gpu4_bench_destroy(g4);
 	return 0;
 }

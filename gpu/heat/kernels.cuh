@@ -7,6 +7,7 @@
 #define APOD_GPU_KERNELS_CUH
 
 #include "heat/cell.h"
+#include "heat/hist.h"
 #include "reduce.cuh"
 #include "stats.h"
 
@@ -14,20 +15,20 @@
 #define SWEEP_BY 8
 
 /* genTimeStep: one thread per interior cell. */
-static __global__ void sweep_kernel(const apod_real *__restrict__ cur, apod_real *__restrict__ next,
-                                    size_t nx, size_t ny, apod_real alpha)
+static __global__ void sweep_kernel(const heat_real *__restrict__ cur, heat_real *__restrict__ next,
+                                    size_t nx, size_t ny, heat_real alpha)
 {
 	size_t j = (size_t)blockIdx.x * SWEEP_BX + threadIdx.x + 1;
 	size_t i = (size_t)blockIdx.y * SWEEP_BY + threadIdx.y + 1;
 	if (i + 1 < ny && j + 1 < nx) {
 		size_t c = i * nx + j;
-		next[c] = apod_cell_update(cur[c], cur[c - nx], cur[c + nx], cur[c + 1], cur[c - 1], alpha);
+		next[c] = heat_cell_update(cur[c], cur[c - nx], cur[c + nx], cur[c + 1], cur[c - 1], alpha);
 	}
 }
 
 /* Hold the heaters at their temperature after the sweep. */
-static __global__ void pin_kernel(apod_real *__restrict__ f, const size_t *__restrict__ idx,
-                                  const apod_real *__restrict__ temp, size_t nsrc)
+static __global__ void pin_kernel(heat_real *__restrict__ f, const size_t *__restrict__ idx,
+                                  const heat_real *__restrict__ temp, size_t nsrc)
 {
 	size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (k < nsrc)
@@ -37,8 +38,8 @@ static __global__ void pin_kernel(apod_real *__restrict__ f, const size_t *__res
 /* calcStats, first port: each thread folds its elements in with Welford,
  * blocks merge with Chan; the histogram is counted in shared memory and
  * added to the global one once per block. */
-static __global__ void stats_kernel(const apod_real *__restrict__ f, size_t n, apod_real lo,
-                                    apod_real inv_width, int nbins,
+static __global__ void stats_kernel(const heat_real *__restrict__ f, size_t n, heat_real lo,
+                                    heat_real inv_width, int nbins,
                                     struct apod_moments *__restrict__ partials,
                                     unsigned *__restrict__ hist)
 {
@@ -50,9 +51,9 @@ static __global__ void stats_kernel(const apod_real *__restrict__ f, size_t n, a
 	apod_moments_init(&m);
 	for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < n;
 	     k += (size_t)gridDim.x * blockDim.x) {
-		apod_real x = f[k];
+		heat_real x = f[k];
 		apod_moments_push(&m, (double)x);
-		atomicAdd(&block_hist[apod_hist_bin(x, lo, inv_width, nbins)], 1u);
+		atomicAdd(&block_hist[heat_hist_bin(x, lo, inv_width, nbins)], 1u);
 	}
 	block_merge_moments(&m);
 	if (threadIdx.x == 0)
@@ -76,7 +77,7 @@ static __global__ void merge_kernel(const struct apod_moments *__restrict__ part
 }
 
 /* calcSummaryData: one block per zone, summing in double. */
-static __global__ void zones_kernel(const apod_real *__restrict__ f, size_t nx, size_t ny,
+static __global__ void zones_kernel(const heat_real *__restrict__ f, size_t nx, size_t ny,
                                     int zones_x, int zones_y, double *__restrict__ means)
 {
 	int zr = blockIdx.x / zones_x, zc = blockIdx.x % zones_x;

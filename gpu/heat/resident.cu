@@ -1,15 +1,15 @@
 #include <string.h>
 
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "device.h"
 #include "kernels.cuh"
-#include "resident.h"
+#include "heat_resident.h"
 
-int resident_init(struct resident *r, const struct heat_problem *p, const char *stage,
+int resident_init(struct heat_resident *r, const struct heat_problem *p, const char *stage,
                   cudaStream_t stream, int nparts, int extra_fields)
 {
-	size_t field = p->n * sizeof(apod_real);
-	size_t need = (2 + (size_t)extra_fields) * field + p->nsrc * (sizeof(size_t) + sizeof(apod_real)) +
+	size_t field = p->n * sizeof(heat_real);
+	size_t need = (2 + (size_t)extra_fields) * field + p->nsrc * (sizeof(size_t) + sizeof(heat_real)) +
 	              (size_t)nparts * sizeof(struct apod_moments) + (size_t)p->nbins * sizeof(unsigned) +
 	              (size_t)p->nzones * sizeof(double) + (64u << 20); /* context and slack */
 	int dev, sms;
@@ -19,30 +19,30 @@ int resident_init(struct resident *r, const struct heat_problem *p, const char *
 	r->nparts = nparts;
 	if (apod_gpu_require(stage, need))
 		return -1;
-	CUDA_TRY(cudaMalloc(&r->d_cur, field));
-	CUDA_TRY(cudaMalloc(&r->d_next, field));
-	CUDA_TRY(cudaMalloc(&r->d_src_idx, (p->nsrc ? p->nsrc : 1) * sizeof(size_t)));
-	CUDA_TRY(cudaMalloc(&r->d_src_temp, (p->nsrc ? p->nsrc : 1) * sizeof(apod_real)));
-	CUDA_TRY(cudaMalloc(&r->d_parts, (size_t)nparts * sizeof(struct apod_moments)));
-	CUDA_TRY(cudaMalloc(&r->d_total, sizeof(struct apod_moments)));
-	CUDA_TRY(cudaMalloc(&r->d_hist, (size_t)p->nbins * sizeof(unsigned)));
-	CUDA_TRY(cudaMalloc(&r->d_zones, (size_t)p->nzones * sizeof(double)));
-	CUDA_TRY(cudaMallocHost(&r->h_total, sizeof(struct apod_moments)));
-	CUDA_TRY(cudaMallocHost(&r->h_hist, (size_t)p->nbins * sizeof(unsigned)));
-	CUDA_TRY(cudaMallocHost(&r->h_zones, (size_t)p->nzones * sizeof(double)));
+	APOD_CUDA_TRY(cudaMalloc(&r->d_cur, field));
+	APOD_CUDA_TRY(cudaMalloc(&r->d_next, field));
+	APOD_CUDA_TRY(cudaMalloc(&r->d_src_idx, (p->nsrc ? p->nsrc : 1) * sizeof(size_t)));
+	APOD_CUDA_TRY(cudaMalloc(&r->d_src_temp, (p->nsrc ? p->nsrc : 1) * sizeof(heat_real)));
+	APOD_CUDA_TRY(cudaMalloc(&r->d_parts, (size_t)nparts * sizeof(struct apod_moments)));
+	APOD_CUDA_TRY(cudaMalloc(&r->d_total, sizeof(struct apod_moments)));
+	APOD_CUDA_TRY(cudaMalloc(&r->d_hist, (size_t)p->nbins * sizeof(unsigned)));
+	APOD_CUDA_TRY(cudaMalloc(&r->d_zones, (size_t)p->nzones * sizeof(double)));
+	APOD_CUDA_TRY(cudaMallocHost(&r->h_total, sizeof(struct apod_moments)));
+	APOD_CUDA_TRY(cudaMallocHost(&r->h_hist, (size_t)p->nbins * sizeof(unsigned)));
+	APOD_CUDA_TRY(cudaMallocHost(&r->h_zones, (size_t)p->nzones * sizeof(double)));
 	/* Both buffers start whole: the sweep never writes the fixed edges. */
-	CUDA_TRY(cudaMemcpy(r->d_cur, p->init, field, cudaMemcpyHostToDevice));
-	CUDA_TRY(cudaMemcpy(r->d_next, p->init, field, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(r->d_cur, p->init, field, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(r->d_next, p->init, field, cudaMemcpyHostToDevice));
 	if (p->nsrc) {
-		CUDA_TRY(cudaMemcpy(r->d_src_idx, p->src_idx, p->nsrc * sizeof(size_t),
+		APOD_CUDA_TRY(cudaMemcpy(r->d_src_idx, p->src_idx, p->nsrc * sizeof(size_t),
 		                    cudaMemcpyHostToDevice));
-		CUDA_TRY(cudaMemcpy(r->d_src_temp, p->src_temp, p->nsrc * sizeof(apod_real),
+		APOD_CUDA_TRY(cudaMemcpy(r->d_src_temp, p->src_temp, p->nsrc * sizeof(heat_real),
 		                    cudaMemcpyHostToDevice));
 	}
 	/* The plain statistics kernel: enough blocks to fill the device a few
 	 * times over, no more than there are partial slots. */
-	CUDA_TRY(cudaGetDevice(&dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	APOD_CUDA_TRY(cudaGetDevice(&dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	r->stats_threads = 256;
 	r->stats_blocks = 8 * sms < nparts ? 8 * sms : nparts;
 	/* Enough phases for heat's: setup .. writeReport. */
@@ -51,17 +51,17 @@ int resident_init(struct resident *r, const struct heat_problem *p, const char *
 	return 0;
 }
 
-int resident_mark(struct resident *r, int phase, int end)
+int resident_mark(struct heat_resident *r, int phase, int end)
 {
 	return apod_phase_events_mark(r->events, phase, end);
 }
 
-int resident_device_seconds(struct resident *r, double *seconds, int nphases)
+int resident_device_seconds(struct heat_resident *r, double *seconds, int nphases)
 {
 	return apod_phase_events_collect(r->events, seconds, nphases);
 }
 
-void resident_free(struct resident *r)
+void resident_free(struct heat_resident *r)
 {
 	apod_phase_events_free(r->events);
 	r->events = NULL;
@@ -80,17 +80,17 @@ void resident_free(struct resident *r)
 	memset(r, 0, sizeof *r);
 }
 
-int resident_sweep(struct resident *r)
+int resident_sweep(struct heat_resident *r)
 {
 	const struct heat_problem *p = r->p;
 	dim3 block(SWEEP_BX, SWEEP_BY);
 	dim3 grid((unsigned)((p->nx - 2 + SWEEP_BX - 1) / SWEEP_BX),
 	          (unsigned)((p->ny - 2 + SWEEP_BY - 1) / SWEEP_BY));
-	apod_real *t;
-	LAUNCH_TRY((sweep_kernel<<<grid, block, 0, r->stream>>>(r->d_cur, r->d_next, p->nx, p->ny,
+	heat_real *t;
+	APOD_LAUNCH_TRY((sweep_kernel<<<grid, block, 0, r->stream>>>(r->d_cur, r->d_next, p->nx, p->ny,
 	                                                          p->alpha)));
 	if (p->nsrc)
-		LAUNCH_TRY((pin_kernel<<<(unsigned)((p->nsrc + 255) / 256), 256, 0, r->stream>>>(
+		APOD_LAUNCH_TRY((pin_kernel<<<(unsigned)((p->nsrc + 255) / 256), 256, 0, r->stream>>>(
 			r->d_next, r->d_src_idx, r->d_src_temp, p->nsrc)));
 	t = r->d_cur;
 	r->d_cur = r->d_next;
@@ -99,62 +99,61 @@ int resident_sweep(struct resident *r)
 }
 
 /* Merge the partials and start the two copies home; nothing waits. */
-static int stats_send(struct resident *r, int nparts)
+static int stats_send(struct heat_resident *r, int nparts)
 {
 	const struct heat_problem *p = r->p;
-	LAUNCH_TRY((merge_kernel<<<1, 256, 0, r->stream>>>(r->d_parts, nparts, r->d_total)));
-	CUDA_TRY(cudaMemcpyAsync(r->h_total, r->d_total, sizeof *r->h_total, cudaMemcpyDeviceToHost,
+	APOD_LAUNCH_TRY((merge_kernel<<<1, 256, 0, r->stream>>>(r->d_parts, nparts, r->d_total)));
+	APOD_CUDA_TRY(cudaMemcpyAsync(r->h_total, r->d_total, sizeof *r->h_total, cudaMemcpyDeviceToHost,
 	                         r->stream));
-	CUDA_TRY(cudaMemcpyAsync(r->h_hist, r->d_hist, (size_t)p->nbins * sizeof *r->h_hist,
+	APOD_CUDA_TRY(cudaMemcpyAsync(r->h_hist, r->d_hist, (size_t)p->nbins * sizeof *r->h_hist,
 	                         cudaMemcpyDeviceToHost, r->stream));
 	return 0;
 }
 
-/* Wait for the copies home and hand their contents over. */
-static int stats_take(struct resident *r, struct apod_moments *m, unsigned *hist)
+/* Wait for the copies home: the moments into m, the counts stay in h_hist. */
+static int stats_take(struct heat_resident *r, struct apod_moments *m)
 {
-	CUDA_TRY(cudaStreamSynchronize(r->stream));
+	APOD_CUDA_TRY(cudaStreamSynchronize(r->stream));
 	*m = *r->h_total;
-	memcpy(hist, r->h_hist, (size_t)r->p->nbins * sizeof *hist);
 	return 0;
 }
 
-int resident_stats_finish(struct resident *r, int nparts, struct apod_moments *m, unsigned *hist)
+int resident_stats_finish(struct heat_resident *r, int nparts, struct apod_moments *m)
 {
-	return stats_send(r, nparts) || stats_take(r, m, hist) ? -1 : 0;
+	return stats_send(r, nparts) || stats_take(r, m) ? -1 : 0;
 }
 
-int resident_stats_issue(struct resident *r)
+int resident_stats_issue(struct heat_resident *r)
 {
 	const struct heat_problem *p = r->p;
-	CUDA_TRY(cudaMemsetAsync(r->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), r->stream));
-	LAUNCH_TRY((stats_kernel<<<r->stats_blocks, r->stats_threads, (size_t)p->nbins * sizeof(unsigned),
+	APOD_CUDA_TRY(cudaMemsetAsync(r->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), r->stream));
+	APOD_LAUNCH_TRY((stats_kernel<<<r->stats_blocks, r->stats_threads, (size_t)p->nbins * sizeof(unsigned),
 	                           r->stream>>>(r->d_cur, p->n, p->hist_lo, p->hist_inv_width, p->nbins,
 	                                        r->d_parts, r->d_hist)));
 	return stats_send(r, r->stats_blocks);
 }
 
-int resident_stats(struct resident *r, struct apod_moments *m, unsigned *hist)
+int resident_stats(struct heat_resident *r, struct apod_moments *m)
 {
-	return resident_stats_issue(r) || stats_take(r, m, hist) ? -1 : 0;
+	return resident_stats_issue(r) || stats_take(r, m) ? -1 : 0;
 }
 
-int resident_zones(struct resident *r, double *zone_means)
+int resident_zones(struct heat_resident *r, double *zone_means)
 {
 	const struct heat_problem *p = r->p;
-	LAUNCH_TRY((zones_kernel<<<p->nzones, 256, 0, r->stream>>>(r->d_cur, p->nx, p->ny, p->zones_x,
+	APOD_LAUNCH_TRY((zones_kernel<<<p->nzones, 256, 0, r->stream>>>(r->d_cur, p->nx, p->ny, p->zones_x,
 	                                                             p->zones_y, r->d_zones)));
-	CUDA_TRY(cudaMemcpyAsync(r->h_zones, r->d_zones, (size_t)p->nzones * sizeof(double),
+	APOD_CUDA_TRY(cudaMemcpyAsync(r->h_zones, r->d_zones, (size_t)p->nzones * sizeof(double),
 	                         cudaMemcpyDeviceToHost, r->stream));
-	CUDA_TRY(cudaStreamSynchronize(r->stream));
+	APOD_CUDA_TRY(cudaStreamSynchronize(r->stream));
 	memcpy(zone_means, r->h_zones, (size_t)p->nzones * sizeof(double));
 	return 0;
 }
 
-int resident_fetch(struct resident *r, apod_real *dst)
+int resident_fetch(struct heat_resident *r, heat_real *dst)
 {
-	CUDA_TRY(cudaStreamSynchronize(r->stream));
-	CUDA_TRY(cudaMemcpy(dst, r->d_cur, r->p->n * sizeof(apod_real), cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaStreamSynchronize(r->stream));
+	APOD_CUDA_TRY(cudaMemcpy(dst, r->d_cur, r->p->n * sizeof(heat_real), cudaMemcpyDeviceToHost));
 	return 0;
 }
 
@@ -162,13 +161,13 @@ int snapshots_init(struct snapshots *s, size_t n)
 {
 	memset(s, 0, sizeof *s);
 	s->n = n;
-	CUDA_TRY(cudaStreamCreateWithFlags(&s->copy, cudaStreamNonBlocking));
-	CUDA_TRY(cudaMalloc(&s->d_stage, n * sizeof(apod_real)));
+	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&s->copy, cudaStreamNonBlocking));
+	APOD_CUDA_TRY(cudaMalloc(&s->d_stage, n * sizeof(heat_real)));
 	for (int i = 0; i < 2; i++) {
-		CUDA_TRY(cudaMallocHost(&s->h_chunk[i], SNAPSHOT_CHUNK));
-		CUDA_TRY(cudaEventCreateWithFlags(&s->done[i], cudaEventDisableTiming));
+		APOD_CUDA_TRY(cudaMallocHost(&s->h_chunk[i], SNAPSHOT_CHUNK));
+		APOD_CUDA_TRY(cudaEventCreateWithFlags(&s->done[i], cudaEventDisableTiming));
 	}
-	CUDA_TRY(cudaEventCreateWithFlags(&s->staged, cudaEventDisableTiming));
+	APOD_CUDA_TRY(cudaEventCreateWithFlags(&s->staged, cudaEventDisableTiming));
 	s->ready = 1;
 	return 0;
 }
@@ -190,16 +189,16 @@ void snapshots_free(struct snapshots *s)
 	memset(s, 0, sizeof *s);
 }
 
-int snapshots_begin(struct snapshots *s, struct resident *r)
+int snapshots_begin(struct snapshots *s, struct heat_resident *r)
 {
 	/* Made on first use: a run without snapshots pays nothing for them. */
 	if (!s->ready && snapshots_init(s, r->p->n))
 		return -1;
 	/* The previous snapshot has been streamed out (the driver waited for
 	 * it), so the staging buffer is free. */
-	CUDA_TRY(cudaMemcpyAsync(s->d_stage, r->d_cur, s->n * sizeof(apod_real),
+	APOD_CUDA_TRY(cudaMemcpyAsync(s->d_stage, r->d_cur, s->n * sizeof(heat_real),
 	                         cudaMemcpyDeviceToDevice, r->stream));
-	CUDA_TRY(cudaEventRecord(s->staged, r->stream));
+	APOD_CUDA_TRY(cudaEventRecord(s->staged, r->stream));
 	return 0;
 }
 
@@ -207,17 +206,17 @@ int snapshots_begin(struct snapshots *s, struct resident *r)
 static int download_chunk(struct snapshots *s, size_t k, size_t per)
 {
 	size_t off = k * per, count = s->n - off < per ? s->n - off : per;
-	CUDA_TRY(cudaMemcpyAsync(s->h_chunk[k % 2], s->d_stage + off, count * sizeof(apod_real),
+	APOD_CUDA_TRY(cudaMemcpyAsync(s->h_chunk[k % 2], s->d_stage + off, count * sizeof(heat_real),
 	                         cudaMemcpyDeviceToHost, s->copy));
-	CUDA_TRY(cudaEventRecord(s->done[k % 2], s->copy));
+	APOD_CUDA_TRY(cudaEventRecord(s->done[k % 2], s->copy));
 	return 0;
 }
 
-int snapshots_stream(struct snapshots *s,
-                     int (*sink)(const apod_real *chunk, size_t count, void *arg), void *arg)
+int snapshots_stream(struct snapshots *s, int (*sink)(const void *chunk, size_t bytes, void *arg),
+                     void *arg)
 {
-	size_t per = SNAPSHOT_CHUNK / sizeof(apod_real), nchunks = (s->n + per - 1) / per;
-	CUDA_TRY(cudaStreamWaitEvent(s->copy, s->staged, 0));
+	size_t per = SNAPSHOT_CHUNK / sizeof(heat_real), nchunks = (s->n + per - 1) / per;
+	APOD_CUDA_TRY(cudaStreamWaitEvent(s->copy, s->staged, 0));
 	if (download_chunk(s, 0, per))
 		return -1;
 	for (size_t k = 0; k < nchunks; k++) {
@@ -226,8 +225,8 @@ int snapshots_stream(struct snapshots *s,
 		 * released when chunk k-1's sink returned. */
 		if (k + 1 < nchunks && download_chunk(s, k + 1, per))
 			return -1;
-		CUDA_TRY(cudaEventSynchronize(s->done[k % 2]));
-		if (sink(s->h_chunk[k % 2], count, arg))
+		APOD_CUDA_TRY(cudaEventSynchronize(s->done[k % 2]));
+		if (sink(s->h_chunk[k % 2], count * sizeof(heat_real), arg))
 			return -1;
 	}
 	return 0;

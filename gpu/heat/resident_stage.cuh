@@ -1,31 +1,32 @@
 /*
- * resident_stage.cuh: what gpu2, gpu3 and gpu4 share as stages, written
- * once.  Each keeps its field resident (a `struct resident r` member) and
- * most of its operations forward to it; a stage writes only what it does
- * differently (gpu4 its fused step and statistics) and takes the rest from
- * here, by its context's type:
+ * resident_stage.cuh: what gpu2, gpu3 and gpu4 share as stages (struct
+ * apod_stage), written once.  Each keeps its field resident (a `struct
+ * resident r` member) and most of its operations forward to it; a stage
+ * writes only what it does differently (gpu4 its fused step and
+ * statistics) and takes the rest from here, by its context's type:
  *
  *     .create = resident_create<gpu3, gpu3_setup, gpu3_destroy>,
- *     .step = resident_step<gpu3>, .stats = resident_stats_op<gpu3>, ...
+ *     .step = resident_step<gpu3>, .probe = resident_probe<gpu3>, ...
  */
 #ifndef APOD_GPU_RESIDENT_STAGE_CUH
 #define APOD_GPU_RESIDENT_STAGE_CUH
 
 #include <stdlib.h>
 
-#include "fail.h"
-#include "resident.h"
+#include "apod/apod.h"
+#include "heat_stage.h"
+#include "heat_resident.h"
 
 /* calloc the context, run its setup, and on failure undo what setup did. */
 template <class T, int (*setup)(T *, const struct heat_problem *), void (*destroy)(void *)>
-static void *resident_create(const struct heat_problem *p)
+static void *resident_create(const void *problem)
 {
 	T *g = (T *)calloc(1, sizeof *g);
 	if (!g) {
 		apod_fail("GPU stage: out of memory");
 		return NULL;
 	}
-	if (setup(g, p)) {
+	if (setup(g, (const struct heat_problem *)problem)) {
 		destroy(g);
 		return NULL;
 	}
@@ -37,19 +38,31 @@ template <class T> static int resident_step(void *ctx)
 	return resident_sweep(&((T *)ctx)->r);
 }
 
-template <class T> static int resident_stats_op(void *ctx, struct apod_moments *m, unsigned *hist)
+/* calcStats with the plain statistics kernel (gpu2, gpu3). */
+template <class T> static int resident_stats_of(T *g, struct apod_moments *m)
 {
-	return resident_stats(&((T *)ctx)->r, m, hist);
+	return resident_stats(&g->r, m);
 }
 
-template <class T> static int resident_summary(void *ctx, double *zone_means)
+/* The probes: calcStats by `stats` (which leaves the counts in r.h_hist),
+ * calcSummaryData by the zone kernel. */
+template <class T, int (*stats)(T *, struct apod_moments *) = resident_stats_of<T> >
+static int resident_probe(void *ctx, int k, double *const *rows)
 {
-	return resident_zones(&((T *)ctx)->r, zone_means);
+	T *g = (T *)ctx;
+	struct apod_moments m;
+	if (k == HEAT_PROBE_SUMMARY)
+		return rows[HEAT_SERIES_ZONES] ? resident_zones(&g->r, rows[HEAT_SERIES_ZONES]) : 0;
+	if (stats(g, &m))
+		return -1;
+	heat_stats_rows(g->r.p, &m, g->r.h_hist, rows);
+	return 0;
 }
 
-template <class T> static int resident_fetch_op(void *ctx, apod_real *dst)
+template <class T> static int resident_fetch_op(void *ctx, int array, void *dst)
 {
-	return resident_fetch(&((T *)ctx)->r, dst);
+	(void)array;   /* heat has one array, the field */
+	return resident_fetch(&((T *)ctx)->r, (heat_real *)dst);
 }
 
 template <class T> static int resident_mark_op(void *ctx, int phase, int end)
@@ -63,15 +76,15 @@ template <class T> static int resident_device_op(void *ctx, double *seconds, int
 }
 
 /* Snapshots that overlap the steps (gpu3 onwards: a `struct snapshots s`). */
-template <class T> static int resident_snapshot_begin(void *ctx)
+template <class T> static int resident_snapshot_begin(void *ctx, int array)
 {
 	T *g = (T *)ctx;
+	(void)array;
 	return snapshots_begin(&g->s, &g->r);
 }
 
 template <class T>
-static int resident_snapshot_stream(void *ctx, int (*sink)(const apod_real *, size_t, void *),
-                                    void *arg)
+static int resident_snapshot_stream(void *ctx, int (*sink)(const void *, size_t, void *), void *arg)
 {
 	return snapshots_stream(&((T *)ctx)->s, sink, arg);
 }

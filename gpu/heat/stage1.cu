@@ -11,19 +11,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "device.h"
-#include "engine.h"
-#include "hostphases.h"
+#include "heat_stage.h"
 #include "kernels.cuh"
 #include "phase_events.h"
 
 struct gpu1 {
 	const struct heat_problem *p;
-	apod_real *host;            /* the field the host phases read */
-	apod_real *d_cur, *d_next;
+	heat_real *host;            /* the field the host phases read */
+	unsigned *hist;             /* calcStats's counts, p->nbins */
+	heat_real *d_cur, *d_next;
 	size_t *d_src_idx;
-	apod_real *d_src_temp;
+	heat_real *d_src_temp;
 	struct apod_phase_events *events;   /* device time per phase, on the legacy stream */
 };
 
@@ -38,28 +38,31 @@ static void gpu1_destroy(void *ctx)
 	cudaFree(g->d_src_temp);
 	apod_phase_events_free(g->events);
 	free(g->host);
+	free(g->hist);
 	free(g);
 }
 
 static int gpu1_setup(struct gpu1 *g, const struct heat_problem *p)
 {
-	size_t bytes = p->n * sizeof(apod_real);
+	size_t bytes = p->n * sizeof(heat_real);
 	g->p = p;
 	if (apod_gpu_require("gpu1", 2 * bytes + (64u << 20)))
 		return -1;
-	if (!(g->host = (apod_real *)malloc(bytes)))
+	if (!(g->host = (heat_real *)malloc(bytes)))
 		return apod_fail("gpu1: cannot allocate the host field (%zu bytes)", bytes);
 	memcpy(g->host, p->init, bytes);
-	CUDA_TRY(cudaMalloc(&g->d_cur, bytes));
-	CUDA_TRY(cudaMalloc(&g->d_next, bytes));
-	CUDA_TRY(cudaMalloc(&g->d_src_idx, (p->nsrc ? p->nsrc : 1) * sizeof(size_t)));
-	CUDA_TRY(cudaMalloc(&g->d_src_temp, (p->nsrc ? p->nsrc : 1) * sizeof(apod_real)));
+	if (!(g->hist = (unsigned *)malloc((size_t)p->nbins * sizeof *g->hist)))
+		return apod_fail("gpu1: out of memory");
+	APOD_CUDA_TRY(cudaMalloc(&g->d_cur, bytes));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_next, bytes));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_src_idx, (p->nsrc ? p->nsrc : 1) * sizeof(size_t)));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_src_temp, (p->nsrc ? p->nsrc : 1) * sizeof(heat_real)));
 	/* d_next keeps the fixed edges for the whole run; the sweep never writes them. */
-	CUDA_TRY(cudaMemcpy(g->d_next, p->init, bytes, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(g->d_next, p->init, bytes, cudaMemcpyHostToDevice));
 	if (p->nsrc) {
-		CUDA_TRY(cudaMemcpy(g->d_src_idx, p->src_idx, p->nsrc * sizeof(size_t),
+		APOD_CUDA_TRY(cudaMemcpy(g->d_src_idx, p->src_idx, p->nsrc * sizeof(size_t),
 		                    cudaMemcpyHostToDevice));
-		CUDA_TRY(cudaMemcpy(g->d_src_temp, p->src_temp, p->nsrc * sizeof(apod_real),
+		APOD_CUDA_TRY(cudaMemcpy(g->d_src_temp, p->src_temp, p->nsrc * sizeof(heat_real),
 		                    cudaMemcpyHostToDevice));
 	}
 	if (!(g->events = apod_phase_events_new(0, 8)))
@@ -67,8 +70,9 @@ static int gpu1_setup(struct gpu1 *g, const struct heat_problem *p)
 	return 0;
 }
 
-static void *gpu1_create(const struct heat_problem *p)
+static void *gpu1_create(const void *problem)
 {
+	const struct heat_problem *p = (const struct heat_problem *)problem;
 	struct gpu1 *g = (struct gpu1 *)calloc(1, sizeof *g);
 	if (!g) {
 		apod_fail("gpu1: out of memory");
@@ -85,37 +89,32 @@ static int gpu1_step(void *ctx)
 {
 	struct gpu1 *g = (struct gpu1 *)ctx;
 	const struct heat_problem *p = g->p;
-	size_t bytes = p->n * sizeof(apod_real);
+	size_t bytes = p->n * sizeof(heat_real);
 	dim3 block(SWEEP_BX, SWEEP_BY);
 	dim3 grid((unsigned)((p->nx - 2 + SWEEP_BX - 1) / SWEEP_BX),
 	          (unsigned)((p->ny - 2 + SWEEP_BY - 1) / SWEEP_BY));
-	CUDA_TRY(cudaMemcpy(g->d_cur, g->host, bytes, cudaMemcpyHostToDevice));
-	LAUNCH_TRY((sweep_kernel<<<grid, block>>>(g->d_cur, g->d_next, p->nx, p->ny, p->alpha)));
+	APOD_CUDA_TRY(cudaMemcpy(g->d_cur, g->host, bytes, cudaMemcpyHostToDevice));
+	APOD_LAUNCH_TRY((sweep_kernel<<<grid, block>>>(g->d_cur, g->d_next, p->nx, p->ny, p->alpha)));
 	if (p->nsrc)
-		LAUNCH_TRY((pin_kernel<<<(unsigned)((p->nsrc + 255) / 256), 256>>>(g->d_next, g->d_src_idx,
+		APOD_LAUNCH_TRY((pin_kernel<<<(unsigned)((p->nsrc + 255) / 256), 256>>>(g->d_next, g->d_src_idx,
 		                                                                    g->d_src_temp, p->nsrc)));
-	CUDA_TRY(cudaMemcpy(g->host, g->d_next, bytes, cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaMemcpy(g->host, g->d_next, bytes, cudaMemcpyDeviceToHost));
 	return 0;
 }
 
-static int gpu1_stats(void *ctx, struct apod_moments *m, unsigned *hist)
+/* calcStats and calcSummaryData: serial's own, on the field copied back. */
+static int gpu1_probe(void *ctx, int k, double *const *rows)
 {
 	struct gpu1 *g = (struct gpu1 *)ctx;
-	calcStats(g->p, g->host, m, hist);
+	heat_host_probe(g->p, g->host, g->hist, k, rows);
 	return 0;
 }
 
-static int gpu1_summary(void *ctx, double *zone_means)
+static int gpu1_fetch(void *ctx, int array, void *dst)
 {
 	struct gpu1 *g = (struct gpu1 *)ctx;
-	calcSummaryData(g->p, g->host, zone_means);
-	return 0;
-}
-
-static int gpu1_fetch(void *ctx, apod_real *dst)
-{
-	struct gpu1 *g = (struct gpu1 *)ctx;
-	memcpy(dst, g->host, g->p->n * sizeof *dst);
+	(void)array;   /* heat has one array, the field */
+	memcpy(dst, g->host, g->p->n * sizeof *g->host);
 	return 0;
 }
 
@@ -134,16 +133,19 @@ static int gpu1_device_seconds(void *ctx, double *seconds, int nphases)
 	return apod_phase_events_collect(((struct gpu1 *)ctx)->events, seconds, nphases);
 }
 
-/* Named and placed in the ladder in cpu/heat/stages.c. */
-extern "C" const struct heat_engine heat_engine_gpu1 = {
+/* Placed in the ladder in cpu/heat/stages.c. */
+extern "C" const struct apod_stage heat_stage_gpu1 = {
+	.name = "gpu1",
+	.about = HEAT_GPU1_ABOUT,
+	.ports = HEAT_GPU1_PORTS,
 	.available = apod_gpu_available,
 	.width = gpu_width,
 	.create = gpu1_create,
 	.step = gpu1_step,
-	.stats = gpu1_stats,
-	.summary = gpu1_summary,
+	.probe = gpu1_probe,
 	.fetch = gpu1_fetch,
 	.destroy = gpu1_destroy,
 	.mark = gpu1_mark,
 	.device_seconds = gpu1_device_seconds,
+	.runs_on = APOD_RUNS_DEVICE | APOD_RUNS_OVER_BUS,
 };

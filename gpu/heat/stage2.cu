@@ -11,16 +11,16 @@
  */
 #include <stdlib.h>
 
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "device.h"
-#include "engine.h"
-#include "resident.h"
+#include "heat_stage.h"
+#include "heat_resident.h"
 #include "resident_stage.cuh"
 
 #define GPU2_PARTS 4096
 
 struct gpu2 {
-	struct resident r;
+	struct heat_resident r;
 };
 
 static void gpu2_destroy(void *ctx)
@@ -38,16 +38,19 @@ static int gpu2_setup(struct gpu2 *g, const struct heat_problem *p)
 	return resident_init(&g->r, p, "gpu2", 0, GPU2_PARTS, 0);
 }
 
-/* Named and placed in the ladder in cpu/heat/stages.c. */
-extern "C" const struct heat_engine heat_engine_gpu2 = {
+/* Placed in the ladder in cpu/heat/stages.c. */
+extern "C" const struct apod_stage heat_stage_gpu2 = {
+	.name = "gpu2",
+	.about = HEAT_GPU2_ABOUT,
+	.ports = HEAT_PORTS_DEVICE,
 	.available = apod_gpu_available,
 	.width = resident_width,
 	.create = resident_create<gpu2, gpu2_setup, gpu2_destroy>,
 	.step = resident_step<gpu2>,
-	.stats = resident_stats_op<gpu2>,
-	.summary = resident_summary<gpu2>,
+	.probe = resident_probe<gpu2>,
 	.fetch = resident_fetch_op<gpu2>,
 	.destroy = gpu2_destroy,
 	.mark = resident_mark_op<gpu2>,
 	.device_seconds = resident_device_op<gpu2>,
+	.runs_on = APOD_RUNS_DEVICE,
 };

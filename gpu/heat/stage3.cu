@@ -11,16 +11,16 @@
  */
 #include <stdlib.h>
 
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "device.h"
-#include "engine.h"
-#include "resident.h"
+#include "heat_stage.h"
+#include "heat_resident.h"
 #include "resident_stage.cuh"
 
 #define GPU3_PARTS 4096
 
 struct gpu3 {
-	struct resident r;
+	struct heat_resident r;
 	struct snapshots s;
 	cudaStream_t compute;
 };
@@ -40,23 +40,26 @@ static void gpu3_destroy(void *ctx)
 static int gpu3_setup(struct gpu3 *g, const struct heat_problem *p)
 {
 	/* Non-blocking: no implicit ordering against the legacy stream. */
-	CUDA_TRY(cudaStreamCreateWithFlags(&g->compute, cudaStreamNonBlocking));
+	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&g->compute, cudaStreamNonBlocking));
 	/* One more field's worth is counted for the snapshot staging buffer. */
 	return resident_init(&g->r, p, "gpu3", g->compute, GPU3_PARTS, 1);
 }
 
-/* Named and placed in the ladder in cpu/heat/stages.c. */
-extern "C" const struct heat_engine heat_engine_gpu3 = {
+/* Placed in the ladder in cpu/heat/stages.c. */
+extern "C" const struct apod_stage heat_stage_gpu3 = {
+	.name = "gpu3",
+	.about = HEAT_GPU3_ABOUT,
+	.ports = HEAT_PORTS_DEVICE,
 	.available = apod_gpu_available,
 	.width = resident_width,
 	.create = resident_create<gpu3, gpu3_setup, gpu3_destroy>,
 	.step = resident_step<gpu3>,
-	.stats = resident_stats_op<gpu3>,
-	.summary = resident_summary<gpu3>,
+	.probe = resident_probe<gpu3>,
 	.fetch = resident_fetch_op<gpu3>,
 	.destroy = gpu3_destroy,
 	.snapshot_begin = resident_snapshot_begin<gpu3>,
 	.snapshot_stream = resident_snapshot_stream<gpu3>,
 	.mark = resident_mark_op<gpu3>,
 	.device_seconds = resident_device_op<gpu3>,
+	.runs_on = APOD_RUNS_DEVICE,
 };

@@ -23,15 +23,15 @@
 #include <string.h>
 
 #include "heat/cell.h"
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "device.h"
-#include "engine.h"
-#include "resident.h"
+#include "heat_stage.h"
+#include "heat_resident.h"
 #include "resident_stage.cuh"
 #include "tuned.cuh"
 
 struct gpu4 {
-	struct resident r;
+	struct heat_resident r;
 	struct snapshots s;
 	cudaStream_t compute;
 	unsigned *d_mask;
@@ -70,11 +70,11 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 	 * registers and shared memory; no wider than a row needs. */
 #ifdef APOD_REAL_FLOAT
 	if (g->vec4)
-		CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_vec4_kernel<true, true>, g->smem,
+		APOD_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_vec4_kernel<true, true>, g->smem,
 		                                            1024));
 	else
 #endif
-		CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_scalar_kernel,
+		APOD_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_scalar_kernel,
 		                                            g->smem, 1024));
 	if ((size_t)block > (threads_x + 31) / 32 * 32)
 		block = (int)((threads_x + 31) / 32 * 32);
@@ -83,7 +83,7 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 	               (unsigned)((p->ny + FUSED_ROWS - 1) / FUSED_ROWS));
 	nparts = (int)(g->grid.x * g->grid.y);
 
-	CUDA_TRY(cudaStreamCreateWithFlags(&g->compute, cudaStreamNonBlocking));
+	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&g->compute, cudaStreamNonBlocking));
 	if (resident_init(&g->r, p, "gpu4", g->compute, nparts, 1))
 		return -1;
 	if (!(mask = (unsigned *)calloc(words, sizeof *mask)))
@@ -102,18 +102,18 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 static int gpu4_step(void *ctx)
 {
 	struct gpu4 *g = (struct gpu4 *)ctx;
-	struct resident *r = &g->r;
+	struct heat_resident *r = &g->r;
 	const struct heat_problem *p = r->p;
-	apod_real *t;
-	CUDA_TRY(cudaMemsetAsync(r->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), r->stream));
+	heat_real *t;
+	APOD_CUDA_TRY(cudaMemsetAsync(r->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), r->stream));
 #ifdef APOD_REAL_FLOAT
 	if (g->vec4)
-		LAUNCH_TRY((fused_vec4_kernel<true, true><<<g->grid, g->block, g->smem, r->stream>>>(
+		APOD_LAUNCH_TRY((fused_vec4_kernel<true, true><<<g->grid, g->block, g->smem, r->stream>>>(
 			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo,
 			p->hist_inv_width, p->nbins, r->d_parts, r->d_hist)));
 	else
 #endif
-		LAUNCH_TRY((fused_scalar_kernel<<<g->grid, g->block, g->smem, r->stream>>>(
+		APOD_LAUNCH_TRY((fused_scalar_kernel<<<g->grid, g->block, g->smem, r->stream>>>(
 			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo,
 			p->hist_inv_width, p->nbins, r->d_parts, r->d_hist)));
 	t = r->d_cur;
@@ -123,60 +123,62 @@ static int gpu4_step(void *ctx)
 }
 
 /* The statistics were gathered by the step; only the merge is left. */
-static int gpu4_stats(void *ctx, struct apod_moments *m, unsigned *hist)
+static int gpu4_stats(struct gpu4 *g, struct apod_moments *m)
 {
-	struct gpu4 *g = (struct gpu4 *)ctx;
-	return resident_stats_finish(&g->r, (int)(g->grid.x * g->grid.y), m, hist);
+	return resident_stats_finish(&g->r, (int)(g->grid.x * g->grid.y), m);
 }
 
-/* Named and placed in the ladder in cpu/heat/stages.c. */
-extern "C" const struct heat_engine heat_engine_gpu4 = {
+/* Placed in the ladder in cpu/heat/stages.c. */
+extern "C" const struct apod_stage heat_stage_gpu4 = {
+	.name = "gpu4",
+	.about = HEAT_GPU4_ABOUT,
+	.ports = HEAT_PORTS_DEVICE,
 	.available = apod_gpu_available,
 	.width = resident_width,
 	.create = resident_create<gpu4, gpu4_setup, gpu4_destroy>,
 	.step = gpu4_step,
-	.stats = gpu4_stats,
-	.summary = resident_summary<gpu4>,
+	.probe = resident_probe<gpu4, gpu4_stats>,
 	.fetch = resident_fetch_op<gpu4>,
 	.destroy = gpu4_destroy,
 	.snapshot_begin = resident_snapshot_begin<gpu4>,
 	.snapshot_stream = resident_snapshot_stream<gpu4>,
 	.mark = resident_mark_op<gpu4>,
 	.device_seconds = resident_device_op<gpu4>,
+	.runs_on = APOD_RUNS_DEVICE,
 };
 
 /* Hooks for `apod bench`, which times the fused kernel on its own. */
-void *apod_gpu4_bench_create(const struct heat_problem *p)
+void *heat_gpu4_bench_create(const struct heat_problem *p)
 {
 	return resident_create<gpu4, gpu4_setup, gpu4_destroy>(p);
 }
 
-int apod_gpu4_fused_once(void *ctx)
+int heat_gpu4_fused_once(void *ctx)
 {
 	return gpu4_step(ctx);
 }
 
-void apod_gpu4_bench_destroy(void *ctx)
+void heat_gpu4_bench_destroy(void *ctx)
 {
 	gpu4_destroy(ctx);
 }
 
-cudaStream_t apod_gpu4_bench_stream(void *ctx)
+cudaStream_t heat_gpu4_bench_stream(void *ctx)
 {
 	return ((struct gpu4 *)ctx)->compute;
 }
 
 /* The same launch with parts of the statistics left out, for `apod bench`. */
-int apod_gpu4_variant_once(void *ctx, int moments, int hist)
+int heat_gpu4_variant_once(void *ctx, int moments, int hist)
 {
 #ifdef APOD_REAL_FLOAT
 	struct gpu4 *g = (struct gpu4 *)ctx;
-	struct resident *r = &g->r;
+	struct heat_resident *r = &g->r;
 	const struct heat_problem *p = r->p;
 	if (!g->vec4)
 		return apod_fail("gpu4 variants need the 16-byte kernel (float, nx a multiple of 4)");
 #define VARIANT(M, H)                                                                       \
-	LAUNCH_TRY((fused_vec4_kernel<M, H><<<g->grid, g->block, g->smem, r->stream>>>(          \
+	APOD_LAUNCH_TRY((fused_vec4_kernel<M, H><<<g->grid, g->block, g->smem, r->stream>>>(          \
 		r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width, \
 		p->nbins, r->d_parts, r->d_hist)))
 	if (moments && hist)

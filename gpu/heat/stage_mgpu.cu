@@ -28,9 +28,9 @@
 
 #include <nccl.h>
 
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "device.h"
-#include "engine.h"
+#include "heat_stage.h"
 #include "kernels.cuh"
 #include "mpi_comm.h"
 
@@ -60,16 +60,17 @@ struct mgpu {
 	cudaEvent_t edge_done, inner_done;
 	ncclComm_t comm;
 	int have_comm;
-	apod_real *d_cur, *d_next;
+	heat_real *d_cur, *d_next;
 	size_t *d_src_edge, *d_src_inner;   /* local cell indices of the heaters */
-	apod_real *d_temp_edge, *d_temp_inner;
+	heat_real *d_temp_edge, *d_temp_inner;
 	size_t nsrc_edge, nsrc_inner;
 	int stats_blocks;
 	struct apod_moments *d_parts, *d_total, *h_total;
 	unsigned *d_hist, *h_hist;
 	double *d_zsum, *h_zsum;
-	apod_real *h_rows;           /* the held rows, for the gather */
+	heat_real *h_rows;           /* the held rows, for the gather */
 	struct apod_moments *all_m;  /* rank 0: every rank's moments */
+	unsigned *hist;              /* rank 0: every rank's counts, summed */
 	MPI_Datatype row;
 	int *counts, *displs;
 };
@@ -114,21 +115,21 @@ static void held(size_t ny, int r, int nranks, size_t *own0, size_t *own1)
 }
 
 /* Rows [r0, r1) of the local block, interior columns. */
-static __global__ void sweep_rows_kernel(const apod_real *__restrict__ cur,
-                                         apod_real *__restrict__ next, size_t nx, size_t r0,
-                                         size_t r1, apod_real alpha)
+static __global__ void sweep_rows_kernel(const heat_real *__restrict__ cur,
+                                         heat_real *__restrict__ next, size_t nx, size_t r0,
+                                         size_t r1, heat_real alpha)
 {
 	size_t j = (size_t)blockIdx.x * SWEEP_BX + threadIdx.x + 1;
 	size_t i = r0 + (size_t)blockIdx.y * SWEEP_BY + threadIdx.y;
 	if (i < r1 && j + 1 < nx) {
 		size_t c = i * nx + j;
-		next[c] = apod_cell_update(cur[c], cur[c - nx], cur[c + nx], cur[c + 1], cur[c - 1], alpha);
+		next[c] = heat_cell_update(cur[c], cur[c - nx], cur[c + nx], cur[c + 1], cur[c - 1], alpha);
 	}
 }
 
 /* Each zone's sum over the rows of it that this rank holds, [own0, own1);
  * first is the first held row. */
-static __global__ void zone_sums_kernel(const apod_real *__restrict__ first, size_t nx, size_t ny,
+static __global__ void zone_sums_kernel(const heat_real *__restrict__ first, size_t nx, size_t ny,
                                         int zones_x, int zones_y, size_t own0, size_t own1,
                                         double *__restrict__ sums)
 {
@@ -180,6 +181,7 @@ static void mgpu_destroy(void *ctx)
 	if (g->row != MPI_DATATYPE_NULL)
 		MPI_Type_free(&g->row);
 	free(g->all_m);
+	free(g->hist);
 	free(g->counts);
 	free(g->displs);
 	free(g);
@@ -192,9 +194,9 @@ static int upload_sources(struct mgpu *g)
 	const struct heat_problem *p = g->p;
 	size_t rows = g->hi - g->lo, ne = 0, ni = 0;
 	size_t *idx = (size_t *)malloc((p->nsrc ? p->nsrc : 1) * 2 * sizeof *idx);
-	apod_real *temp = (apod_real *)malloc((p->nsrc ? p->nsrc : 1) * 2 * sizeof *temp);
+	heat_real *temp = (heat_real *)malloc((p->nsrc ? p->nsrc : 1) * 2 * sizeof *temp);
 	size_t *ie = idx, *ii = idx + p->nsrc;
-	apod_real *te = temp, *ti = temp + p->nsrc;
+	heat_real *te = temp, *ti = temp + p->nsrc;
 	int rc = -1;
 	if (!idx || !temp) {
 		apod_fail("mgpu: out of memory");
@@ -217,8 +219,8 @@ static int upload_sources(struct mgpu *g)
 	g->nsrc_inner = ni;
 	if (cudaMalloc(&g->d_src_edge, (ne ? ne : 1) * sizeof(size_t)) != cudaSuccess ||
 	    cudaMalloc(&g->d_src_inner, (ni ? ni : 1) * sizeof(size_t)) != cudaSuccess ||
-	    cudaMalloc(&g->d_temp_edge, (ne ? ne : 1) * sizeof(apod_real)) != cudaSuccess ||
-	    cudaMalloc(&g->d_temp_inner, (ni ? ni : 1) * sizeof(apod_real)) != cudaSuccess) {
+	    cudaMalloc(&g->d_temp_edge, (ne ? ne : 1) * sizeof(heat_real)) != cudaSuccess ||
+	    cudaMalloc(&g->d_temp_inner, (ni ? ni : 1) * sizeof(heat_real)) != cudaSuccess) {
 		apod_fail("mgpu: cannot allocate the heaters on the device");
 		goto out;
 	}
@@ -240,11 +242,11 @@ out:
 static int setup_local(struct mgpu *g)
 {
 	const struct heat_problem *p = g->p;
-	size_t nheld = g->own1 - g->own0, field = g->nloc * p->nx * sizeof(apod_real);
-	size_t need = 2 * field + nheld * p->nx * sizeof(apod_real) + (64u << 20);
+	size_t nheld = g->own1 - g->own0, field = g->nloc * p->nx * sizeof(heat_real);
+	size_t need = 2 * field + nheld * p->nx * sizeof(heat_real) + (64u << 20);
 	int ndev = 0, sms = 0;
 
-	CUDA_TRY(cudaGetDeviceCount(&ndev));
+	APOD_CUDA_TRY(cudaGetDeviceCount(&ndev));
 	/* Under mpirun, one rank per visible GPU: fewer would leave GPUs idle
 	 * unnoticed, more would put two ranks on one (NCCL refuses).  A single
 	 * rank (plain `apod run`, or the table, which runs every stage in one
@@ -255,36 +257,37 @@ static int setup_local(struct mgpu *g)
 		                       heat_mpi_size, ndev, ndev == 1 ? "" : "s", ndev);
 	/* One host: rank r drives GPU r. */
 	g->device = heat_mpi_rank;
-	CUDA_TRY(cudaSetDevice(g->device));
+	APOD_CUDA_TRY(cudaSetDevice(g->device));
 	if (apod_gpu_require("mgpu", need))
 		return -1;
-	CUDA_TRY(cudaStreamCreateWithFlags(&g->edge, cudaStreamNonBlocking));
-	CUDA_TRY(cudaStreamCreateWithFlags(&g->inner, cudaStreamNonBlocking));
-	CUDA_TRY(cudaEventCreateWithFlags(&g->edge_done, cudaEventDisableTiming));
-	CUDA_TRY(cudaEventCreateWithFlags(&g->inner_done, cudaEventDisableTiming));
-	CUDA_TRY(cudaMalloc(&g->d_cur, field));
-	CUDA_TRY(cudaMalloc(&g->d_next, field));
-	CUDA_TRY(cudaMalloc(&g->d_parts, MGPU_PARTS * sizeof(struct apod_moments)));
-	CUDA_TRY(cudaMalloc(&g->d_total, sizeof(struct apod_moments)));
-	CUDA_TRY(cudaMalloc(&g->d_hist, (size_t)p->nbins * sizeof(unsigned)));
-	CUDA_TRY(cudaMalloc(&g->d_zsum, (size_t)p->nzones * sizeof(double)));
-	CUDA_TRY(cudaMallocHost(&g->h_total, sizeof(struct apod_moments)));
-	CUDA_TRY(cudaMallocHost(&g->h_hist, (size_t)p->nbins * sizeof(unsigned)));
-	CUDA_TRY(cudaMallocHost(&g->h_zsum, (size_t)p->nzones * sizeof(double)));
-	CUDA_TRY(cudaMallocHost(&g->h_rows, nheld * p->nx * sizeof(apod_real)));
+	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&g->edge, cudaStreamNonBlocking));
+	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&g->inner, cudaStreamNonBlocking));
+	APOD_CUDA_TRY(cudaEventCreateWithFlags(&g->edge_done, cudaEventDisableTiming));
+	APOD_CUDA_TRY(cudaEventCreateWithFlags(&g->inner_done, cudaEventDisableTiming));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_cur, field));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_next, field));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_parts, MGPU_PARTS * sizeof(struct apod_moments)));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_total, sizeof(struct apod_moments)));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_hist, (size_t)p->nbins * sizeof(unsigned)));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_zsum, (size_t)p->nzones * sizeof(double)));
+	APOD_CUDA_TRY(cudaMallocHost(&g->h_total, sizeof(struct apod_moments)));
+	APOD_CUDA_TRY(cudaMallocHost(&g->h_hist, (size_t)p->nbins * sizeof(unsigned)));
+	APOD_CUDA_TRY(cudaMallocHost(&g->h_zsum, (size_t)p->nzones * sizeof(double)));
+	APOD_CUDA_TRY(cudaMallocHost(&g->h_rows, nheld * p->nx * sizeof(heat_real)));
 	/* Both buffers start whole: the sweep never writes the fixed edges. */
-	CUDA_TRY(cudaMemcpy(g->d_cur, p->init + (g->lo - 1) * p->nx, field, cudaMemcpyHostToDevice));
-	CUDA_TRY(cudaMemcpy(g->d_next, p->init + (g->lo - 1) * p->nx, field, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(g->d_cur, p->init + (g->lo - 1) * p->nx, field, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(g->d_next, p->init + (g->lo - 1) * p->nx, field, cudaMemcpyHostToDevice));
 	if (upload_sources(g))
 		return -1;
 	/* cudaMemcpy from pageable memory may return before its DMA is done,
 	 * and the non-blocking streams do not wait for the legacy stream. */
-	CUDA_TRY(cudaDeviceSynchronize());
-	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, g->device));
+	APOD_CUDA_TRY(cudaDeviceSynchronize());
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, g->device));
 	g->stats_blocks = 8 * sms < MGPU_PARTS ? 8 * sms : MGPU_PARTS;
 	if (!(g->all_m = (struct apod_moments *)malloc((size_t)heat_mpi_size * sizeof *g->all_m)) ||
 	    !(g->counts = (int *)malloc((size_t)heat_mpi_size * sizeof(int))) ||
-	    !(g->displs = (int *)malloc((size_t)heat_mpi_size * sizeof(int))))
+	    !(g->displs = (int *)malloc((size_t)heat_mpi_size * sizeof(int))) ||
+	    !(g->hist = (unsigned *)malloc((size_t)p->nbins * sizeof *g->hist)))
 		return apod_fail("mgpu: out of memory");
 	for (int r = 0; r < heat_mpi_size; r++) {
 		size_t a, b;
@@ -310,8 +313,9 @@ static int link_ranks(struct mgpu *g)
 	return 0;
 }
 
-static void *mgpu_create(const struct heat_problem *p)
+static void *mgpu_create(const void *problem)
 {
+	const struct heat_problem *p = (const struct heat_problem *)problem;
 	struct mgpu *g;
 	int failed = 0;
 
@@ -359,44 +363,44 @@ static int step_on_streams(struct mgpu *g)
 	size_t nx = p->nx, rows = g->hi - g->lo;
 	dim3 block(SWEEP_BX, SWEEP_BY);
 	unsigned gx = (unsigned)((nx - 2 + SWEEP_BX - 1) / SWEEP_BX);
-	apod_real *t;
+	heat_real *t;
 
 	/* The boundary rows first, on the edge stream: local row 1 and row
 	 * `rows` (the same row when the block is one row thick). */
-	LAUNCH_TRY((sweep_rows_kernel<<<dim3(gx, 1), block, 0, g->edge>>>(g->d_cur, g->d_next, nx, 1,
+	APOD_LAUNCH_TRY((sweep_rows_kernel<<<dim3(gx, 1), block, 0, g->edge>>>(g->d_cur, g->d_next, nx, 1,
 	                                                                  2, p->alpha)));
 	if (rows > 1)
-		LAUNCH_TRY((sweep_rows_kernel<<<dim3(gx, 1), block, 0, g->edge>>>(
+		APOD_LAUNCH_TRY((sweep_rows_kernel<<<dim3(gx, 1), block, 0, g->edge>>>(
 			g->d_cur, g->d_next, nx, rows, rows + 1, p->alpha)));
 	if (g->nsrc_edge)
-		LAUNCH_TRY((pin_kernel<<<(unsigned)((g->nsrc_edge + 255) / 256), 256, 0, g->edge>>>(
+		APOD_LAUNCH_TRY((pin_kernel<<<(unsigned)((g->nsrc_edge + 255) / 256), 256, 0, g->edge>>>(
 			g->d_next, g->d_src_edge, g->d_temp_edge, g->nsrc_edge)));
 	/* The halos, while the interior is swept. */
 	NCCL_TRY(ncclGroupStart());
 	if (g->up >= 0) {
-		NCCL_TRY(ncclSend(g->d_next + nx, nx * sizeof(apod_real), ncclUint8, g->up, g->comm, g->edge));
-		NCCL_TRY(ncclRecv(g->d_next, nx * sizeof(apod_real), ncclUint8, g->up, g->comm, g->edge));
+		NCCL_TRY(ncclSend(g->d_next + nx, nx * sizeof(heat_real), ncclUint8, g->up, g->comm, g->edge));
+		NCCL_TRY(ncclRecv(g->d_next, nx * sizeof(heat_real), ncclUint8, g->up, g->comm, g->edge));
 	}
 	if (g->down >= 0) {
-		NCCL_TRY(ncclSend(g->d_next + rows * nx, nx * sizeof(apod_real), ncclUint8, g->down, g->comm,
+		NCCL_TRY(ncclSend(g->d_next + rows * nx, nx * sizeof(heat_real), ncclUint8, g->down, g->comm,
 		                  g->edge));
-		NCCL_TRY(ncclRecv(g->d_next + (rows + 1) * nx, nx * sizeof(apod_real), ncclUint8, g->down,
+		NCCL_TRY(ncclRecv(g->d_next + (rows + 1) * nx, nx * sizeof(heat_real), ncclUint8, g->down,
 		                  g->comm, g->edge));
 	}
 	NCCL_TRY(ncclGroupEnd());
 	if (rows > 2) {
 		unsigned gy = (unsigned)((rows - 2 + SWEEP_BY - 1) / SWEEP_BY);
-		LAUNCH_TRY((sweep_rows_kernel<<<dim3(gx, gy), block, 0, g->inner>>>(g->d_cur, g->d_next, nx,
+		APOD_LAUNCH_TRY((sweep_rows_kernel<<<dim3(gx, gy), block, 0, g->inner>>>(g->d_cur, g->d_next, nx,
 		                                                                    2, rows, p->alpha)));
 	}
 	if (g->nsrc_inner)
-		LAUNCH_TRY((pin_kernel<<<(unsigned)((g->nsrc_inner + 255) / 256), 256, 0, g->inner>>>(
+		APOD_LAUNCH_TRY((pin_kernel<<<(unsigned)((g->nsrc_inner + 255) / 256), 256, 0, g->inner>>>(
 			g->d_next, g->d_src_inner, g->d_temp_inner, g->nsrc_inner)));
 	/* The next step reads rows both streams wrote, and writes rows both read. */
-	CUDA_TRY(cudaEventRecord(g->edge_done, g->edge));
-	CUDA_TRY(cudaEventRecord(g->inner_done, g->inner));
-	CUDA_TRY(cudaStreamWaitEvent(g->edge, g->inner_done, 0));
-	CUDA_TRY(cudaStreamWaitEvent(g->inner, g->edge_done, 0));
+	APOD_CUDA_TRY(cudaEventRecord(g->edge_done, g->edge));
+	APOD_CUDA_TRY(cudaEventRecord(g->inner_done, g->inner));
+	APOD_CUDA_TRY(cudaStreamWaitEvent(g->edge, g->inner_done, 0));
+	APOD_CUDA_TRY(cudaStreamWaitEvent(g->inner, g->edge_done, 0));
 	t = g->d_cur;
 	g->d_cur = g->d_next;
 	g->d_next = t;
@@ -408,7 +412,7 @@ static int mgpu_step(void *ctx)
 	return must(step_on_streams((struct mgpu *)ctx));
 }
 
-static const apod_real *held_rows(const struct mgpu *g)
+static const heat_real *held_rows(const struct mgpu *g)
 {
 	return g->d_cur + (g->own0 - (g->lo - 1)) * g->p->nx;
 }
@@ -417,21 +421,20 @@ static int stats_here(struct mgpu *g)
 {
 	const struct heat_problem *p = g->p;
 	size_t n = (g->own1 - g->own0) * p->nx;
-	CUDA_TRY(cudaMemsetAsync(g->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), g->edge));
-	LAUNCH_TRY((stats_kernel<<<g->stats_blocks, 256, (size_t)p->nbins * sizeof(unsigned), g->edge>>>(
+	APOD_CUDA_TRY(cudaMemsetAsync(g->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), g->edge));
+	APOD_LAUNCH_TRY((stats_kernel<<<g->stats_blocks, 256, (size_t)p->nbins * sizeof(unsigned), g->edge>>>(
 		held_rows(g), n, p->hist_lo, p->hist_inv_width, p->nbins, g->d_parts, g->d_hist)));
-	LAUNCH_TRY((merge_kernel<<<1, 256, 0, g->edge>>>(g->d_parts, g->stats_blocks, g->d_total)));
-	CUDA_TRY(cudaMemcpyAsync(g->h_total, g->d_total, sizeof *g->h_total, cudaMemcpyDeviceToHost,
+	APOD_LAUNCH_TRY((merge_kernel<<<1, 256, 0, g->edge>>>(g->d_parts, g->stats_blocks, g->d_total)));
+	APOD_CUDA_TRY(cudaMemcpyAsync(g->h_total, g->d_total, sizeof *g->h_total, cudaMemcpyDeviceToHost,
 	                         g->edge));
-	CUDA_TRY(cudaMemcpyAsync(g->h_hist, g->d_hist, (size_t)p->nbins * sizeof(unsigned),
+	APOD_CUDA_TRY(cudaMemcpyAsync(g->h_hist, g->d_hist, (size_t)p->nbins * sizeof(unsigned),
 	                         cudaMemcpyDeviceToHost, g->edge));
-	CUDA_TRY(cudaStreamSynchronize(g->edge));
+	APOD_CUDA_TRY(cudaStreamSynchronize(g->edge));
 	return 0;
 }
 
-static int mgpu_stats(void *ctx, struct apod_moments *m, unsigned *hist)
+static void mgpu_stats(struct mgpu *g, struct apod_moments *m, unsigned *hist)
 {
-	struct mgpu *g = (struct mgpu *)ctx;
 	const struct heat_problem *p = g->p;
 	must(stats_here(g));
 	/* Every rank's moments to rank 0, merged there in rank order. */
@@ -441,24 +444,22 @@ static int mgpu_stats(void *ctx, struct apod_moments *m, unsigned *hist)
 		for (int r = 0; r < heat_mpi_size; r++)
 			apod_moments_merge(m, &g->all_m[r]);
 	MPI_TRY(MPI_Reduce(g->h_hist, hist, p->nbins, MPI_UNSIGNED, MPI_SUM, 0, heat_mpi_comm));
-	return 0;
 }
 
 static int zones_here(struct mgpu *g)
 {
 	const struct heat_problem *p = g->p;
-	LAUNCH_TRY((zone_sums_kernel<<<p->nzones, 256, 0, g->edge>>>(held_rows(g), p->nx, p->ny, p->zones_x,
+	APOD_LAUNCH_TRY((zone_sums_kernel<<<p->nzones, 256, 0, g->edge>>>(held_rows(g), p->nx, p->ny, p->zones_x,
 	                                                             p->zones_y, g->own0, g->own1,
 	                                                             g->d_zsum)));
-	CUDA_TRY(cudaMemcpyAsync(g->h_zsum, g->d_zsum, (size_t)p->nzones * sizeof(double),
+	APOD_CUDA_TRY(cudaMemcpyAsync(g->h_zsum, g->d_zsum, (size_t)p->nzones * sizeof(double),
 	                         cudaMemcpyDeviceToHost, g->edge));
-	CUDA_TRY(cudaStreamSynchronize(g->edge));
+	APOD_CUDA_TRY(cudaStreamSynchronize(g->edge));
 	return 0;
 }
 
-static int mgpu_summary(void *ctx, double *zone_means)
+static void mgpu_summary(struct mgpu *g, double *zone_means)
 {
-	struct mgpu *g = (struct mgpu *)ctx;
 	const struct heat_problem *p = g->p;
 	must(zones_here(g));
 	MPI_TRY(MPI_Reduce(g->h_zsum, zone_means, p->nzones, MPI_DOUBLE, MPI_SUM, 0, heat_mpi_comm));
@@ -469,38 +470,56 @@ static int mgpu_summary(void *ctx, double *zone_means)
 				size_t c0 = heat_zone_col0(p, zc), c1 = heat_zone_col0(p, zc + 1);
 				zone_means[zr * p->zones_x + zc] /= (double)((r1 - r0) * (c1 - c0));
 			}
+}
+
+static int mgpu_probe(void *ctx, int k, double *const *rows)
+{
+	struct mgpu *g = (struct mgpu *)ctx;
+	struct apod_moments m;
+	if (k == HEAT_PROBE_SUMMARY) {
+		if (rows[HEAT_SERIES_ZONES])
+			mgpu_summary(g, rows[HEAT_SERIES_ZONES]);
+		return 0;
+	}
+	mgpu_stats(g, &m, g->hist);
+	heat_stats_rows(g->p, &m, g->hist, rows);
 	return 0;
 }
 
 static int download_held(struct mgpu *g)
 {
-	CUDA_TRY(cudaStreamSynchronize(g->inner));
-	CUDA_TRY(cudaMemcpyAsync(g->h_rows, held_rows(g), (g->own1 - g->own0) * g->p->nx * sizeof(apod_real),
+	APOD_CUDA_TRY(cudaStreamSynchronize(g->inner));
+	APOD_CUDA_TRY(cudaMemcpyAsync(g->h_rows, held_rows(g), (g->own1 - g->own0) * g->p->nx * sizeof(heat_real),
 	                         cudaMemcpyDeviceToHost, g->edge));
-	CUDA_TRY(cudaStreamSynchronize(g->edge));
+	APOD_CUDA_TRY(cudaStreamSynchronize(g->edge));
 	return 0;
 }
 
 /* The held rows of every GPU, gathered on rank 0 (the reporter). */
-static int mgpu_fetch(void *ctx, apod_real *dst)
+static int mgpu_fetch(void *ctx, int array, void *dst)
 {
 	struct mgpu *g = (struct mgpu *)ctx;
+	(void)array;   /* heat has one array, the field */
 	must(download_held(g));
 	MPI_TRY(MPI_Gatherv(g->h_rows, (int)(g->own1 - g->own0), g->row, dst, g->counts, g->displs,
 	                    g->row, 0, heat_mpi_comm));
 	return 0;
 }
 
-/* Named and placed in the ladder in cpu/heat/stages.c. */
-extern "C" const struct heat_engine heat_engine_mgpu = {
+/* Placed in the ladder in cpu/heat/stages.c, which lists it as unavailable
+ * in a build without CUDA, MPI or NCCL. */
+extern "C" const struct apod_stage heat_stage_mgpu = {
+	.name = "mgpu",
+	.about = HEAT_MGPU_ABOUT,
+	.ports = HEAT_PORTS_DEVICE,
 	.available = mgpu_available,
 	.width = mgpu_width,
 	.create = mgpu_create,
 	.step = mgpu_step,
-	.stats = mgpu_stats,
-	.summary = mgpu_summary,
+	.probe = mgpu_probe,
 	.fetch = mgpu_fetch,
 	.destroy = mgpu_destroy,
 	.reporter = heat_mpi_reporter,
 	.agree = heat_mpi_agree,
+	.runs_on = APOD_RUNS_DEVICE,
 };

@@ -20,7 +20,7 @@
 
 struct thread_stats {
 	double shift, s1, s2;
-	apod_real mn, mx;
+	heat_real mn, mx;
 	int count;
 	int run_bin;
 	unsigned run_len;
@@ -35,7 +35,7 @@ static __device__ __forceinline__ void ts_init(struct thread_stats *t)
 	t->run_len = 0;
 }
 
-static __device__ __forceinline__ void ts_add(struct thread_stats *t, apod_real v)
+static __device__ __forceinline__ void ts_add(struct thread_stats *t, heat_real v)
 {
 	double d;
 	if (t->count == 0) {
@@ -54,22 +54,22 @@ static __device__ __forceinline__ void ts_add(struct thread_stats *t, apod_real 
  * precision first (four neighbours, so the sums are small and the rounding
  * is of the order of the deviations', far below the tolerances) and reach
  * the double accumulators once per four values. */
-static __device__ __forceinline__ void ts_add4(struct thread_stats *t, apod_real a, apod_real b,
-                                               apod_real c, apod_real d)
+static __device__ __forceinline__ void ts_add4(struct thread_stats *t, heat_real a, heat_real b,
+                                               heat_real c, heat_real d)
 {
-	apod_real k, da, db, dc, dd;
+	heat_real k, da, db, dc, dd;
 	if (t->count == 0) {
 		t->shift = (double)a;
 		t->mn = t->mx = a;
 	}
-	k = (apod_real)t->shift;
+	k = (heat_real)t->shift;
 	da = a - k;
 	db = b - k;
 	dc = c - k;
 	dd = d - k;
 	t->s1 += (double)((da + db) + (dc + dd));
 	t->s2 += (double)((da * da + db * db) + (dc * dc + dd * dd));
-	apod_real lo2 = a < b ? a : b, lo3 = c < d ? c : d, hi2 = a > b ? a : b, hi3 = c > d ? c : d;
+	heat_real lo2 = a < b ? a : b, lo3 = c < d ? c : d, hi2 = a > b ? a : b, hi3 = c > d ? c : d;
 	lo2 = lo2 < lo3 ? lo2 : lo3;
 	hi2 = hi2 > hi3 ? hi2 : hi3;
 	t->mn = lo2 < t->mn ? lo2 : t->mn;
@@ -119,7 +119,7 @@ static __device__ __forceinline__ void ts_moments(const struct thread_stats *t, 
 		return;
 	}
 	/* The shift was rounded to the field's precision before use. */
-	double k = (double)(apod_real)t->shift;
+	double k = (double)(heat_real)t->shift;
 	m->n = t->count;
 	m->mean = k + t->s1 / t->count;
 	m->m2 = t->s2 - t->s1 * t->s1 / t->count;

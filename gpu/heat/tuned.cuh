@@ -5,6 +5,7 @@
 #define APOD_GPU_TUNED_CUH
 
 #include "heat/cell.h"
+#include "heat/hist.h"
 #include "reduce.cuh"
 #include "thread_stats.cuh"
 
@@ -48,9 +49,9 @@ static __device__ __forceinline__ void finish_block(struct thread_stats *t, unsi
 /* genTimeStep + calcStats, any width: one column per thread, marching down
  * FUSED_ROWS rows with the cells above and at the row in registers. */
 static __global__ void fused_scalar_kernel(
-	const apod_real *__restrict__ cur, apod_real *__restrict__ next,
-	const unsigned *__restrict__ heater_mask, size_t nx, size_t ny, apod_real alpha,
-	apod_real lo, apod_real inv_width, int nbins, struct apod_moments *__restrict__ parts,
+	const heat_real *__restrict__ cur, heat_real *__restrict__ next,
+	const unsigned *__restrict__ heater_mask, size_t nx, size_t ny, heat_real alpha,
+	heat_real lo, heat_real inv_width, int nbins, struct apod_moments *__restrict__ parts,
 	unsigned *__restrict__ hist)
 {
 	extern __shared__ unsigned block_hist[];
@@ -64,18 +65,18 @@ static __global__ void fused_scalar_kernel(
 	__syncthreads();
 	ts_init(&t);
 	if (j < nx) {
-		apod_real up = i0 > 0 ? cur[(i0 - 1) * nx + j] : (apod_real)0;
-		apod_real c = cur[i0 * nx + j];
+		heat_real up = i0 > 0 ? cur[(i0 - 1) * nx + j] : (heat_real)0;
+		heat_real c = cur[i0 * nx + j];
 		int edge_col = j == 0 || j + 1 == nx;
 		for (size_t i = i0; i < i1; i++) {
 			size_t idx = i * nx + j;
-			apod_real dn = i + 1 < ny ? cur[idx + nx] : (apod_real)0;
-			apod_real v = c;
+			heat_real dn = i + 1 < ny ? cur[idx + nx] : (heat_real)0;
+			heat_real v = c;
 			if (!(edge_col || i == 0 || i + 1 == ny || heater_bit(heater_mask, idx)))
-				v = apod_cell_update(c, up, dn, cur[idx + 1], cur[idx - 1], alpha);
+				v = heat_cell_update(c, up, dn, cur[idx + 1], cur[idx - 1], alpha);
 			next[idx] = v;
 			ts_add(&t, v);
-			ts_bin(&t, apod_hist_bin(v, lo, inv_width, nbins), block_hist);
+			ts_bin(&t, heat_hist_bin(v, lo, inv_width, nbins), block_hist);
 			up = c;
 			c = dn;
 		}
@@ -146,21 +147,21 @@ static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) fused_
 			if (j + 4 == nx)
 				fixed |= 8u;
 			if (!(fixed & 1u))
-				v.x = apod_cell_update(c.x, up.x, dn.x, c.y, left, alpha);
+				v.x = heat_cell_update(c.x, up.x, dn.x, c.y, left, alpha);
 			if (!(fixed & 2u))
-				v.y = apod_cell_update(c.y, up.y, dn.y, c.z, c.x, alpha);
+				v.y = heat_cell_update(c.y, up.y, dn.y, c.z, c.x, alpha);
 			if (!(fixed & 4u))
-				v.z = apod_cell_update(c.z, up.z, dn.z, c.w, c.y, alpha);
+				v.z = heat_cell_update(c.z, up.z, dn.z, c.w, c.y, alpha);
 			if (!(fixed & 8u))
-				v.w = apod_cell_update(c.w, up.w, dn.w, right, c.z, alpha);
+				v.w = heat_cell_update(c.w, up.w, dn.w, right, c.z, alpha);
 			*reinterpret_cast<float4 *>(next + idx) = v;
 			if (MOMENTS)
 				ts_add4(&t, v.x, v.y, v.z, v.w);
 			if (HIST)
-				ts_bin4(&t, apod_hist_bin(v.x, lo, inv_width, nbins),
-			        apod_hist_bin(v.y, lo, inv_width, nbins),
-			        apod_hist_bin(v.z, lo, inv_width, nbins),
-			        apod_hist_bin(v.w, lo, inv_width, nbins), block_hist);
+				ts_bin4(&t, heat_hist_bin(v.x, lo, inv_width, nbins),
+			        heat_hist_bin(v.y, lo, inv_width, nbins),
+			        heat_hist_bin(v.z, lo, inv_width, nbins),
+			        heat_hist_bin(v.w, lo, inv_width, nbins), block_hist);
 		}
 		up = c;
 		c = dn;
@@ -173,8 +174,8 @@ static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) fused_
  * `apod bench` sets beside CUB's DeviceReduce.  HIST=false measures the
  * moments alone, the like-for-like comparison with a sum. */
 template <bool HIST>
-static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) reduce_stats_kernel(const apod_real *__restrict__ f, size_t n, apod_real lo,
-                                           apod_real inv_width, int nbins,
+static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) reduce_stats_kernel(const heat_real *__restrict__ f, size_t n, heat_real lo,
+                                           heat_real inv_width, int nbins,
                                            struct apod_moments *__restrict__ parts,
                                            unsigned *__restrict__ hist)
 {
@@ -197,24 +198,24 @@ static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) reduce
 		ts_add4(&t, v.x, v.y, v.z, v.w);
 		ts_add4(&t, w.x, w.y, w.z, w.w);
 		if (HIST) {
-			ts_bin4(&t, apod_hist_bin(v.x, lo, inv_width, nbins),
-			        apod_hist_bin(v.y, lo, inv_width, nbins),
-			        apod_hist_bin(v.z, lo, inv_width, nbins),
-			        apod_hist_bin(v.w, lo, inv_width, nbins), block_hist);
-			ts_bin4(&t, apod_hist_bin(w.x, lo, inv_width, nbins),
-			        apod_hist_bin(w.y, lo, inv_width, nbins),
-			        apod_hist_bin(w.z, lo, inv_width, nbins),
-			        apod_hist_bin(w.w, lo, inv_width, nbins), block_hist);
+			ts_bin4(&t, heat_hist_bin(v.x, lo, inv_width, nbins),
+			        heat_hist_bin(v.y, lo, inv_width, nbins),
+			        heat_hist_bin(v.z, lo, inv_width, nbins),
+			        heat_hist_bin(v.w, lo, inv_width, nbins), block_hist);
+			ts_bin4(&t, heat_hist_bin(w.x, lo, inv_width, nbins),
+			        heat_hist_bin(w.y, lo, inv_width, nbins),
+			        heat_hist_bin(w.z, lo, inv_width, nbins),
+			        heat_hist_bin(w.w, lo, inv_width, nbins), block_hist);
 		}
 	}
 	for (; k < n / 4; k += stride) {
 		float4 v = *reinterpret_cast<const float4 *>(f + 4 * k);
 		ts_add4(&t, v.x, v.y, v.z, v.w);
 		if (HIST)
-			ts_bin4(&t, apod_hist_bin(v.x, lo, inv_width, nbins),
-			        apod_hist_bin(v.y, lo, inv_width, nbins),
-			        apod_hist_bin(v.z, lo, inv_width, nbins),
-			        apod_hist_bin(v.w, lo, inv_width, nbins), block_hist);
+			ts_bin4(&t, heat_hist_bin(v.x, lo, inv_width, nbins),
+			        heat_hist_bin(v.y, lo, inv_width, nbins),
+			        heat_hist_bin(v.z, lo, inv_width, nbins),
+			        heat_hist_bin(v.w, lo, inv_width, nbins), block_hist);
 	}
 	for (size_t k = n / 4 * 4 + (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride) {
 #else
@@ -222,7 +223,7 @@ static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) reduce
 #endif
 		ts_add(&t, f[k]);
 		if (HIST)
-			ts_bin(&t, apod_hist_bin(f[k], lo, inv_width, nbins), block_hist);
+			ts_bin(&t, heat_hist_bin(f[k], lo, inv_width, nbins), block_hist);
 	}
 	if (HIST) {
 		finish_block(&t, block_hist, parts, blockIdx.x, hist, nbins);

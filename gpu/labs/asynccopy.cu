@@ -157,12 +157,12 @@ static int run_pair(const struct apod_lab_opts *o, struct bufs *b, size_t bytes,
 		c[v].ms = c[v].gbs = 0;
 		/* Zeros first, so that a version that writes nothing cannot pass
 		 * on what the previous one left. */
-		CUDA_TRY(cudaMemset(b->d_out.p, 0, out_bytes));
+		APOD_CUDA_TRY(cudaMemset(b->d_out.p, 0, out_bytes));
 		if (v == 0)
-			LAUNCH_TRY((copy_compute<T, false><<<(unsigned)blocks, THREADS, smem>>>(in, n, out, copy_count)));
+			APOD_LAUNCH_TRY((copy_compute<T, false><<<(unsigned)blocks, THREADS, smem>>>(in, n, out, copy_count)));
 		else
-			LAUNCH_TRY((copy_compute<T, true><<<(unsigned)blocks, THREADS, smem>>>(in, n, out, copy_count)));
-		CUDA_TRY(cudaMemcpy(b->h_out.p, b->d_out.p, out_bytes, cudaMemcpyDeviceToHost));
+			APOD_LAUNCH_TRY((copy_compute<T, true><<<(unsigned)blocks, THREADS, smem>>>(in, n, out, copy_count)));
+		APOD_CUDA_TRY(cudaMemcpy(b->h_out.p, b->d_out.p, out_bytes, cudaMemcpyDeviceToHost));
 		c[v].verified = memcmp(b->h_out.p, b->h_ref.p, out_bytes) == 0;
 		if (!c[v].verified || o->check)
 			continue;
@@ -205,7 +205,7 @@ static int prepare(struct bufs *b, size_t bytes)
 		reinterpret_cast<unsigned *>(b->h_in.p)[k] = (unsigned)(k * 2654435761u + 0x632be5abu) | 1u;
 	if (b->d_in.alloc(bytes) || b->d_out.alloc(max_out))
 		return -1;
-	CUDA_TRY(cudaMemcpy(b->d_in.p, b->h_in.p, bytes, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(b->d_in.p, b->h_in.p, bytes, cudaMemcpyHostToDevice));
 	return 0;
 }
 
@@ -345,9 +345,9 @@ extern "C" int apod_lab_asynccopy(const struct apod_lab_opts *o, json_object *ou
 	double ceiling = 0;
 	json_object *rows, *summary;
 
-	CUDA_TRY(cudaGetDevice(&dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+	APOD_CUDA_TRY(cudaGetDevice(&dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
 	rows = lab_array(out, "rows");
 	lab_put(out, "unit", "GB/s");
 	lab_put(out, "compute_capability", major + minor / 10.0);

@@ -171,9 +171,9 @@ struct row {
  */
 template <typename K> static int resident_blocks(K kernel, const struct gpu *g, int *per_sm)
 {
-	CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+	APOD_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
 	                              (int)cudaSharedmemCarveoutMaxShared));
-	CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, kernel, THREADS, 0));
+	APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, kernel, THREADS, 0));
 	if (*per_sm < 1 || *per_sm * THREADS > g->max_threads_sm)
 		return apod_fail("banks: %d resident blocks of %d threads per multiprocessor", *per_sm, THREADS);
 	return 0;
@@ -186,10 +186,10 @@ static int run_one(struct row *r, const struct gpu *g, const struct apod_lab_opt
 {
 	size_t n = (size_t)blocks * THREADS;
 	r->blocks = blocks;
-	CUDA_TRY(cudaMemset(d_out, 0, n * sizeof(T)));
+	APOD_CUDA_TRY(cudaMemset(d_out, 0, n * sizeof(T)));
 	launch();
-	CUDA_TRY(cudaGetLastError());
-	CUDA_TRY(cudaMemcpy(h_out, d_out, n * sizeof(T), cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaGetLastError());
+	APOD_CUDA_TRY(cudaMemcpy(h_out, d_out, n * sizeof(T), cudaMemcpyDeviceToHost));
 	r->verified = 1;
 	for (size_t i = 0; i < n && r->verified; i++)
 		r->verified = h_out[i] == want[i % THREADS];
@@ -349,9 +349,9 @@ static int tiles(const struct gpu *g, const struct apod_lab_opts *o, unsigned pa
 static int query_gpu(struct gpu *g)
 {
 	int dev = 0;
-	CUDA_TRY(cudaGetDevice(&dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&g->sms, cudaDevAttrMultiProcessorCount, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&g->max_threads_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+	APOD_CUDA_TRY(cudaGetDevice(&dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&g->sms, cudaDevAttrMultiProcessorCount, dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&g->max_threads_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
 	if (cudaDeviceGetAttribute(&g->clock_khz, cudaDevAttrClockRate, dev) != cudaSuccess) {
 		(void)cudaGetLastError();
 		g->clock_khz = 0;

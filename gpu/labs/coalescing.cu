@@ -176,7 +176,7 @@ static int offsets(size_t n, const struct apod_lab_opts *o, double ceiling, json
 	if (d_in_mem.alloc(len) || d_out_mem.alloc(len))
 		return -1;
 	float *d_in = d_in_mem.p, *d_out = d_out_mem.p;
-	CUDA_TRY(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
 
 	printf("\n1. misaligned copy (offsetCopy): out[i + offset] = in[i + offset] for i < n = %zu;\n"
 	       "   bytes used per copy: n reads + n writes of 4 bytes = %.0f; each warp's 32 words begin "
@@ -191,9 +191,9 @@ static int offsets(size_t n, const struct apod_lab_opts *o, double ceiling, json
 		json_object *j;
 		int ok;
 
-		CUDA_TRY(cudaMemset(d_out, SENTINEL, bytes));
-		LAUNCH_TRY((offset_copy<<<blocks_for(n), THREADS>>>(d_out, d_in, n, off)));
-		CUDA_TRY(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
+		APOD_CUDA_TRY(cudaMemset(d_out, SENTINEL, bytes));
+		APOD_LAUNCH_TRY((offset_copy<<<blocks_for(n), THREADS>>>(d_out, d_in, n, off)));
+		APOD_CUDA_TRY(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
 		/* Written: [off, off + n) equal to the input; elsewhere the sentinel. */
 		ok = memcmp(h_out + off, h_in + off, n * sizeof(float)) == 0;
 		for (size_t k = 0; ok && k < (size_t)off; k++)
@@ -257,7 +257,7 @@ static int strides(size_t n, const struct apod_lab_opts *o, double ceiling, json
 	dev_array<float> d_in_mem, d_out_mem;
 
 	/* Both arrays hold 32 n floats; halve n until they fit in 60% of free memory. */
-	CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+	APOD_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
 	while (n_s > 4096 && 2.0 * MAX_STRIDE * n_s * sizeof(float) > 0.6 * free_b)
 		n_s /= 2;
 	n_v = n_s < VERIFY_STRIDED + 77 ? n_s : VERIFY_STRIDED + 77;
@@ -272,8 +272,8 @@ static int strides(size_t n, const struct apod_lab_opts *o, double ceiling, json
 	if (d_in_mem.alloc(alloc) || d_out_mem.alloc(alloc))
 		return -1;
 	float *d_in = d_in_mem.p, *d_out = d_out_mem.p;
-	CUDA_TRY(cudaMemset(d_in, 0, alloc * sizeof(float)));
-	CUDA_TRY(cudaMemcpy(d_in, h_in, len * sizeof(float), cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemset(d_in, 0, alloc * sizeof(float)));
+	APOD_CUDA_TRY(cudaMemcpy(d_in, h_in, len * sizeof(float), cudaMemcpyHostToDevice));
 	lab_put(out, "n_strided", n_s);
 	lab_put(out, "n_strided_verified", n_v);
 
@@ -302,9 +302,9 @@ static int strides(size_t n, const struct apod_lab_opts *o, double ceiling, json
 		json_object *j;
 		int ok;
 
-		CUDA_TRY(cudaMemset(d_out, SENTINEL, len * sizeof(float)));
-		LAUNCH_TRY((stride_copy<<<blocks_for(n_v), THREADS>>>(d_out, d_in, n_v, s)));
-		CUDA_TRY(cudaMemcpy(h_out, d_out, len * sizeof(float), cudaMemcpyDeviceToHost));
+		APOD_CUDA_TRY(cudaMemset(d_out, SENTINEL, len * sizeof(float)));
+		APOD_LAUNCH_TRY((stride_copy<<<blocks_for(n_v), THREADS>>>(d_out, d_in, n_v, s)));
+		APOD_CUDA_TRY(cudaMemcpy(h_out, d_out, len * sizeof(float), cudaMemcpyDeviceToHost));
 		ok = check_strided(h_out, len, n_v, s);
 		r.verified = ok;
 		*failed |= !ok;
@@ -383,9 +383,9 @@ static int upload_layout(struct layout_bufs *L, int v)
 			h_buf[6 * ld + i] = p->mass;
 			h_buf[7 * ld + i] = p->charge;
 		}
-		CUDA_TRY(cudaMemcpy(L->d.p, h_buf, L->soa_bytes, cudaMemcpyHostToDevice));
+		APOD_CUDA_TRY(cudaMemcpy(L->d.p, h_buf, L->soa_bytes, cudaMemcpyHostToDevice));
 	} else
-		CUDA_TRY(cudaMemcpy(L->d.p, L->h_init.p, L->bytes, cudaMemcpyHostToDevice));
+		APOD_CUDA_TRY(cudaMemcpy(L->d.p, L->h_init.p, L->bytes, cudaMemcpyHostToDevice));
 	return 0;
 }
 
@@ -395,7 +395,7 @@ static int check_layout(struct layout_bufs *L, int v, float dt, int *ok)
 	size_t n = L->n, ld = L->ld;
 	const float *h_buf = L->h_buf.p;
 	int f3 = layout_versions[v].fields == 3;
-	CUDA_TRY(cudaMemcpy(L->h_buf.p, L->d.p, layout_versions[v].soa ? L->soa_bytes : L->bytes,
+	APOD_CUDA_TRY(cudaMemcpy(L->h_buf.p, L->d.p, layout_versions[v].soa ? L->soa_bytes : L->bytes,
 	                    cudaMemcpyDeviceToHost));
 	*ok = 1;
 	for (size_t i = 0; *ok && i < n; i++) {
@@ -478,10 +478,10 @@ static int layouts(size_t n, const struct apod_lab_opts *o, double ceiling, json
 		if (upload_layout(&L, v))
 			return -1;
 		switch (v) {
-		case 0: LAUNCH_TRY((aos_push_x<<<blocks_for(n), THREADS>>>((struct particle *)d, n, dt))); break;
-		case 1: LAUNCH_TRY((soa_push_x<<<blocks_for(n), THREADS>>>(soa, n, dt))); break;
-		case 2: LAUNCH_TRY((aos_push_xyz<<<blocks_for(n), THREADS>>>((struct particle *)d, n, dt))); break;
-		default: LAUNCH_TRY((soa_push_xyz<<<blocks_for(n), THREADS>>>(soa, n, dt))); break;
+		case 0: APOD_LAUNCH_TRY((aos_push_x<<<blocks_for(n), THREADS>>>((struct particle *)d, n, dt))); break;
+		case 1: APOD_LAUNCH_TRY((soa_push_x<<<blocks_for(n), THREADS>>>(soa, n, dt))); break;
+		case 2: APOD_LAUNCH_TRY((aos_push_xyz<<<blocks_for(n), THREADS>>>((struct particle *)d, n, dt))); break;
+		default: APOD_LAUNCH_TRY((soa_push_xyz<<<blocks_for(n), THREADS>>>(soa, n, dt))); break;
 		}
 		if (check_layout(&L, v, dt, &ok))
 			return -1;

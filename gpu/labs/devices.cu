@@ -19,8 +19,8 @@
 static int theoretical_gbs(int dev, double *gbs)
 {
 	int mem_khz = 0, bus = 0;
-	CUDA_TRY(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, dev));
 	*gbs = 2.0 * mem_khz * 1e3 * (bus / 8) / 1e9;
 	return 0;
 }
@@ -33,11 +33,11 @@ static int list_devices(json_object *out)
 	cudaDeviceProp p;
 	double theory;
 
-	CUDA_TRY(cudaGetDeviceCount(&count));
+	APOD_CUDA_TRY(cudaGetDeviceCount(&count));
 	printf("%d CUDA device(s)\n", count);
 	for (int i = 0; i < count; i++) {
 		json_object *d = lab_row(devs);
-		CUDA_TRY(cudaGetDeviceProperties(&p, i));
+		APOD_CUDA_TRY(cudaGetDeviceProperties(&p, i));
 		if (theoretical_gbs(i, &theory))
 			return -1;
 		lab_put(d, "name", p.name);
@@ -64,14 +64,14 @@ static int verify_copies(const dev_array<float4> &d_in, const dev_array<float4> 
 		return -1;
 	for (size_t k = 0; k < n4; k++)
 		h.p[k] = make_float4((float)k, (float)(k ^ 0x5a5a), -(float)k, 0.5f * (float)k);
-	CUDA_TRY(cudaMemcpy(d_in.p, h.p, nbytes, cudaMemcpyHostToDevice));
-	CUDA_TRY(cudaMemset(d_out.p, 0, nbytes));
-	LAUNCH_TRY((copy4_kernel<<<4 * sms, 512>>>(d_in.p, d_out.p, n4)));
-	CUDA_TRY(cudaMemcpy(back.p, d_out.p, nbytes, cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaMemcpy(d_in.p, h.p, nbytes, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemset(d_out.p, 0, nbytes));
+	APOD_LAUNCH_TRY((copy4_kernel<<<4 * sms, 512>>>(d_in.p, d_out.p, n4)));
+	APOD_CUDA_TRY(cudaMemcpy(back.p, d_out.p, nbytes, cudaMemcpyDeviceToHost));
 	*ok = memcmp(h.p, back.p, nbytes) == 0;
-	CUDA_TRY(cudaMemset(d_out.p, 0, nbytes));
-	CUDA_TRY(cudaMemcpy(d_out.p, d_in.p, nbytes, cudaMemcpyDeviceToDevice));
-	CUDA_TRY(cudaMemcpy(back.p, d_out.p, nbytes, cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaMemset(d_out.p, 0, nbytes));
+	APOD_CUDA_TRY(cudaMemcpy(d_out.p, d_in.p, nbytes, cudaMemcpyDeviceToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(back.p, d_out.p, nbytes, cudaMemcpyDeviceToHost));
 	*ok_memcpy = memcmp(h.p, back.p, nbytes) == 0;
 	return 0;
 }
@@ -106,9 +106,9 @@ extern "C" int apod_lab_devices(const struct apod_lab_opts *o, json_object *out)
 		return -1;
 
 	/* The measured side, on the current device. */
-	CUDA_TRY(cudaGetDevice(&dev));
-	CUDA_TRY(cudaGetDeviceProperties(&p, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	APOD_CUDA_TRY(cudaGetDevice(&dev));
+	APOD_CUDA_TRY(cudaGetDeviceProperties(&p, dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	if (theoretical_gbs(dev, &theory) || d_in.alloc(n4) || d_out.alloc(n4))
 		return -1;
 	/* Verified first: each copy must reproduce its input exactly. */

@@ -130,9 +130,9 @@ struct setup {
 /* Run one configuration once and compare every thread's word with the table. */
 static int check(struct setup *s, int mode, unsigned k, uint32_t thresh, int *ok)
 {
-	CUDA_TRY(cudaMemset(s->d_out.p, 0, (size_t)s->n * sizeof(uint32_t)));
-	CUDA_TRY(launch(mode, s->d_seed.p, s->d_coin.p, s->d_out.p, s->n, k, thresh, s->rounds));
-	CUDA_TRY(cudaMemcpy(s->back.p, s->d_out.p, (size_t)s->n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaMemset(s->d_out.p, 0, (size_t)s->n * sizeof(uint32_t)));
+	APOD_CUDA_TRY(launch(mode, s->d_seed.p, s->d_coin.p, s->d_out.p, s->n, k, thresh, s->rounds));
+	APOD_CUDA_TRY(cudaMemcpy(s->back.p, s->d_out.p, (size_t)s->n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
 	*ok = 1;
 	for (int i = 0; i < s->n && *ok; i++) {
 		unsigned p = path_of(mode, i, k, thresh, s->coin.p);
@@ -211,8 +211,8 @@ static int prepare(struct setup *s)
 			s->table.p[(size_t)p << SEED_BITS | v] = run_path(p, v, s->rounds);
 	if (s->d_seed.alloc(s->n) || s->d_coin.alloc(s->n) || s->d_out.alloc(s->n))
 		return -1;
-	CUDA_TRY(cudaMemcpy(s->d_seed.p, s->seed.p, (size_t)s->n * sizeof(uint32_t), cudaMemcpyHostToDevice));
-	CUDA_TRY(cudaMemcpy(s->d_coin.p, s->coin.p, (size_t)s->n * sizeof(uint32_t), cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(s->d_seed.p, s->seed.p, (size_t)s->n * sizeof(uint32_t), cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(s->d_coin.p, s->coin.p, (size_t)s->n * sizeof(uint32_t), cudaMemcpyHostToDevice));
 	return 0;
 }
 

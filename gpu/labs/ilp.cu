@@ -84,13 +84,13 @@ static int smem_for(const void *fn, int want, size_t optin, size_t *smem, int *g
 {
 	int occ;
 	size_t lo = 0, hi = optin;
-	CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, fn, BLOCK, 0));
+	APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, fn, BLOCK, 0));
 	if (occ <= want) {
 		*smem = 0;
 		*got = occ;
 		return 0;
 	}
-	CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, fn, BLOCK, hi));
+	APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, fn, BLOCK, hi));
 	if (occ > want) {
 		*smem = hi;
 		*got = occ;
@@ -99,14 +99,14 @@ static int smem_for(const void *fn, int want, size_t optin, size_t *smem, int *g
 	/* occ(lo) > want >= occ(hi), and occupancy only falls as shared memory grows. */
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
-		CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, fn, BLOCK, mid));
+		APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, fn, BLOCK, mid));
 		if (occ <= want)
 			hi = mid;
 		else
 			lo = mid;
 	}
 	*smem = hi;
-	CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(got, fn, BLOCK, hi));
+	APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(got, fn, BLOCK, hi));
 	return 0;
 }
 
@@ -194,12 +194,12 @@ struct results {
 static int setup(struct gpu *g)
 {
 	int dev;
-	CUDA_TRY(cudaGetDevice(&dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&g->sms, cudaDevAttrMultiProcessorCount, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&g->max_threads_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&g->max_blocks_sm, cudaDevAttrMaxBlocksPerMultiprocessor, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&g->clock_khz, cudaDevAttrClockRate, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&g->optin_i, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+	APOD_CUDA_TRY(cudaGetDevice(&dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&g->sms, cudaDevAttrMultiProcessorCount, dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&g->max_threads_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&g->max_blocks_sm, cudaDevAttrMaxBlocksPerMultiprocessor, dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&g->clock_khz, cudaDevAttrClockRate, dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&g->optin_i, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
 	g->optin = (size_t)g->optin_i;
 	/* Blocks per SM: 1, 2, 4, ... up to what an SM can hold (4 to 64 warps on an H200). */
 	for (int b = 1; g->nb < MAXB && b * BLOCK <= g->max_threads_sm && b <= g->max_blocks_sm; b *= 2)
@@ -212,8 +212,8 @@ static int setup(struct gpu *g)
 	for (int v = 0; v < NILP; v++) {
 		const void *fns[2] = { (const void *)fma_kernels[v], (const void *)copy_kernels[v] };
 		for (int f = 0; f < 2; f++) {
-			CUDA_TRY(cudaFuncSetAttribute(fns[f], cudaFuncAttributeMaxDynamicSharedMemorySize, g->optin_i));
-			CUDA_TRY(cudaFuncSetAttribute(fns[f], cudaFuncAttributePreferredSharedMemoryCarveout,
+			APOD_CUDA_TRY(cudaFuncSetAttribute(fns[f], cudaFuncAttributeMaxDynamicSharedMemorySize, g->optin_i));
+			APOD_CUDA_TRY(cudaFuncSetAttribute(fns[f], cudaFuncAttributePreferredSharedMemoryCarveout,
 			                              (int)cudaSharedmemCarveoutMaxShared));
 		}
 	}
@@ -244,7 +244,7 @@ static int arithmetic(const struct apod_lab_opts *o, const struct gpu *g, int fm
 	}
 	if (d_x0.alloc(max_threads * 8) || d_x.alloc(max_threads * 8))
 		return -1;
-	CUDA_TRY(cudaMemcpy(d_x0.p, h_x0.p, max_threads * 8 * sizeof(float), cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(d_x0.p, h_x0.p, max_threads * 8 * sizeof(float), cudaMemcpyHostToDevice));
 	for (int b = 0; b < g->nb; b++)
 		for (int v = 0; v < NILP; v++) {
 			struct cell *c = &x->ar[b][v];
@@ -254,9 +254,9 @@ static int arithmetic(const struct apod_lab_opts *o, const struct gpu *g, int fm
 				return -1;
 			if (!(c->have = got == g->bps[b]))
 				continue;
-			CUDA_TRY(cudaMemset(d_x.p, 0, elems * sizeof(float)));
-			LAUNCH_TRY((fma_kernels[v]<<<blocks, BLOCK, c->smem>>>(d_x0.p, d_x.p, passes)));
-			CUDA_TRY(cudaMemcpy(h_got.p, d_x.p, elems * sizeof(float), cudaMemcpyDeviceToHost));
+			APOD_CUDA_TRY(cudaMemset(d_x.p, 0, elems * sizeof(float)));
+			APOD_LAUNCH_TRY((fma_kernels[v]<<<blocks, BLOCK, c->smem>>>(d_x0.p, d_x.p, passes)));
+			APOD_CUDA_TRY(cudaMemcpy(h_got.p, d_x.p, elems * sizeof(float), cudaMemcpyDeviceToHost));
 			c->ok = 1;
 			/* Element j * threads + t is chain j of thread t: x0 + (fmas / ILP) / 8. */
 			for (size_t e = 0; e < elems && c->ok; e++)
@@ -336,7 +336,7 @@ static int memory(const struct apod_lab_opts *o, const struct gpu *g, size_t n, 
 	}
 	if (d_in.alloc(n) || d_out.alloc(n))
 		return -1;
-	CUDA_TRY(cudaMemcpy(d_in.p, h_in.p, nbytes, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(d_in.p, h_in.p, nbytes, cudaMemcpyHostToDevice));
 	for (int b = 0; b < g->nb; b++)
 		for (int v = 0; v < NILP; v++) {
 			struct cell *c = &x->mem[b][v];
@@ -345,9 +345,9 @@ static int memory(const struct apod_lab_opts *o, const struct gpu *g, size_t n, 
 				return -1;
 			if (!(c->have = got == g->bps[b]))
 				continue;
-			CUDA_TRY(cudaMemset(d_out.p, 0, nbytes));
-			LAUNCH_TRY((copy_kernels[v]<<<blocks, BLOCK, c->smem>>>(d_in.p, d_out.p, (unsigned)n)));
-			CUDA_TRY(cudaMemcpy(h_back.p, d_out.p, nbytes, cudaMemcpyDeviceToHost));
+			APOD_CUDA_TRY(cudaMemset(d_out.p, 0, nbytes));
+			APOD_LAUNCH_TRY((copy_kernels[v]<<<blocks, BLOCK, c->smem>>>(d_in.p, d_out.p, (unsigned)n)));
+			APOD_CUDA_TRY(cudaMemcpy(h_back.p, d_out.p, nbytes, cudaMemcpyDeviceToHost));
 			c->ok = memcmp(h_back.p, h_in.p, nbytes) == 0;
 			x->failed |= !c->ok;
 			if (!c->ok || o->check)

@@ -101,10 +101,10 @@ static int launch_divmod(int mode, unsigned *d, unsigned threads, unsigned n, un
 {
 	unsigned blocks = (threads + THREADS - 1) / THREADS;
 	switch (mode) {
-	case DIV_RUNTIME: LAUNCH_TRY((divmod_kernel<DIV_RUNTIME><<<blocks, THREADS>>>(d, threads, n, shift, iters))); break;
-	case DIV_SIGNED: LAUNCH_TRY((divmod_kernel<DIV_SIGNED><<<blocks, THREADS>>>(d, threads, n, shift, iters))); break;
-	case DIV_LITERAL: LAUNCH_TRY((divmod_kernel<DIV_LITERAL><<<blocks, THREADS>>>(d, threads, n, shift, iters))); break;
-	default: LAUNCH_TRY((divmod_kernel<DIV_SHIFT><<<blocks, THREADS>>>(d, threads, n, shift, iters))); break;
+	case DIV_RUNTIME: APOD_LAUNCH_TRY((divmod_kernel<DIV_RUNTIME><<<blocks, THREADS>>>(d, threads, n, shift, iters))); break;
+	case DIV_SIGNED: APOD_LAUNCH_TRY((divmod_kernel<DIV_SIGNED><<<blocks, THREADS>>>(d, threads, n, shift, iters))); break;
+	case DIV_LITERAL: APOD_LAUNCH_TRY((divmod_kernel<DIV_LITERAL><<<blocks, THREADS>>>(d, threads, n, shift, iters))); break;
+	default: APOD_LAUNCH_TRY((divmod_kernel<DIV_SHIFT><<<blocks, THREADS>>>(d, threads, n, shift, iters))); break;
 	}
 	return 0;
 }
@@ -163,9 +163,9 @@ static int launch_const(int mode, const float *x, float *d, unsigned n, int iter
 {
 	unsigned blocks = (n + THREADS - 1) / THREADS;
 	switch (mode) {
-	case CONST_DOUBLE: LAUNCH_TRY((const_kernel<CONST_DOUBLE><<<blocks, THREADS>>>(x, d, n, iters))); break;
-	case CONST_FLOAT: LAUNCH_TRY((const_kernel<CONST_FLOAT><<<blocks, THREADS>>>(x, d, n, iters))); break;
-	default: LAUNCH_TRY((const_kernel<CONST_EXACT><<<blocks, THREADS>>>(x, d, n, iters))); break;
+	case CONST_DOUBLE: APOD_LAUNCH_TRY((const_kernel<CONST_DOUBLE><<<blocks, THREADS>>>(x, d, n, iters))); break;
+	case CONST_FLOAT: APOD_LAUNCH_TRY((const_kernel<CONST_FLOAT><<<blocks, THREADS>>>(x, d, n, iters))); break;
+	default: APOD_LAUNCH_TRY((const_kernel<CONST_EXACT><<<blocks, THREADS>>>(x, d, n, iters))); break;
 	}
 	return 0;
 }
@@ -320,7 +320,7 @@ struct mbufs {
 template <class F> static int launch_f(const struct mbufs *b, size_t n, int iters)
 {
 	unsigned blocks = (unsigned)((n + THREADS - 1) / THREADS);
-	LAUNCH_TRY((math_kernel<F><<<blocks, THREADS>>>(b->x.p, b->y.p, b->r0.p, b->r1.p, b->sink.p, n, iters)));
+	APOD_LAUNCH_TRY((math_kernel<F><<<blocks, THREADS>>>(b->x.p, b->y.p, b->r0.p, b->r1.p, b->sink.p, n, iters)));
 	return 0;
 }
 
@@ -585,10 +585,10 @@ static int lab_divmod(struct work *w, json_object *out)
 	simple_header();
 	for (int m = 0; m < DIV_MODES; m++) {
 		int ok = 1;
-		CUDA_TRY(cudaMemset(d.p, 0, threads * sizeof(unsigned)));
+		APOD_CUDA_TRY(cudaMemset(d.p, 0, threads * sizeof(unsigned)));
 		if (launch_divmod(m, d.p, threads, n, shift, iters))
 			return -1;
-		CUDA_TRY(cudaMemcpy(h.p, d.p, threads * sizeof(unsigned), cudaMemcpyDeviceToHost));
+		APOD_CUDA_TRY(cudaMemcpy(h.p, d.p, threads * sizeof(unsigned), cudaMemcpyDeviceToHost));
 		for (unsigned t = 0; t < threads; t++)
 			if (sampled(t, threads, step) && h.p[t] != ref.p[t])
 				ok = 0;
@@ -634,21 +634,21 @@ static int lab_constants(struct work *w, json_object *out)
 			return -1;
 	for (unsigned i = 0; i < n; i++)
 		x.p[i] = (float)(1.0 + unit(&z));
-	CUDA_TRY(cudaGetDevice(&dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&ratio, cudaDevAttrSingleToDoublePrecisionPerfRatio, dev));
+	APOD_CUDA_TRY(cudaGetDevice(&dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&ratio, cudaDevAttrSingleToDoublePrecisionPerfRatio, dev));
 	if (dx.alloc(n) || dout.alloc(outs))
 		return -1;
-	CUDA_TRY(cudaMemcpy(dx.p, x.p, n * sizeof(float), cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(dx.p, x.p, n * sizeof(float), cudaMemcpyHostToDevice));
 	printf("\n3. double constants in float code (guide 11.1.4): %u elements x %d chains x %d steps of two "
 	       "multiplies;\n   this device's FP32:FP64 throughput ratio is %d:1; checked bit for bit against "
 	       "the CPU on %s\n", n, CHAINS, iters, ratio, step == 1 ? "every element" : "every 64th element and the last");
 	simple_header();
 	for (int m = 0; m < CONST_MODES; m++) {
 		ok[m] = 1;
-		CUDA_TRY(cudaMemset(dout.p, 0, outs * sizeof(float)));
+		APOD_CUDA_TRY(cudaMemset(dout.p, 0, outs * sizeof(float)));
 		if (launch_const(m, dx.p, dout.p, n, iters))
 			return -1;
-		CUDA_TRY(cudaMemcpy(h[m].p, dout.p, outs * sizeof(float), cudaMemcpyDeviceToHost));
+		APOD_CUDA_TRY(cudaMemcpy(h[m].p, dout.p, outs * sizeof(float), cudaMemcpyDeviceToHost));
 		for (unsigned i = 0; i < n && ok[m]; i++) {
 			if (!sampled(i, n, step))
 				continue;
@@ -701,8 +701,8 @@ static int math_prepare(struct mwork *m, int dom, int ref)
 	size_t bytes = m->n * sizeof(float);
 	if (m->dom != dom) {
 		fill_domain(dom, m->x.p, m->y.p, m->n);
-		CUDA_TRY(cudaMemcpy(m->d.x.p, m->x.p, bytes, cudaMemcpyHostToDevice));
-		CUDA_TRY(cudaMemcpy(m->d.y.p, m->y.p, bytes, cudaMemcpyHostToDevice));
+		APOD_CUDA_TRY(cudaMemcpy(m->d.x.p, m->x.p, bytes, cudaMemcpyHostToDevice));
+		APOD_CUDA_TRY(cudaMemcpy(m->d.y.p, m->y.p, bytes, cudaMemcpyHostToDevice));
 		m->dom = dom;
 		m->ref = -1;
 	}
@@ -718,14 +718,14 @@ static int math_run_check(struct mwork *m, const struct mversion *v, int fn, int
 {
 	size_t bytes = m->n * sizeof(float);
 	memset(c, 0, sizeof *c);
-	CUDA_TRY(cudaMemset(m->d.r0.p, 0xff, bytes));   /* NaN: a result never written fails */
-	CUDA_TRY(cudaMemset(m->d.r1.p, 0xff, bytes));
+	APOD_CUDA_TRY(cudaMemset(m->d.r0.p, 0xff, bytes));   /* NaN: a result never written fails */
+	APOD_CUDA_TRY(cudaMemset(m->d.r1.p, 0xff, bytes));
 	if (launch_math(fn, &m->d, m->n, iters))
 		return -1;
-	CUDA_TRY(cudaMemcpy(m->r0.p, m->d.r0.p, bytes, cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaMemcpy(m->r0.p, m->d.r0.p, bytes, cudaMemcpyDeviceToHost));
 	check_one(v, 0, m->x.p, m->y.p, m->r0.p, m->ref0.p, m->n, c);
 	if (v->ref == REF_SINCOS) {
-		CUDA_TRY(cudaMemcpy(m->r1.p, m->d.r1.p, bytes, cudaMemcpyDeviceToHost));
+		APOD_CUDA_TRY(cudaMemcpy(m->r1.p, m->d.r1.p, bytes, cudaMemcpyDeviceToHost));
 		check_one(v, 1, m->x.p, m->y.p, m->r1.p, m->ref1.p, m->n, c);
 	}
 	return 0;

@@ -1,22 +1,22 @@
 /*
  * kit.cuh: what every lab is built from.  Include this one header (it
- * brings lab.h, cuda_check.h, timing.cuh and report.cuh with it).
+ * brings lab.h, apod/cuda.h, timing.cuh and report.cuh with it).
  *
  *   owners     dev_array<T>, host_array<T>, cuda_stream, cuda_event: each
  *              frees what it holds when it goes out of scope, so a lab can
- *              `return -1` (or CUDA_TRY) from anywhere without a leak.
+ *              `return -1` (or APOD_CUDA_TRY) from anywhere without a leak.
  *   sizes      lab_size(): the one reading of --size and --check.
  *   JSON       lab_table (report.cuh) is a lab's main table, "rows"; any
  *              other table is an array made with lab_array() whose rows
  *              come from lab_row() and are filled with lab_put().
  *
- * Errors follow cuda_check.h: a member that can fail returns 0, or -1
- * after recording why (apod_fail / apod_cuda_fail), and the failure names
+ * Errors follow apod/cuda.h: a member that can fail returns 0, or -1
+ * after recording why (apod_fail / apod_cuda_failed), and the failure names
  * the lab's own file and line (the caller's, through std::source_location),
  * so `if (d.alloc(n)) return -1;` is the whole error path.
  *
  * Converting a lab (see transpose.cu and devices.cu):
- *   1. #include "kit.cuh" (drop report.cuh, timing.cuh, cuda_check.h, lab.h);
+ *   1. #include "kit.cuh" (drop report.cuh, timing.cuh, apod/cuda.h, lab.h);
  *   2. size with lab_size(o, DEFAULT, CHECK_SIZE);
  *   3. every malloc / cudaMalloc / cudaMallocHost / cudaStreamCreate /
  *      cudaEventCreate becomes an owner's alloc()/create(), and every
@@ -39,7 +39,7 @@
 
 #include <json-c/json.h>
 
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "lab.h"
 #include "report.cuh"
 #include "timing.cuh"
@@ -53,7 +53,7 @@ static inline int lab_cuda_fail(cudaError_t err, const char *what, size_t bytes,
 {
 	char call[96];
 	snprintf(call, sizeof call, "%s of %zu bytes", what, bytes);
-	return apod_cuda_fail(err, call, at.file_name(), (int)at.line());
+	return apod_cuda_failed(err, call, at.file_name(), (int)at.line());
 }
 
 /*
@@ -207,7 +207,7 @@ struct cuda_stream {
 		cudaError_t err = cudaStreamCreateWithFlags(&s, flags);
 		if (err != cudaSuccess) {
 			s = nullptr;
-			return apod_cuda_fail(err, "cudaStreamCreateWithFlags", at.file_name(), (int)at.line());
+			return apod_cuda_failed(err, "cudaStreamCreateWithFlags", at.file_name(), (int)at.line());
 		}
 		return 0;
 	}
@@ -244,7 +244,7 @@ struct cuda_event {
 		cudaError_t err = cudaEventCreateWithFlags(&e, flags);
 		if (err != cudaSuccess) {
 			e = nullptr;
-			return apod_cuda_fail(err, "cudaEventCreateWithFlags", at.file_name(), (int)at.line());
+			return apod_cuda_failed(err, "cudaEventCreateWithFlags", at.file_name(), (int)at.line());
 		}
 		return 0;
 	}

@@ -153,7 +153,7 @@ int l2_guard::put_back(int rc)
 		return rc;
 	for (int k = 0; k < 4; k++)
 		if (back[k] != cudaSuccess)
-			return apod_cuda_fail(back[k], what[k], __FILE__, __LINE__);
+			return apod_cuda_failed(back[k], what[k], __FILE__, __LINE__);
 	return 0;
 }
 
@@ -188,8 +188,8 @@ static int fill_buffers(struct buffers *b, size_t ns, size_t max_np)
 		                         persist_word(4 * i + 3));
 	if (b->d_s0.alloc(ns) || b->d_s.alloc(ns) || b->d_p.alloc(max_np))
 		return -1;
-	CUDA_TRY(cudaMemcpy(b->d_s0.p, b->h_s0.p, ns * 16, cudaMemcpyHostToDevice));
-	CUDA_TRY(cudaMemcpy(b->d_p.p, b->h_p.p, max_np * 16, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(b->d_s0.p, b->h_s0.p, ns * 16, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(b->d_p.p, b->h_p.p, max_np * 16, cudaMemcpyHostToDevice));
 	/* A blocking stream: the legacy-stream copies below also wait for it. */
 	return b->st.create();
 }
@@ -249,13 +249,13 @@ static int run_point(const struct apod_lab_opts *o, struct buffers *b, size_t ns
 	size_t step = ((size_t)blocks * THREADS) % p->np, np = p->np;
 
 	/* Nothing left persisting from the previous policy or size. */
-	CUDA_TRY(cudaDeviceSynchronize());
-	CUDA_TRY(cudaCtxResetPersistingL2Cache());
-	CUDA_TRY(window_attr(b->st.s, b->d_p.p, p->pol == NO_WINDOW ? 0 : p->window, p->ratio));
-	CUDA_TRY(cudaMemcpyAsync(b->d_s.p, b->d_s0.p, ns * 16, cudaMemcpyDeviceToDevice, b->st.s));
-	LAUNCH_TRY((persist_kernel<<<blocks, THREADS, 0, b->st.s>>>(b->d_p.p, np, b->d_s.p, ns, step)));
-	CUDA_TRY(cudaStreamSynchronize(b->st.s));
-	CUDA_TRY(cudaMemcpy(b->h_back.p, b->d_s.p, ns * 16, cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaDeviceSynchronize());
+	APOD_CUDA_TRY(cudaCtxResetPersistingL2Cache());
+	APOD_CUDA_TRY(window_attr(b->st.s, b->d_p.p, p->pol == NO_WINDOW ? 0 : p->window, p->ratio));
+	APOD_CUDA_TRY(cudaMemcpyAsync(b->d_s.p, b->d_s0.p, ns * 16, cudaMemcpyDeviceToDevice, b->st.s));
+	APOD_LAUNCH_TRY((persist_kernel<<<blocks, THREADS, 0, b->st.s>>>(b->d_p.p, np, b->d_s.p, ns, step)));
+	APOD_CUDA_TRY(cudaStreamSynchronize(b->st.s));
+	APOD_CUDA_TRY(cudaMemcpy(b->h_back.p, b->d_s.p, ns * 16, cudaMemcpyDeviceToHost));
 	p->wrong = count_wrong(b->h_back.p, b->h_s0.p, b->h_p.p, ns, np);
 	if (!p->wrong && !o->check &&
 	    time_it(o->reps, [&] {
@@ -324,7 +324,7 @@ static int sweep(const struct apod_lab_opts *o, json_object *out, const struct d
 		max_np = np[k] > max_np ? np[k] : max_np;
 	if (fill_buffers(b, ns, max_np))
 		return -1;
-	CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persist_kernel, THREADS, 0));
+	APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persist_kernel, THREADS, 0));
 	blocks = d->sms * (per_sm > 0 ? per_sm : 1);
 	if (!o->check && copy4_ceiling_gbs(ns * 16, o->reps, &ceiling_sa))
 		return -1;
@@ -362,18 +362,18 @@ static int query_l2(struct device_l2 *d, char *why, size_t why_size)
 {
 	int dev = 0, l2 = 0, max_persist = 0, max_window = 0;
 
-	CUDA_TRY(cudaGetDevice(&dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&d->major, cudaDevAttrComputeCapabilityMajor, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&d->minor, cudaDevAttrComputeCapabilityMinor, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&d->sms, cudaDevAttrMultiProcessorCount, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+	APOD_CUDA_TRY(cudaGetDevice(&dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&d->major, cudaDevAttrComputeCapabilityMajor, dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&d->minor, cudaDevAttrComputeCapabilityMinor, dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&d->sms, cudaDevAttrMultiProcessorCount, dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
 	if (d->major < 8) {
 		snprintf(why, why_size, "compute capability %d.%d; the persisting-access window needs 8.0 or newer",
 		         d->major, d->minor);
 		return 1;
 	}
-	CUDA_TRY(cudaDeviceGetAttribute(&max_persist, cudaDevAttrMaxPersistingL2CacheSize, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&max_persist, cudaDevAttrMaxPersistingL2CacheSize, dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, dev));
 	if (max_persist <= 0 || max_window <= 0) {
 		snprintf(why, why_size, "the device allows %d bytes of persisting L2 and a window of %d bytes "
 		         "(MIG mode disables the set-aside)", max_persist, max_window);
@@ -395,7 +395,7 @@ static int with_setaside(const struct apod_lab_opts *o, json_object *out, struct
 	char why[160];
 
 	/* Under MPS the limit cannot be changed from here: not a failure of the lab. */
-	CUDA_TRY(cudaDeviceGetLimit(&l2.old_limit, cudaLimitPersistingL2CacheSize));
+	APOD_CUDA_TRY(cudaDeviceGetLimit(&l2.old_limit, cudaLimitPersistingL2CacheSize));
 	e = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, d->max_persist);
 	if (e == cudaErrorUnsupportedLimit || e == cudaErrorNotSupported) {
 		cudaGetLastError();
@@ -404,12 +404,12 @@ static int with_setaside(const struct apod_lab_opts *o, json_object *out, struct
 		note_unsupported(out, why);
 		return 0;
 	}
-	CUDA_TRY(e);
+	APOD_CUDA_TRY(e);
 	l2.armed = true;
-	CUDA_TRY(cudaDeviceGetLimit(&d->setaside, cudaLimitPersistingL2CacheSize));
+	APOD_CUDA_TRY(cudaDeviceGetLimit(&d->setaside, cudaLimitPersistingL2CacheSize));
 	if (d->setaside == 0) {
 		l2.armed = false;
-		CUDA_TRY(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, l2.old_limit));
+		APOD_CUDA_TRY(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, l2.old_limit));
 		note_unsupported(out, "the driver left the persisting set-aside at 0 bytes");
 		return 0;
 	}

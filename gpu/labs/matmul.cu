@@ -214,8 +214,8 @@ static int make_device(struct mats *M)
 {
 	if (M->da.alloc(M->na) || M->db.alloc(M->nb) || M->dc.alloc(M->nc))
 		return -1;
-	CUDA_TRY(cudaMemcpy(M->da.p, M->a.p, M->na * sizeof(float), cudaMemcpyHostToDevice));
-	CUDA_TRY(cudaMemcpy(M->db.p, M->b.p, M->nb * sizeof(float), cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(M->da.p, M->a.p, M->na * sizeof(float), cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(M->db.p, M->b.p, M->nb * sizeof(float), cudaMemcpyHostToDevice));
 	return 0;
 }
 
@@ -226,10 +226,10 @@ static int cublas_pass(const struct apod_lab_opts *o, struct mats *M, int pass, 
 	float *da = M->da.p, *db = M->db.p, *dc = M->dc.p;
 	int m = M->m, n = M->n;
 	size_t nc = M->nc;
-	CUDA_TRY(cudaMemset(dc, 0, nc * sizeof(float)));
+	APOD_CUDA_TRY(cudaMemset(dc, 0, nc * sizeof(float)));
 	if (cublas_product(&M->cb, pass, da, db, dc, m, n))
 		return -1;
-	CUDA_TRY(cudaMemcpy(M->c.p, dc, nc * sizeof(float), cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaMemcpy(M->c.p, dc, nc * sizeof(float), cudaMemcpyDeviceToHost));
 	*ok = check_product(M->c.p, pass ? M->ref_aat.p : M->ref_ab.p, nc);
 	if (*ok && !o->check && time_it(o->reps, [&] {
 		    return cublas_product(&M->cb, pass, da, db, dc, m, n) != 0; }, ms))
@@ -245,9 +245,9 @@ static int ladder_version(const struct apod_lab_opts *o, struct mats *M, int v, 
 	int m = M->m, n = M->n;
 	size_t nc = M->nc;
 	dim3 grid(n / TILE, m / TILE), block(TILE, TILE);
-	CUDA_TRY(cudaMemset(dc, 0, nc * sizeof(float)));
-	LAUNCH_TRY((ladder[v].k<<<grid, block>>>(da, db, dc, n)));
-	CUDA_TRY(cudaMemcpy(M->c.p, dc, nc * sizeof(float), cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaMemset(dc, 0, nc * sizeof(float)));
+	APOD_LAUNCH_TRY((ladder[v].k<<<grid, block>>>(da, db, dc, n)));
+	APOD_CUDA_TRY(cudaMemcpy(M->c.p, dc, nc * sizeof(float), cudaMemcpyDeviceToHost));
 	*vok = check_product(M->c.p, ladder[v].aat ? M->ref_aat.p : M->ref_ab.p, nc);
 	if (*vok && !o->check && time_it(o->reps, [&] {
 		    ladder[v].k<<<grid, block>>>(da, db, dc, n);

@@ -222,24 +222,24 @@ static int launch(const struct kern *k, struct bufs *b, int threads, size_t dyn,
 	switch (k->kind) {
 	case K_AXPY:
 		n = n ? n : b->n;
-		LAUNCH_TRY((axpy_kernel<0><<<grid_for(n, threads), threads, dyn>>>(AXPY_A, b->x.p, b->y.p, b->z.p, n)));
+		APOD_LAUNCH_TRY((axpy_kernel<0><<<grid_for(n, threads), threads, dyn>>>(AXPY_A, b->x.p, b->y.p, b->z.p, n)));
 		return 0;
 	case K_AXPY4:
 		n = n ? n : b->n;
-		LAUNCH_TRY((axpy4_kernel<<<grid_for(n / 4, threads), threads, dyn>>>(AXPY_A, b->x.p, b->y.p, b->z.p, n)));
+		APOD_LAUNCH_TRY((axpy4_kernel<<<grid_for(n / 4, threads), threads, dyn>>>(AXPY_A, b->x.p, b->y.p, b->z.p, n)));
 		return 0;
 	case K_FMA:
 		n = n ? n : b->nf;
-		LAUNCH_TRY((fma_kernel<<<grid_for(n, threads), threads, dyn>>>(b->f.p, n)));
+		APOD_LAUNCH_TRY((fma_kernel<<<grid_for(n, threads), threads, dyn>>>(b->f.p, n)));
 		return 0;
 	case K_REGS:
-		LAUNCH_TRY((k->rf<<<grid_for(b->nr, threads), threads, dyn>>>(b->rin.p, b->rout.p, (int)b->nr)));
+		APOD_LAUNCH_TRY((k->rf<<<grid_for(b->nr, threads), threads, dyn>>>(b->rin.p, b->rout.p, (int)b->nr)));
 		return 0;
 	case K_SMEM:
-		LAUNCH_TRY((k->rf<<<grid_for(b->ns, threads), threads, dyn>>>(b->sin.p, b->sout.p, (int)b->ns)));
+		APOD_LAUNCH_TRY((k->rf<<<grid_for(b->ns, threads), threads, dyn>>>(b->sin.p, b->sout.p, (int)b->ns)));
 		return 0;
 	case K_DSMEM:
-		LAUNCH_TRY((dsmem_kernel<<<grid_for(b->ns, threads), threads, dyn>>>(b->sin.p, b->sout.p, (int)b->ns,
+		APOD_LAUNCH_TRY((dsmem_kernel<<<grid_for(b->ns, threads), threads, dyn>>>(b->sin.p, b->sout.p, (int)b->ns,
 		                                                                      (unsigned)(dyn / 4))));
 		return 0;
 	}
@@ -328,10 +328,10 @@ static int verify(const struct kern *k, struct bufs *b, int threads, size_t dyn,
 		break;
 	}
 	words = n && n < total ? n : total;
-	CUDA_TRY(cudaMemset(dev, 0xff, total * 4));
+	APOD_CUDA_TRY(cudaMemset(dev, 0xff, total * 4));
 	if (launch(k, b, threads, dyn, words))
 		return -1;
-	CUDA_TRY(cudaMemcpy(back, dev, (words < total ? words + 1 : words) * 4, cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaMemcpy(back, dev, (words < total ? words + 1 : words) * 4, cudaMemcpyDeviceToHost));
 	if (words < total && memcmp((uint32_t *)back + words, &sentinel, 4) != 0) {
 		snprintf(note, notelen, "wrote past element %zu", words);
 		return 0;
@@ -374,7 +374,7 @@ static int compare(const struct apod_occ_sm *sm, const struct kern *k, int threa
 	if (apod_occupancy(sm, &l, r))
 		return apod_fail("occupancy: the calculator rejected %d threads, %d registers", threads,
 		                 k->attr.numRegs);
-	CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&api, k->fn, threads, dyn));
+	APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&api, k->fn, threads, dyn));
 	ag->configs++;
 	if (api != r->blocks) {
 		json_object *d = lab_row(ag->list);
@@ -558,17 +558,17 @@ static int make_bufs(struct bufs *b)
 	if (b->x.alloc(b->n) || b->y.alloc(b->n) || b->z.alloc(b->n) || b->f.alloc(b->nf) ||
 	    b->rin.alloc(LIVE * b->nr) || b->rout.alloc(b->nr) || b->sin.alloc(b->ns) || b->sout.alloc(b->ns))
 		return -1;
-	CUDA_TRY(cudaMemcpy(b->x.p, hx, b->n * sizeof(float), cudaMemcpyHostToDevice));
-	CUDA_TRY(cudaMemcpy(b->y.p, hy, b->n * sizeof(float), cudaMemcpyHostToDevice));
-	CUDA_TRY(cudaMemcpy(b->rin.p, hrin, LIVE * b->nr * sizeof(unsigned), cudaMemcpyHostToDevice));
-	CUDA_TRY(cudaMemcpy(b->sin.p, hsin, b->ns * sizeof(unsigned), cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(b->x.p, hx, b->n * sizeof(float), cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(b->y.p, hy, b->n * sizeof(float), cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(b->rin.p, hrin, LIVE * b->nr * sizeof(unsigned), cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(b->sin.p, hsin, b->ns * sizeof(unsigned), cudaMemcpyHostToDevice));
 	return 0;
 }
 
 /* The runtime's answer alone (for the lines that quote it). */
 static int api_blocks(const struct kern *k, int threads, size_t dyn, int *nb)
 {
-	CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(nb, k->fn, threads, dyn));
+	APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(nb, k->fn, threads, dyn));
 	return 0;
 }
 
@@ -675,13 +675,13 @@ static int carveout_table(const struct apod_occ_sm *sm, json_object *cj)
 		printf("\n  (no carveout table: this SM's carveout sizes are not in the calculator's table)\n");
 		return 0;
 	}
-	CUDA_TRY(cudaFuncGetAttributes(&k.attr, k.fn));
-	CUDA_TRY(cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+	APOD_CUDA_TRY(cudaFuncGetAttributes(&k.attr, k.fn));
+	APOD_CUDA_TRY(cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
 	                              (int)(sm->smem_per_block - k.attr.sharedSizeBytes)));
 	for (int c = 0; c < 5; c++) {
 		if (cvs[c] >= 0)
-			CUDA_TRY(cudaFuncSetAttribute(k.fn, cudaFuncAttributePreferredSharedMemoryCarveout, cvs[c]));
-		CUDA_TRY(cudaFuncGetAttributes(&k.attr, k.fn));
+			APOD_CUDA_TRY(cudaFuncSetAttribute(k.fn, cudaFuncAttributePreferredSharedMemoryCarveout, cvs[c]));
+		APOD_CUDA_TRY(cudaFuncGetAttributes(&k.attr, k.fn));
 		read_back[c] = k.attr.preferredShmemCarveout;
 		for (int d = 0; d < 4; d++) {
 			struct apod_occ_launch l;
@@ -694,7 +694,7 @@ static int carveout_table(const struct apod_occ_sm *sm, json_object *cj)
 			apod_occupancy(sm, &l, &r);
 			calc[d][c] = r.blocks;
 			config[d][c] = r.smem_config;
-			CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&api[d][c], k.fn, STEP_THREADS, dyns[d]));
+			APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&api[d][c], k.fn, STEP_THREADS, dyns[d]));
 		}
 	}
 	printf("\n    the carveout preference (informative, not a check): blocks per SM at %d threads, calculator/API,\n"
@@ -740,8 +740,8 @@ static int part_b(const struct apod_occ_sm *sm, struct kern *axpy, struct kern *
                   int *wrong)
 {
 	int sizes[48], nsizes = block_sizes(sizes, 0), timed = !o->check, grid_a = 0, bs_a = 0, grid_f = 0, bs_f = 0;
-	CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&grid_a, &bs_a, axpy_kernel<0>, 0, 0));
-	CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&grid_f, &bs_f, fma_kernel, 0, 0));
+	APOD_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&grid_a, &bs_a, axpy_kernel<0>, 0, 0));
+	APOD_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&grid_f, &bs_f, fma_kernel, 0, 0));
 	printf("\n(b) block-size sweep.  axpy: z = %.1f*x + y on %zu floats, %zu bytes moved (read x and y, "
 	       "write z);\n    fma: %d dependent FMAs in each of %zu threads, %.4g GFLOP.  Copy ceiling: ",
 	       (double)AXPY_A, b->n, 3 * b->n * sizeof(float), FMA_STEPS, b->nf, 2.0 * FMA_STEPS * b->nf / 1e9);
@@ -875,12 +875,12 @@ static void begin_json(json_object *out, struct occ_json *J, struct agreement *a
 static int configure_kernels(struct kern *ks, int nk, const cudaDeviceProp *p)
 {
 	for (int i = 0; i < nk; i++) {
-		CUDA_TRY(cudaFuncGetAttributes(&ks[i].attr, ks[i].fn));
-		CUDA_TRY(cudaFuncSetAttribute(ks[i].fn, cudaFuncAttributePreferredSharedMemoryCarveout,
+		APOD_CUDA_TRY(cudaFuncGetAttributes(&ks[i].attr, ks[i].fn));
+		APOD_CUDA_TRY(cudaFuncSetAttribute(ks[i].fn, cudaFuncAttributePreferredSharedMemoryCarveout,
 		                              (int)cudaSharedmemCarveoutMaxShared));
-		CUDA_TRY(cudaFuncSetAttribute(ks[i].fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+		APOD_CUDA_TRY(cudaFuncSetAttribute(ks[i].fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
 		                              (int)(p->sharedMemPerBlockOptin - ks[i].attr.sharedSizeBytes)));
-		CUDA_TRY(cudaFuncGetAttributes(&ks[i].attr, ks[i].fn));
+		APOD_CUDA_TRY(cudaFuncGetAttributes(&ks[i].attr, ks[i].fn));
 	}
 	return 0;
 }
@@ -938,8 +938,8 @@ extern "C" int apod_lab_occupancy(const struct apod_lab_opts *o, json_object *ou
 	b.nf = n / 16;
 	b.nr = 20011;
 	b.ns = 100003;
-	CUDA_TRY(cudaGetDevice(&dev));
-	CUDA_TRY(cudaGetDeviceProperties(&p, dev));
+	APOD_CUDA_TRY(cudaGetDevice(&dev));
+	APOD_CUDA_TRY(cudaGetDeviceProperties(&p, dev));
 	printf("occupancy on %s (CC %d.%d, %d SMs)\n", p.name, p.major, p.minor, p.multiProcessorCount);
 	if (device_sm(&p, &sm, &row_ok, J.dj) || configure_kernels(ks, nk, &p))
 		return -1;

@@ -110,7 +110,7 @@ static int launch(float *a, size_t count, unsigned iters, cudaStream_t s)
 {
 	if (count == 0)
 		return 0;
-	LAUNCH_TRY((lcg_kernel<<<(unsigned)((count + THREADS - 1) / THREADS), THREADS, 0, s>>>(a, count, iters)));
+	APOD_LAUNCH_TRY((lcg_kernel<<<(unsigned)((count + THREADS - 1) / THREADS), THREADS, 0, s>>>(a, count, iters)));
 	return 0;
 }
 
@@ -129,30 +129,30 @@ static size_t chunk_start(size_t n, int ns, int i)
  */
 static int fork_streams(struct ovl *L, int ns)
 {
-	CUDA_TRY(cudaEventRecord(L->fork.e, 0));
+	APOD_CUDA_TRY(cudaEventRecord(L->fork.e, 0));
 	for (int s = 0; s < ns; s++)
-		CUDA_TRY(cudaStreamWaitEvent(L->st[s].s, L->fork.e, 0));
+		APOD_CUDA_TRY(cudaStreamWaitEvent(L->st[s].s, L->fork.e, 0));
 	return 0;
 }
 
 static int join_streams(struct ovl *L, int ns)
 {
 	for (int s = 0; s < ns; s++) {
-		CUDA_TRY(cudaEventRecord(L->join[s].e, L->st[s].s));
-		CUDA_TRY(cudaStreamWaitEvent(0, L->join[s].e, 0));
+		APOD_CUDA_TRY(cudaEventRecord(L->join[s].e, L->st[s].s));
+		APOD_CUDA_TRY(cudaStreamWaitEvent(0, L->join[s].e, 0));
 	}
 	return 0;
 }
 
 static int run_h2d(struct ovl *L)
 {
-	CUDA_TRY(cudaMemcpyAsync(L->d.p, L->h_in.p, L->bytes, cudaMemcpyHostToDevice, 0));
+	APOD_CUDA_TRY(cudaMemcpyAsync(L->d.p, L->h_in.p, L->bytes, cudaMemcpyHostToDevice, 0));
 	return 0;
 }
 
 static int run_d2h(struct ovl *L)
 {
-	CUDA_TRY(cudaMemcpyAsync(L->h_out.p, L->d.p, L->bytes, cudaMemcpyDeviceToHost, 0));
+	APOD_CUDA_TRY(cudaMemcpyAsync(L->h_out.p, L->d.p, L->bytes, cudaMemcpyDeviceToHost, 0));
 	return 0;
 }
 
@@ -161,8 +161,8 @@ static int run_both(struct ovl *L)
 {
 	if (fork_streams(L, 2))
 		return -1;
-	CUDA_TRY(cudaMemcpyAsync(L->d.p, L->h_in.p, L->bytes, cudaMemcpyHostToDevice, L->st[0].s));
-	CUDA_TRY(cudaMemcpyAsync(L->h_out.p, L->d2.p, L->bytes, cudaMemcpyDeviceToHost, L->st[1].s));
+	APOD_CUDA_TRY(cudaMemcpyAsync(L->d.p, L->h_in.p, L->bytes, cudaMemcpyHostToDevice, L->st[0].s));
+	APOD_CUDA_TRY(cudaMemcpyAsync(L->h_out.p, L->d2.p, L->bytes, cudaMemcpyDeviceToHost, L->st[1].s));
 	return join_streams(L, 2);
 }
 
@@ -181,12 +181,12 @@ static int run_staged(struct ovl *L, int ns, int breadth, unsigned iters)
 		for (int s = 0; s < ns; s++) {
 			size_t a = chunk_start(L->n, ns, s), m = chunk_start(L->n, ns, s + 1) - a;
 			if (!breadth || pass == 0)
-				CUDA_TRY(cudaMemcpyAsync(L->d.p + a, L->h_in.p + a, m * sizeof(float),
+				APOD_CUDA_TRY(cudaMemcpyAsync(L->d.p + a, L->h_in.p + a, m * sizeof(float),
 				                         cudaMemcpyHostToDevice, L->st[s].s));
 			if ((!breadth || pass == 1) && launch(L->d.p + a, m, iters, L->st[s].s))
 				return -1;
 			if (!breadth || pass == 2)
-				CUDA_TRY(cudaMemcpyAsync(L->h_out.p + a, L->d.p + a, m * sizeof(float),
+				APOD_CUDA_TRY(cudaMemcpyAsync(L->h_out.p + a, L->d.p + a, m * sizeof(float),
 				                         cudaMemcpyDeviceToHost, L->st[s].s));
 		}
 	return join_streams(L, ns);
@@ -202,9 +202,9 @@ static int run_config(struct ovl *L, int ns, int breadth, unsigned iters)
  * an earlier run can pass for a result (every result is a number in [0, 1)). */
 static int poison(struct ovl *L)
 {
-	CUDA_TRY(cudaDeviceSynchronize());
+	APOD_CUDA_TRY(cudaDeviceSynchronize());
 	memset(L->h_out.p, 0xff, L->bytes);
-	CUDA_TRY(cudaMemset(L->d.p, 0xff, L->bytes));
+	APOD_CUDA_TRY(cudaMemset(L->d.p, 0xff, L->bytes));
 	return 0;
 }
 
@@ -212,7 +212,7 @@ static int verify_config(struct ovl *L, int ns, int breadth, unsigned iters, int
 {
 	if (poison(L) || run_config(L, ns, breadth, iters))
 		return -1;
-	CUDA_TRY(cudaDeviceSynchronize());
+	APOD_CUDA_TRY(cudaDeviceSynchronize());
 	*ok = memcmp(L->h_out.p, L->ref.p, L->bytes) == 0;
 	return 0;
 }
@@ -240,10 +240,10 @@ static int describe_device(json_object *out, const struct ovl *L)
 	const char *conn = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
 	cudaDeviceProp p;
 
-	CUDA_TRY(cudaGetDevice(&dev));
-	CUDA_TRY(cudaGetDeviceProperties(&p, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&engines, cudaDevAttrAsyncEngineCount, dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&concurrent, cudaDevAttrConcurrentKernels, dev));
+	APOD_CUDA_TRY(cudaGetDevice(&dev));
+	APOD_CUDA_TRY(cudaGetDeviceProperties(&p, dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&engines, cudaDevAttrAsyncEngineCount, dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&concurrent, cudaDevAttrConcurrentKernels, dev));
 	lab_put(out, "device", p.name);
 	lab_put(out, "async_engine_count", engines);
 	lab_put(out, "concurrent_kernels", concurrent);
@@ -290,15 +290,15 @@ static int copies(const struct apod_lab_opts *o, struct ovl *L, json_object *arr
 
 	if (poison(L) || run_h2d(L) || run_d2h(L))
 		return -1;
-	CUDA_TRY(cudaDeviceSynchronize());
+	APOD_CUDA_TRY(cudaDeviceSynchronize());
 	ct->ok_copy = memcmp(h_out, h_in, L->bytes) == 0;
-	CUDA_TRY(cudaMemcpy(L->d2.p, h_in, L->bytes, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(L->d2.p, h_in, L->bytes, cudaMemcpyHostToDevice));
 	if (poison(L) || run_both(L))
 		return -1;
-	CUDA_TRY(cudaDeviceSynchronize());
+	APOD_CUDA_TRY(cudaDeviceSynchronize());
 	ok1 = memcmp(h_out, h_in, L->bytes) == 0;     /* what came down from d2 */
 	memset(h_out, 0xff, L->bytes);
-	CUDA_TRY(cudaMemcpy(h_out, L->d.p, L->bytes, cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaMemcpy(h_out, L->d.p, L->bytes, cudaMemcpyDeviceToHost));
 	ct->ok_both = ok1 && ct->ok_copy && memcmp(h_out, h_in, L->bytes) == 0;   /* what went up to d */
 	*failed |= !ct->ok_copy || !ct->ok_both;
 	if (timed && ct->ok_copy &&

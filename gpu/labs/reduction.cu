@@ -132,7 +132,7 @@ static int reduce_passes(pass_kernel k, int per_thread, const float *x, size_t n
 	for (;;) {
 		size_t per_block = (size_t)THREADS * per_thread;
 		unsigned blocks = (unsigned)((n + per_block - 1) / per_block);
-		LAUNCH_TRY((k<<<blocks, THREADS>>>(in, n, blocks == 1 ? result : out)));
+		APOD_LAUNCH_TRY((k<<<blocks, THREADS>>>(in, n, blocks == 1 ? result : out)));
 		if (blocks == 1)
 			return 0;
 		in = out;
@@ -210,18 +210,18 @@ static int run_version(int id, struct gpu_bufs *g, size_t n)
 	unsigned blocks = (unsigned)((n + THREADS - 1) / THREADS);
 	switch (id) {
 	case 0:
-		CUDA_TRY(cudaMemsetAsync(g->result.p, 0, sizeof(float)));
-		LAUNCH_TRY((atomic_global_kernel<<<blocks, THREADS>>>(g->x.p, n, g->result.p)));
+		APOD_CUDA_TRY(cudaMemsetAsync(g->result.p, 0, sizeof(float)));
+		APOD_LAUNCH_TRY((atomic_global_kernel<<<blocks, THREADS>>>(g->x.p, n, g->result.p)));
 		return 0;
 	case 1:
-		CUDA_TRY(cudaMemsetAsync(g->result.p, 0, sizeof(float)));
-		LAUNCH_TRY((atomic_shared_kernel<<<blocks, THREADS>>>(g->x.p, n, g->result.p)));
+		APOD_CUDA_TRY(cudaMemsetAsync(g->result.p, 0, sizeof(float)));
+		APOD_LAUNCH_TRY((atomic_shared_kernel<<<blocks, THREADS>>>(g->x.p, n, g->result.p)));
 		return 0;
 	case 2: return reduce_passes(tree_kernel, 1, g->x.p, n, g->a.p, g->b.p, g->result.p);
 	case 3: return reduce_passes(shuffle_kernel, 1, g->x.p, n, g->a.p, g->b.p, g->result.p);
 	case 4: return reduce_passes(multi_kernel, 4 * PER_THREAD4, g->x.p, n, g->a.p, g->b.p, g->result.p);
 	default:
-		CUDA_TRY(cub::DeviceReduce::Sum(g->cub_tmp.p, g->cub_bytes, g->x.p, g->result.p, (int64_t)n));
+		APOD_CUDA_TRY(cub::DeviceReduce::Sum(g->cub_tmp.p, g->cub_bytes, g->x.p, g->result.p, (int64_t)n));
 		return 0;
 	}
 }
@@ -230,7 +230,7 @@ static int gpu_sum(int id, struct gpu_bufs *g, size_t n, float *out)
 {
 	if (run_version(id, g, n))
 		return -1;
-	CUDA_TRY(cudaMemcpy(out, g->result.p, sizeof(float), cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaMemcpy(out, g->result.p, sizeof(float), cudaMemcpyDeviceToHost));
 	return 0;
 }
 
@@ -240,7 +240,7 @@ static int alloc_gpu_bufs(struct gpu_bufs *g, size_t n)
 	if (g->x.alloc(n) || g->a.alloc(n / THREADS + 1) || g->b.alloc(n / THREADS / THREADS + 1) ||
 	    g->result.alloc(1))
 		return -1;
-	CUDA_TRY(cub::DeviceReduce::Sum(g->cub_tmp.p, g->cub_bytes, g->x.p, g->result.p, (int64_t)n));
+	APOD_CUDA_TRY(cub::DeviceReduce::Sum(g->cub_tmp.p, g->cub_bytes, g->x.p, g->result.p, (int64_t)n));
 	return g->cub_tmp.alloc(g->cub_bytes);
 }
 
@@ -258,7 +258,7 @@ static int verify_all(struct gpu_bufs *g, float *x, size_t n_exact, struct resul
 	fill_exact(x, n_exact);
 	for (size_t i = 0; i < n_exact; i++)
 		r->exact += x[i];
-	CUDA_TRY(cudaMemcpy(g->x.p, x, n_exact * sizeof(float), cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(g->x.p, x, n_exact * sizeof(float), cudaMemcpyHostToDevice));
 	for (int v = 0; v < 6; v++) {
 		float s;
 		if (gpu_sum(versions[v].id, g, n_exact, &s))
@@ -276,7 +276,7 @@ static int time_all(const struct apod_lab_opts *o, struct gpu_bufs *g, float *x,
 	fill_random(x, n);
 	for (size_t i = 0; i < n; i++)
 		r->ref += x[i];
-	CUDA_TRY(cudaMemcpy(g->x.p, x, n * sizeof(float), cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(g->x.p, x, n * sizeof(float), cudaMemcpyHostToDevice));
 	for (int v = 0; v < 6 && !o->check; v++) {
 		if (!r->verified[v])
 			continue;

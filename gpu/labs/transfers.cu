@@ -48,7 +48,7 @@ static int host_alloc(struct host_buf *h, int kind, size_t bytes)
 		return -1;
 	memset(h->mem.p, 0, bytes);   /* touch every page: no first-touch faults in the timings */
 	if (kind == REGISTERED) {
-		CUDA_TRY(cudaHostRegister(h->mem.p, bytes, cudaHostRegisterDefault));
+		APOD_CUDA_TRY(cudaHostRegister(h->mem.p, bytes, cudaHostRegisterDefault));
 		h->reg.p = h->mem.p;
 	}
 	return 0;
@@ -59,7 +59,7 @@ static int alloc_mapped(host_array<unsigned char> *m, size_t bytes)
 {
 	unsigned char *p = NULL;
 	m->reset();
-	CUDA_TRY(cudaHostAlloc(&p, bytes, cudaHostAllocMapped));
+	APOD_CUDA_TRY(cudaHostAlloc(&p, bytes, cudaHostAllocMapped));
 	m->p = p, m->n = bytes, m->pinned = true;
 	return 0;
 }
@@ -82,8 +82,8 @@ static int alloc_bufs(struct bufs *b, size_t max)
 {
 	int dev = 0;
 	b->max = max;
-	CUDA_TRY(cudaGetDevice(&dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&b->sms, cudaDevAttrMultiProcessorCount, dev));
+	APOD_CUDA_TRY(cudaGetDevice(&dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&b->sms, cudaDevAttrMultiProcessorCount, dev));
 	if (b->d.alloc(max) || host_alloc(&b->src, PAGEABLE, max) || host_alloc(&b->back, PAGEABLE, max))
 		return -1;
 	fill(b->src.mem.p, max, 7);
@@ -101,10 +101,10 @@ static int verify_round_trips(struct bufs *b, int ok[KINDS], int *failed)
 	for (int k = 0; k < KINDS; k++) {
 		unsigned char *hk = b->h[k].mem.p;
 		memcpy(hk, src, max);
-		CUDA_TRY(cudaMemset(d, 0, max));
-		CUDA_TRY(cudaMemcpy(d, hk, max, cudaMemcpyHostToDevice));
+		APOD_CUDA_TRY(cudaMemset(d, 0, max));
+		APOD_CUDA_TRY(cudaMemcpy(d, hk, max, cudaMemcpyHostToDevice));
 		memset(hk, 0, max);
-		CUDA_TRY(cudaMemcpy(hk, d, max, cudaMemcpyDeviceToHost));
+		APOD_CUDA_TRY(cudaMemcpy(hk, d, max, cudaMemcpyDeviceToHost));
 		ok[k] = memcmp(hk, src, max) == 0;
 		*failed |= !ok[k];
 	}
@@ -167,14 +167,14 @@ static int batching(const struct apod_lab_opts *o, struct bufs *b, json_object *
 
 	if (total > b->max)
 		count = b->max / piece, total = piece * count;
-	CUDA_TRY(cudaMemset(d, 0, total));
+	APOD_CUDA_TRY(cudaMemset(d, 0, total));
 	for (size_t i = 0; i < count; i++)
-		CUDA_TRY(cudaMemcpy(d + i * piece, pinned + i * piece, piece, cudaMemcpyHostToDevice));
-	CUDA_TRY(cudaMemcpy(back, d, total, cudaMemcpyDeviceToHost));
+		APOD_CUDA_TRY(cudaMemcpy(d + i * piece, pinned + i * piece, piece, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(back, d, total, cudaMemcpyDeviceToHost));
 	ok_many = memcmp(back, pinned, total) == 0;
-	CUDA_TRY(cudaMemset(d, 0, total));
-	CUDA_TRY(cudaMemcpy(d, pinned, total, cudaMemcpyHostToDevice));
-	CUDA_TRY(cudaMemcpy(back, d, total, cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaMemset(d, 0, total));
+	APOD_CUDA_TRY(cudaMemcpy(d, pinned, total, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(back, d, total, cudaMemcpyDeviceToHost));
 	ok_one = memcmp(back, pinned, total) == 0;
 	*failed |= !ok_many || !ok_one;
 	if (!o->check && ok_many && ok_one &&
@@ -214,19 +214,19 @@ static int zero_copy(const struct apod_lab_opts *o, struct bufs *b, json_object 
 	if (alloc_mapped(&mapped_mem, bytes))
 		return -1;
 	mapped = mapped_mem.p;
-	CUDA_TRY(cudaHostGetDevicePointer(&dmapped, mapped, 0));
+	APOD_CUDA_TRY(cudaHostGetDevicePointer(&dmapped, mapped, 0));
 	fill(mapped, bytes, 11);
 	if (d2_mem.alloc(bytes))
 		return -1;
 	d2 = d2_mem.p;
-	CUDA_TRY(cudaMemset(d, 0, bytes));
-	LAUNCH_TRY((copy4_kernel<<<4 * sms, 256>>>((const float4 *)dmapped, (float4 *)d, n4)));
-	CUDA_TRY(cudaMemcpy(back, d, bytes, cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaMemset(d, 0, bytes));
+	APOD_LAUNCH_TRY((copy4_kernel<<<4 * sms, 256>>>((const float4 *)dmapped, (float4 *)d, n4)));
+	APOD_CUDA_TRY(cudaMemcpy(back, d, bytes, cudaMemcpyDeviceToHost));
 	ok_zero = memcmp(back, mapped, n4 * 16) == 0;
-	CUDA_TRY(cudaMemset(d, 0, bytes));
-	CUDA_TRY(cudaMemcpy(d2, mapped, bytes, cudaMemcpyHostToDevice));
-	LAUNCH_TRY((copy4_kernel<<<4 * sms, 256>>>((const float4 *)d2, (float4 *)d, n4)));
-	CUDA_TRY(cudaMemcpy(back, d, bytes, cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaMemset(d, 0, bytes));
+	APOD_CUDA_TRY(cudaMemcpy(d2, mapped, bytes, cudaMemcpyHostToDevice));
+	APOD_LAUNCH_TRY((copy4_kernel<<<4 * sms, 256>>>((const float4 *)d2, (float4 *)d, n4)));
+	APOD_CUDA_TRY(cudaMemcpy(back, d, bytes, cudaMemcpyDeviceToHost));
 	ok_copy = memcmp(back, mapped, n4 * 16) == 0;
 	*failed |= !ok_zero || !ok_copy;
 	if (!o->check && ok_zero && ok_copy &&

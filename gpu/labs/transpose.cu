@@ -177,13 +177,13 @@ static int run_version(int v, const float *in, float *out, int rows, int cols)
 	dim3 g32(ceil_div(cols, 32), ceil_div(rows, 32)), g64(ceil_div(cols, 64), ceil_div(rows, 64));
 	dim3 b8(32, 8), b32(32, 32);
 	switch (v) {
-	case 0: LAUNCH_TRY((copy_tiled<32, 8><<<g32, b8>>>(in, out, rows, cols))); break;
-	case 1: LAUNCH_TRY((column_per_thread<<<ceil_div(cols, COL_THREADS), COL_THREADS>>>(in, out, rows, cols))); break;
-	case 2: LAUNCH_TRY((element_per_thread<<<g32, b32>>>(in, out, rows, cols))); break;
-	case 3: LAUNCH_TRY((tile_transpose<32, 32, 0><<<g32, b32>>>(in, out, rows, cols))); break;
-	case 4: LAUNCH_TRY((tile_transpose<32, 8, 0><<<g32, b8>>>(in, out, rows, cols))); break;
-	case 5: LAUNCH_TRY((tile_transpose<32, 8, 1><<<g32, b8>>>(in, out, rows, cols))); break;
-	default: LAUNCH_TRY((tile_transpose<64, 8, 1><<<g64, b8>>>(in, out, rows, cols))); break;
+	case 0: APOD_LAUNCH_TRY((copy_tiled<32, 8><<<g32, b8>>>(in, out, rows, cols))); break;
+	case 1: APOD_LAUNCH_TRY((column_per_thread<<<ceil_div(cols, COL_THREADS), COL_THREADS>>>(in, out, rows, cols))); break;
+	case 2: APOD_LAUNCH_TRY((element_per_thread<<<g32, b32>>>(in, out, rows, cols))); break;
+	case 3: APOD_LAUNCH_TRY((tile_transpose<32, 32, 0><<<g32, b32>>>(in, out, rows, cols))); break;
+	case 4: APOD_LAUNCH_TRY((tile_transpose<32, 8, 0><<<g32, b8>>>(in, out, rows, cols))); break;
+	case 5: APOD_LAUNCH_TRY((tile_transpose<32, 8, 1><<<g32, b8>>>(in, out, rows, cols))); break;
+	default: APOD_LAUNCH_TRY((tile_transpose<64, 8, 1><<<g64, b8>>>(in, out, rows, cols))); break;
 	}
 	return 0;
 }
@@ -236,13 +236,13 @@ static int verify_all(struct bufs *b, int rows, int cols, struct results *r)
 	size_t n = (size_t)rows * cols, bytes = n * sizeof(float);
 	fill_bits(b->in.p, n);
 	cpu_transpose(b->in.p, b->ref.p, rows, cols);
-	CUDA_TRY(cudaMemcpy(b->d_in.p, b->in.p, bytes, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(b->d_in.p, b->in.p, bytes, cudaMemcpyHostToDevice));
 	for (int v = 0; v < NVERSIONS; v++) {
 		const uint32_t *want = versions[v].transposes ? b->ref.p : b->in.p;
-		CUDA_TRY(cudaMemset(b->d_out.p, 0xFF, bytes));
+		APOD_CUDA_TRY(cudaMemset(b->d_out.p, 0xFF, bytes));
 		if (run_version(v, b->d_in.p, b->d_out.p, rows, cols))
 			return -1;
-		CUDA_TRY(cudaMemcpy(b->back.p, b->d_out.p, bytes, cudaMemcpyDeviceToHost));
+		APOD_CUDA_TRY(cudaMemcpy(b->back.p, b->d_out.p, bytes, cudaMemcpyDeviceToHost));
 		if (memcmp(b->back.p, want, bytes) == 0 || !r->ok[v])
 			continue;
 		r->ok[v] = 0;

@@ -24,7 +24,7 @@
 #include <cub/device/device_reduce.cuh>
 #include <curand.h>
 
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "device.h"
 #include "kernels.cuh"
 #include "montecarlo.h"
@@ -115,27 +115,27 @@ static int time_stage(const struct mc_problem *p, int tuned, int reps, double *m
 	double sums[MC_SUMS];
 	if (tuned) {
 		int dev, sms, per_sm;
-		CUDA_TRY(cudaGetDevice(&dev));
-		CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-		CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mc_gpu2_kernel,
+		APOD_CUDA_TRY(cudaGetDevice(&dev));
+		APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+		APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mc_gpu2_kernel,
 		                                                       MC_BLOCK, hist_bytes));
 		blocks = std::min(blocks, (unsigned)(sms * std::max(per_sm, 1)));
 	}
-	CUDA_TRY(cudaMalloc((void **)&b.sums, MC_SUMS * sizeof(double)));
-	CUDA_TRY(cudaMalloc((void **)&b.partial, (size_t)blocks * MC_SUMS * sizeof(double)));
-	CUDA_TRY(cudaMalloc((void **)&b.hist, hist_bytes));
+	APOD_CUDA_TRY(cudaMalloc((void **)&b.sums, MC_SUMS * sizeof(double)));
+	APOD_CUDA_TRY(cudaMalloc((void **)&b.partial, (size_t)blocks * MC_SUMS * sizeof(double)));
+	APOD_CUDA_TRY(cudaMalloc((void **)&b.hist, hist_bytes));
 	if (time_it(reps, [&]() -> int {
-		    CUDA_TRY(cudaMemsetAsync(b.hist, 0, hist_bytes));
+		    APOD_CUDA_TRY(cudaMemsetAsync(b.hist, 0, hist_bytes));
 		    if (tuned)
-			    LAUNCH_TRY((mc_gpu2_kernel<<<blocks, MC_BLOCK, hist_bytes>>>(a, b.partial,
+			    APOD_LAUNCH_TRY((mc_gpu2_kernel<<<blocks, MC_BLOCK, hist_bytes>>>(a, b.partial,
 			                                                                 b.hist)));
 		    else
-			    LAUNCH_TRY((mc_gpu1_kernel<<<blocks, MC_BLOCK>>>(a, b.partial, b.hist)));
-		    LAUNCH_TRY((mc_total_kernel<<<1, MC_BLOCK>>>(b.partial, blocks, b.sums)));
+			    APOD_LAUNCH_TRY((mc_gpu1_kernel<<<blocks, MC_BLOCK>>>(a, b.partial, b.hist)));
+		    APOD_LAUNCH_TRY((mc_total_kernel<<<1, MC_BLOCK>>>(b.partial, blocks, b.sums)));
 		    return 0;
 	    }, ms))
 		return -1;
-	CUDA_TRY(cudaMemcpy(sums, b.sums, sizeof sums, cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaMemcpy(sums, b.sums, sizeof sums, cudaMemcpyDeviceToHost));
 	*euro = p->shift[MC_EUROPEAN] + sums[2 * MC_EUROPEAN] / (double)p->paths;
 	return 0;
 }
@@ -156,18 +156,18 @@ static int time_yardstick(const struct mc_problem *p, int reps, double *ms, doub
 		return -1;
 	CURAND_TRY(curandCreateGenerator(&y.gen, CURAND_RNG_PSEUDO_PHILOX4_32_10));
 	CURAND_TRY(curandSetPseudoRandomGeneratorSeed(y.gen, p->model.seed));
-	CUDA_TRY(cudaMalloc((void **)&y.z, count * sizeof(double)));
-	CUDA_TRY(cudaMalloc((void **)&y.terms, MC_SUMS * chunk * sizeof(double)));
-	CUDA_TRY(cudaMalloc((void **)&y.st, chunk * sizeof(double)));
-	CUDA_TRY(cudaMalloc((void **)&y.sums, MC_SUMS * sizeof(double)));
-	CUDA_TRY(cudaMalloc((void **)&y.hist, (size_t)p->bins * sizeof(int)));
-	CUDA_TRY(cub::DeviceReduce::Sum(nullptr, t1, y.terms, y.sums, (int)chunk));
+	APOD_CUDA_TRY(cudaMalloc((void **)&y.z, count * sizeof(double)));
+	APOD_CUDA_TRY(cudaMalloc((void **)&y.terms, MC_SUMS * chunk * sizeof(double)));
+	APOD_CUDA_TRY(cudaMalloc((void **)&y.st, chunk * sizeof(double)));
+	APOD_CUDA_TRY(cudaMalloc((void **)&y.sums, MC_SUMS * sizeof(double)));
+	APOD_CUDA_TRY(cudaMalloc((void **)&y.hist, (size_t)p->bins * sizeof(int)));
+	APOD_CUDA_TRY(cub::DeviceReduce::Sum(nullptr, t1, y.terms, y.sums, (int)chunk));
 	temp_bytes = t1;
-	CUDA_TRY(cub::DeviceHistogram::HistogramEven(nullptr, t1, y.st, y.hist, p->bins + 1,
+	APOD_CUDA_TRY(cub::DeviceHistogram::HistogramEven(nullptr, t1, y.st, y.hist, p->bins + 1,
 	                                             p->hist_lo, p->hist_lo + p->bins / p->hist_inv_width,
 	                                             (int)chunk));
 	temp_bytes = std::max(temp_bytes, t1);
-	CUDA_TRY(cudaMalloc(&y.temp, temp_bytes));
+	APOD_CUDA_TRY(cudaMalloc(&y.temp, temp_bytes));
 	auto batch = [&]() -> int {
 		for (int j = 0; j < MC_SUMS; j++)
 			acc[j] = 0;
@@ -175,15 +175,15 @@ static int time_yardstick(const struct mc_problem *p, int reps, double *ms, doub
 			size_t c = std::min(chunk, p->paths - done), tb = temp_bytes;
 			unsigned blocks = (unsigned)((c + MC_BLOCK - 1) / MC_BLOCK);
 			CURAND_TRY(curandGenerateNormalDouble(y.gen, y.z, c * n + (c * n) % 2, 0.0, 1.0));
-			LAUNCH_TRY((yard_payoff_kernel<<<blocks, MC_BLOCK>>>(a, y.z, c, y.terms, y.st)));
+			APOD_LAUNCH_TRY((yard_payoff_kernel<<<blocks, MC_BLOCK>>>(a, y.z, c, y.terms, y.st)));
 			for (int j = 0; j < MC_SUMS; j++)
-				CUDA_TRY(cub::DeviceReduce::Sum(y.temp, tb, y.terms + (size_t)j * c, y.sums + j,
+				APOD_CUDA_TRY(cub::DeviceReduce::Sum(y.temp, tb, y.terms + (size_t)j * c, y.sums + j,
 				                                (int)c));
-			CUDA_TRY(cub::DeviceHistogram::HistogramEven(
+			APOD_CUDA_TRY(cub::DeviceHistogram::HistogramEven(
 				y.temp, tb, y.st, y.hist, p->bins + 1, p->hist_lo,
 				p->hist_lo + p->bins / p->hist_inv_width, (int)c));
 			if (c < p->paths) {   /* chunks: the sums come back to be added */
-				CUDA_TRY(cudaMemcpy(sums, y.sums, sizeof sums, cudaMemcpyDeviceToHost));
+				APOD_CUDA_TRY(cudaMemcpy(sums, y.sums, sizeof sums, cudaMemcpyDeviceToHost));
 				for (int j = 0; j < MC_SUMS; j++)
 					acc[j] += sums[j];
 			}
@@ -193,7 +193,7 @@ static int time_yardstick(const struct mc_problem *p, int reps, double *ms, doub
 	if (time_it(reps, batch, ms))
 		return -1;
 	if (chunk >= p->paths)
-		CUDA_TRY(cudaMemcpy(acc, y.sums, sizeof acc, cudaMemcpyDeviceToHost));
+		APOD_CUDA_TRY(cudaMemcpy(acc, y.sums, sizeof acc, cudaMemcpyDeviceToHost));
 	{
 		double np = (double)p->paths, s1 = acc[2 * MC_EUROPEAN], s2 = acc[2 * MC_EUROPEAN + 1];
 		double var = np > 1 ? (s2 - s1 * s1 / np) / (np - 1) : 0;

@@ -22,7 +22,7 @@
 
 #include <stdint.h>
 
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "montecarlo.h"
 
 #define MC_BLOCK 256                     /* threads a block, a power of two */

@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "device.h"
 #include "kernels.cuh"
 #include "montecarlo.h"
@@ -65,9 +65,9 @@ static int gpu_init(struct gpu *g, const struct mc_problem *p, const char *name)
 	g->p = p;
 	if (g->tuned) {
 		int dev, sms, per_sm;
-		CUDA_TRY(cudaGetDevice(&dev));
-		CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-		CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+		APOD_CUDA_TRY(cudaGetDevice(&dev));
+		APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+		APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
 			&per_sm, mc_gpu2_kernel, MC_BLOCK, (size_t)p->bins * sizeof(unsigned)));
 		if (per_sm < 1)
 			per_sm = 1;
@@ -83,9 +83,9 @@ static int gpu_init(struct gpu *g, const struct mc_problem *p, const char *name)
 		return -1;
 	if (!(g->h_hist = (unsigned *)calloc((size_t)p->bins, sizeof *g->h_hist)))
 		return apod_fail("%s: out of memory", name);
-	CUDA_TRY(cudaMalloc((void **)&g->d_sums, p->batches * MC_SUMS * sizeof(double)));
-	CUDA_TRY(cudaMalloc((void **)&g->d_partial, (size_t)g->blocks * MC_SUMS * sizeof(double)));
-	CUDA_TRY(cudaMalloc((void **)&g->d_hist, (size_t)p->bins * sizeof(unsigned)));
+	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_sums, p->batches * MC_SUMS * sizeof(double)));
+	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_partial, (size_t)g->blocks * MC_SUMS * sizeof(double)));
+	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_hist, (size_t)p->bins * sizeof(unsigned)));
 	/* The harness's phases: the step, the probe, writeSnapshot, fetchResults. */
 	if (!(g->events = apod_phase_events_new(0, 8)))
 		return -1;
@@ -123,15 +123,15 @@ static int gpu_step(void *ctx)
 	const struct mc_problem *p = g->p;
 	struct mc_batch_args a = mc_args(p, g->h.done);
 	size_t hist_bytes = (size_t)p->bins * sizeof(unsigned);
-	CUDA_TRY(cudaMemsetAsync(g->d_hist, 0, hist_bytes));
+	APOD_CUDA_TRY(cudaMemsetAsync(g->d_hist, 0, hist_bytes));
 	if (g->tuned)
-		LAUNCH_TRY((mc_gpu2_kernel<<<g->blocks, MC_BLOCK, hist_bytes>>>(a, g->d_partial,
+		APOD_LAUNCH_TRY((mc_gpu2_kernel<<<g->blocks, MC_BLOCK, hist_bytes>>>(a, g->d_partial,
 		                                                                  g->d_hist)));
 	else
-		LAUNCH_TRY((mc_gpu1_kernel<<<g->blocks, MC_BLOCK>>>(a, g->d_partial, g->d_hist)));
-	LAUNCH_TRY((mc_total_kernel<<<1, MC_BLOCK>>>(g->d_partial, g->blocks,
+		APOD_LAUNCH_TRY((mc_gpu1_kernel<<<g->blocks, MC_BLOCK>>>(a, g->d_partial, g->d_hist)));
+	APOD_LAUNCH_TRY((mc_total_kernel<<<1, MC_BLOCK>>>(g->d_partial, g->blocks,
 	                                             g->d_sums + g->h.done * MC_SUMS)));
-	CUDA_TRY(cudaDeviceSynchronize());
+	APOD_CUDA_TRY(cudaDeviceSynchronize());
 	g->h.done++;
 	return 0;
 }
@@ -140,7 +140,7 @@ static int gpu_step(void *ctx)
 static int gpu_catch_up(struct gpu *g)
 {
 	if (g->copied < g->h.done)
-		CUDA_TRY(cudaMemcpy(g->h.sums + g->copied * MC_SUMS, g->d_sums + g->copied * MC_SUMS,
+		APOD_CUDA_TRY(cudaMemcpy(g->h.sums + g->copied * MC_SUMS, g->d_sums + g->copied * MC_SUMS,
 		                    (g->h.done - g->copied) * MC_SUMS * sizeof(double),
 		                    cudaMemcpyDeviceToHost));
 	g->copied = g->h.done;
@@ -153,7 +153,7 @@ static int gpu_probe(void *ctx, int k, double *const *rows)
 	(void)k;
 	if (gpu_catch_up(g))
 		return -1;
-	CUDA_TRY(cudaMemcpy(g->h_hist, g->d_hist, (size_t)g->p->bins * sizeof(unsigned),
+	APOD_CUDA_TRY(cudaMemcpy(g->h_hist, g->d_hist, (size_t)g->p->bins * sizeof(unsigned),
 	                    cudaMemcpyDeviceToHost));
 	for (int b = 0; b < g->p->bins; b++)
 		g->h.hist[b] = g->h_hist[b];
@@ -190,14 +190,14 @@ extern "C" int mc_gpu_outcomes(const struct mc_model *m, uint64_t first, size_t 
 {
 	double *d_out = NULL;
 	cudaError_t err;
-	CUDA_TRY(cudaMalloc((void **)&d_out, 3 * n * sizeof(double)));
+	APOD_CUDA_TRY(cudaMalloc((void **)&d_out, 3 * n * sizeof(double)));
 	outcomes_kernel<<<(unsigned)((n + MC_BLOCK - 1) / MC_BLOCK), MC_BLOCK>>>(*m, first, n, tuned,
 	                                                                        d_out);
 	if ((err = cudaGetLastError()) == cudaSuccess)
 		err = cudaMemcpy(out, d_out, 3 * n * sizeof(double), cudaMemcpyDeviceToHost);
 	cudaFree(d_out);
 	if (err != cudaSuccess)
-		return apod_cuda_fail(err, "outcomes_kernel", __FILE__, __LINE__);
+		return apod_cuda_failed(err, "outcomes_kernel", __FILE__, __LINE__);
 	return 0;
 }
 

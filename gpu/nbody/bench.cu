@@ -10,7 +10,7 @@
  */
 #include <stdio.h>
 
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "device.h"
 #include "fma_peak.cuh"
 #include "forces.cuh"

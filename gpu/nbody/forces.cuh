@@ -13,7 +13,7 @@
 #ifndef APOD_GPU_NBODY_FORCES_CUH
 #define APOD_GPU_NBODY_FORCES_CUH
 
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "nbody/interact.h"
 
 /* gpu1, gpu2: one thread a body, every body j read from global memory (the
@@ -125,9 +125,9 @@ struct tile_bytes {
 template <int P, bool RSQRT = true> static int tuned_shape(int n, int *block, int *grid)
 {
 	int min_grid, dev, sms, per = (n + P - 1) / P;
-	CUDA_TRY(cudaGetDevice(&dev));
-	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-	CUDA_TRY(cudaOccupancyMaxPotentialBlockSizeVariableSMem(&min_grid, block, forces_tuned<P, RSQRT>,
+	APOD_CUDA_TRY(cudaGetDevice(&dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	APOD_CUDA_TRY(cudaOccupancyMaxPotentialBlockSizeVariableSMem(&min_grid, block, forces_tuned<P, RSQRT>,
 	                                                        tile_bytes(), 1024));
 	while (*block >= 128 && (per + *block - 1) / *block < 2 * sms)
 		*block = (*block / 2 + 31) / 32 * 32;   /* whole warps */

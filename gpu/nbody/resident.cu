@@ -14,7 +14,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "device.h"
 #include "forces.cuh"
 #include "nbody_resident.h"
@@ -101,13 +101,13 @@ int nbody_forces(enum nbody_variant v, cudaStream_t stream, const float4 *pos, f
 	int grid = (n + block - 1) / block;
 	switch (v) {
 	case NBODY_SIMPLE:
-		LAUNCH_TRY((forces_simple<<<grid, block, 0, stream>>>(pos, acc, n, eps2)));
+		APOD_LAUNCH_TRY((forces_simple<<<grid, block, 0, stream>>>(pos, acc, n, eps2)));
 		break;
 	case NBODY_TILED:
-		LAUNCH_TRY((forces_tiled<<<grid, block, block * sizeof(float4), stream>>>(pos, acc, n, eps2)));
+		APOD_LAUNCH_TRY((forces_tiled<<<grid, block, block * sizeof(float4), stream>>>(pos, acc, n, eps2)));
 		break;
 	case NBODY_TUNED:
-		LAUNCH_TRY((forces_tuned<NBODY_TUNED_P><<<tuned_grid, tuned_block,
+		APOD_LAUNCH_TRY((forces_tuned<NBODY_TUNED_P><<<tuned_grid, tuned_block,
 		                                            tuned_block * sizeof(float4), stream>>>(
 			pos, vel, acc, n, eps2, h, kick_too)));
 		break;
@@ -158,25 +158,25 @@ static int setup(struct nbody_resident *g, const struct nbody_problem *p, enum n
 	g->block = BLOCK;
 	if (apod_gpu_require(stage, 3 * state + (parts + 1) * SUMS * sizeof(double)))
 		return -1;
-	CUDA_TRY(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
+	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
 	if (!(g->events = apod_phase_events_new(g->stream, 8)))
 		return -1;
-	CUDA_TRY(cudaMalloc((void **)&g->d_pos, state));
-	CUDA_TRY(cudaMalloc((void **)&g->d_vel, state));
-	CUDA_TRY(cudaMalloc((void **)&g->d_acc, state));
-	CUDA_TRY(cudaMalloc((void **)&g->d_part, parts * SUMS * sizeof(double)));
-	CUDA_TRY(cudaMalloc((void **)&g->d_total, SUMS * sizeof(double)));
-	CUDA_TRY(cudaMallocHost((void **)&g->h_stage, state));
+	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_pos, state));
+	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_vel, state));
+	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_acc, state));
+	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_part, parts * SUMS * sizeof(double)));
+	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_total, SUMS * sizeof(double)));
+	APOD_CUDA_TRY(cudaMallocHost((void **)&g->h_stage, state));
 	if (v == NBODY_TUNED && nbody_tuned_shape(g->n, &g->tuned_block, &g->tuned_grid))
 		return -1;
 	/* The problem's bits, the same every stage starts from. */
-	CUDA_TRY(cudaMemcpyAsync(g->d_pos, p->pos, state, cudaMemcpyHostToDevice, g->stream));
-	CUDA_TRY(cudaMemcpyAsync(g->d_vel, p->vel, state, cudaMemcpyHostToDevice, g->stream));
+	APOD_CUDA_TRY(cudaMemcpyAsync(g->d_pos, p->pos, state, cudaMemcpyHostToDevice, g->stream));
+	APOD_CUDA_TRY(cudaMemcpyAsync(g->d_vel, p->vel, state, cudaMemcpyHostToDevice, g->stream));
 	/* The first accelerations (no kick). */
 	if (nbody_forces(v, g->stream, g->d_pos, g->d_vel, g->d_acc, g->n, p->eps2, p->h, 0, g->block,
 	                 g->tuned_block, g->tuned_grid))
 		return -1;
-	CUDA_TRY(cudaStreamSynchronize(g->stream));
+	APOD_CUDA_TRY(cudaStreamSynchronize(g->stream));
 	return 0;
 }
 
@@ -199,16 +199,16 @@ extern "C" int nbody_resident_step(void *ctx)
 	struct nbody_resident *g = (struct nbody_resident *)ctx;
 	const struct nbody_problem *p = g->p;
 	int grid = (g->n + BLOCK - 1) / BLOCK, fused = g->variant == NBODY_TUNED;
-	LAUNCH_TRY((kick_drift<<<grid, BLOCK, 0, g->stream>>>(g->d_pos, g->d_vel, g->d_acc, g->n, p->h,
+	APOD_LAUNCH_TRY((kick_drift<<<grid, BLOCK, 0, g->stream>>>(g->d_pos, g->d_vel, g->d_acc, g->n, p->h,
 	                                                       p->dt)));
 	if (nbody_forces(g->variant, g->stream, g->d_pos, g->d_vel, g->d_acc, g->n, p->eps2, p->h, fused,
 	                 g->block, g->tuned_block, g->tuned_grid))
 		return -1;
 	if (!fused)
-		LAUNCH_TRY((kick<<<grid, BLOCK, 0, g->stream>>>(g->d_vel, g->d_acc, g->n, p->h)));
+		APOD_LAUNCH_TRY((kick<<<grid, BLOCK, 0, g->stream>>>(g->d_vel, g->d_acc, g->n, p->h)));
 	/* The step's time lands in its own phase, and a fault is reported at
 	 * the step that made it. */
-	CUDA_TRY(cudaStreamSynchronize(g->stream));
+	APOD_CUDA_TRY(cudaStreamSynchronize(g->stream));
 	return 0;
 }
 
@@ -219,19 +219,19 @@ extern "C" int nbody_resident_probe(void *ctx, int k, double *const *rows)
 	double sums[SUMS], potential = 0;
 	if (blocks > STATS_BLOCKS)
 		blocks = STATS_BLOCKS;
-	LAUNCH_TRY((stats_kernel<<<blocks, BLOCK, 0, g->stream>>>(g->d_pos, g->d_vel, g->n, g->d_part)));
-	LAUNCH_TRY((total_kernel<SUMS><<<1, BLOCK, 0, g->stream>>>(g->d_part, blocks, g->d_total)));
-	CUDA_TRY(cudaMemcpyAsync(sums, g->d_total, sizeof sums, cudaMemcpyDeviceToHost, g->stream));
+	APOD_LAUNCH_TRY((stats_kernel<<<blocks, BLOCK, 0, g->stream>>>(g->d_pos, g->d_vel, g->n, g->d_part)));
+	APOD_LAUNCH_TRY((total_kernel<SUMS><<<1, BLOCK, 0, g->stream>>>(g->d_part, blocks, g->d_total)));
+	APOD_CUDA_TRY(cudaMemcpyAsync(sums, g->d_total, sizeof sums, cudaMemcpyDeviceToHost, g->stream));
 	if (k == NBODY_PROBE_ENERGY) {
 		int rows_blocks = (g->n + BLOCK - 1) / BLOCK;
-		CUDA_TRY(cudaStreamSynchronize(g->stream));   /* d_part is reused below */
-		LAUNCH_TRY((potential_kernel<<<rows_blocks, BLOCK, 0, g->stream>>>(g->d_pos, g->n,
+		APOD_CUDA_TRY(cudaStreamSynchronize(g->stream));   /* d_part is reused below */
+		APOD_LAUNCH_TRY((potential_kernel<<<rows_blocks, BLOCK, 0, g->stream>>>(g->d_pos, g->n,
 		                                                                   g->p->eps2, g->d_part)));
-		LAUNCH_TRY((total_kernel<1><<<1, BLOCK, 0, g->stream>>>(g->d_part, rows_blocks, g->d_total)));
-		CUDA_TRY(cudaMemcpyAsync(&potential, g->d_total, sizeof potential, cudaMemcpyDeviceToHost,
+		APOD_LAUNCH_TRY((total_kernel<1><<<1, BLOCK, 0, g->stream>>>(g->d_part, rows_blocks, g->d_total)));
+		APOD_CUDA_TRY(cudaMemcpyAsync(&potential, g->d_total, sizeof potential, cudaMemcpyDeviceToHost,
 		                         g->stream));
 	}
-	CUDA_TRY(cudaStreamSynchronize(g->stream));
+	APOD_CUDA_TRY(cudaStreamSynchronize(g->stream));
 	nbody_rows(k, sums, g->p->mass, potential, rows);
 	return 0;
 }
@@ -240,9 +240,9 @@ extern "C" int nbody_resident_fetch(void *ctx, int a, void *dst)
 {
 	struct nbody_resident *g = (struct nbody_resident *)ctx;
 	const float4 *src = a == NBODY_ARRAY_POS ? g->d_pos : g->d_vel;
-	CUDA_TRY(cudaMemcpyAsync(g->h_stage, src, (size_t)g->n * sizeof(float4), cudaMemcpyDeviceToHost,
+	APOD_CUDA_TRY(cudaMemcpyAsync(g->h_stage, src, (size_t)g->n * sizeof(float4), cudaMemcpyDeviceToHost,
 	                         g->stream));
-	CUDA_TRY(cudaStreamSynchronize(g->stream));
+	APOD_CUDA_TRY(cudaStreamSynchronize(g->stream));
 	nbody_unpack3(g->h_stage, (size_t)g->n, (float *)dst);
 	return 0;
 }

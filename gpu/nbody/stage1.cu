@@ -11,7 +11,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "device.h"
 #include "forces.cuh"
 #include "nbody.h"
@@ -51,10 +51,10 @@ static int forces(struct gpu1 *g)
 	size_t n = (size_t)g->n, bytes = n * sizeof(float4);
 	for (size_t i = 0; i < n; i++)
 		g->h_pos[i] = make_float4(g->s.x[i], g->s.y[i], g->s.z[i], g->s.m[i]);
-	CUDA_TRY(cudaMemcpy(g->d_pos, g->h_pos, bytes, cudaMemcpyHostToDevice));
-	LAUNCH_TRY((forces_simple<<<(g->n + BLOCK - 1) / BLOCK, BLOCK>>>(g->d_pos, g->d_acc, g->n,
+	APOD_CUDA_TRY(cudaMemcpy(g->d_pos, g->h_pos, bytes, cudaMemcpyHostToDevice));
+	APOD_LAUNCH_TRY((forces_simple<<<(g->n + BLOCK - 1) / BLOCK, BLOCK>>>(g->d_pos, g->d_acc, g->n,
 	                                                                  g->p->eps2)));
-	CUDA_TRY(cudaMemcpy(g->h_acc, g->d_acc, bytes, cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaMemcpy(g->h_acc, g->d_acc, bytes, cudaMemcpyDeviceToHost));
 	for (size_t i = 0; i < n; i++) {
 		g->s.ax[i] = g->h_acc[i].x;
 		g->s.ay[i] = g->h_acc[i].y;
@@ -73,10 +73,10 @@ static int setup(struct gpu1 *g, const struct nbody_problem *p)
 	g->n = (int)p->n;
 	if (apod_gpu_require("gpu1", 2 * bytes) || nbody_soa_alloc(&g->s, p->n, "gpu1"))
 		return -1;
-	CUDA_TRY(cudaMallocHost((void **)&g->h_pos, bytes));
-	CUDA_TRY(cudaMallocHost((void **)&g->h_acc, bytes));
-	CUDA_TRY(cudaMalloc((void **)&g->d_pos, bytes));
-	CUDA_TRY(cudaMalloc((void **)&g->d_acc, bytes));
+	APOD_CUDA_TRY(cudaMallocHost((void **)&g->h_pos, bytes));
+	APOD_CUDA_TRY(cudaMallocHost((void **)&g->h_acc, bytes));
+	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_pos, bytes));
+	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_acc, bytes));
 	nbody_soa_load(&g->s, p, 0, p->n);
 	return forces(g);
 }

@@ -13,13 +13,13 @@
  * and that difference grows linearly with the steps; and the energy is
  * summed in another order.  workload.c designs the tolerances for both.
  *
- * Every CUDA call and launch is checked (CUDA_TRY, LAUNCH_TRY): a failure
+ * Every CUDA call and launch is checked (APOD_CUDA_TRY, APOD_LAUNCH_TRY): a failure
  * names the call, the file and the line, and the stage returns -1.
  */
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "cuda_check.h"
+#include "apod/cuda.h"
 #include "device.h"
 #include "particles.h"
 #include "particles/update.h"
@@ -133,11 +133,11 @@ static int gpu_init(struct gpu *g, const struct particles_problem *p)
 	g->energy_blocks = (unsigned)(blocks < ENERGY_BLOCKS ? blocks : ENERGY_BLOCKS);
 	if (apod_gpu_require("gpu", bytes + (g->energy_blocks + 1) * sizeof(double2)))
 		return -1;
-	CUDA_TRY(cudaMalloc((void **)&g->d_state, bytes));
-	CUDA_TRY(cudaMalloc((void **)&g->d_partial, g->energy_blocks * sizeof(double2)));
-	CUDA_TRY(cudaMalloc((void **)&g->d_total, sizeof(double2)));
+	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_state, bytes));
+	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_partial, g->energy_blocks * sizeof(double2)));
+	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_total, sizeof(double2)));
 	/* The problem's bits, the same every stage starts from. */
-	CUDA_TRY(cudaMemcpy(g->d_state, p->init, bytes, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(g->d_state, p->init, bytes, cudaMemcpyHostToDevice));
 	return 0;
 }
 
@@ -158,11 +158,11 @@ static void *gpu_create(const void *problem)
 static int gpu_step(void *ctx)
 {
 	struct gpu *g = (struct gpu *)ctx;
-	LAUNCH_TRY((move_kernel<<<g->move_blocks, BLOCK>>>(g->d_state, g->p->n, g->p->dt)));
+	APOD_LAUNCH_TRY((move_kernel<<<g->move_blocks, BLOCK>>>(g->d_state, g->p->n, g->p->dt)));
 	/* Wait for the step, so that its time is counted under moveParticles and
 	 * a fault in the kernel is reported at the step that made it.  (Without
 	 * it the next probe or fetch would wait instead and be charged for it.) */
-	CUDA_TRY(cudaDeviceSynchronize());
+	APOD_CUDA_TRY(cudaDeviceSynchronize());
 	return 0;
 }
 
@@ -171,10 +171,10 @@ static int gpu_energy(void *ctx, int k, double *const *rows)
 	struct gpu *g = (struct gpu *)ctx;
 	double2 total;
 	(void)k;
-	LAUNCH_TRY((energy_kernel<<<g->energy_blocks, BLOCK>>>(g->d_state, g->p->n, g->d_partial)));
-	LAUNCH_TRY((total_kernel<<<1, BLOCK>>>(g->d_partial, g->energy_blocks, g->d_total)));
+	APOD_LAUNCH_TRY((energy_kernel<<<g->energy_blocks, BLOCK>>>(g->d_state, g->p->n, g->d_partial)));
+	APOD_LAUNCH_TRY((total_kernel<<<1, BLOCK>>>(g->d_partial, g->energy_blocks, g->d_total)));
 	/* A blocking copy: it waits for both kernels. */
-	CUDA_TRY(cudaMemcpy(&total, g->d_total, sizeof total, cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaMemcpy(&total, g->d_total, sizeof total, cudaMemcpyDeviceToHost));
 	if (rows[PARTICLES_SERIES_ENERGY]) {
 		rows[PARTICLES_SERIES_ENERGY][0] = total.x;
 		rows[PARTICLES_SERIES_ENERGY][1] = total.y;
@@ -189,7 +189,7 @@ static int gpu_fetch(void *ctx, int a, void *dst)
 {
 	struct gpu *g = (struct gpu *)ctx;
 	(void)a;   /* the one array, the state: the same layout on both sides */
-	CUDA_TRY(cudaMemcpy(dst, g->d_state, g->p->n * sizeof(float4), cudaMemcpyDeviceToHost));
+	APOD_CUDA_TRY(cudaMemcpy(dst, g->d_state, g->p->n * sizeof(float4), cudaMemcpyDeviceToHost));
 	return 0;
 }
 

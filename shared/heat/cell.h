@@ -10,11 +10,12 @@
 #define APOD_CELL_H
 
 #include "apod_hd.h"
+#include "heat/real.h"
 
-APOD_HD apod_real apod_cell_update(apod_real c, apod_real n, apod_real s,
-                                   apod_real e, apod_real w, apod_real alpha)
+APOD_HD heat_real heat_cell_update(heat_real c, heat_real n, heat_real s,
+                                   heat_real e, heat_real w, heat_real alpha)
 {
-	return c + alpha * (((n + s) + (e + w)) - (apod_real)4 * c);
+	return c + alpha * (((n + s) + (e + w)) - (heat_real)4 * c);
 }
 
 #endif

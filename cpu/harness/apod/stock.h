@@ -6,6 +6,8 @@
  *     .available = apod_available_always, .width = apod_width_one,   serial
  *     .available = apod_omp_available,    .width = apod_omp_width,   omp
  *
+ * and one for a stage that a build leaves out (APOD_STAGE_UNBUILT).
+ *
  * They are static inline on purpose: each is compiled in the workload's own
  * file, so "built with OpenMP" means the workload's file was, not the
  * harness library.
@@ -18,6 +20,8 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+
+#include "workload.h"
 
 /* A stage that can run wherever apod runs (the serial reference). */
 static inline int apod_available_always(char *why, size_t len)
@@ -55,5 +59,36 @@ static inline int apod_omp_width(void)
 	return 1;
 #endif
 }
+
+/* A stage this build leaves out (its code was not compiled: no CUDA, say)
+ * is still listed, never available, with the reason, so that `apod stages`
+ * tells a user what the build is missing.  It needs only its name, its line
+ * and its ports; the ladder then points at `var`:
+ *
+ *     #if defined(HAVE_CUDA)
+ *     #define GPU_STAGE my_stage_gpu
+ *     #else
+ *     APOD_STAGE_UNBUILT(my_gpu_unbuilt, "gpu", MY_GPU_ABOUT, MY_GPU_PORTS, APOD_WHY_NO_CUDA);
+ *     #define GPU_STAGE my_gpu_unbuilt
+ *     #endif
+ */
+#define APOD_STAGE_UNBUILT(var, name_, about_, ports_, reason)                          \
+	static int var##_available(char *why, size_t len)                               \
+	{                                                                               \
+		snprintf(why, len, "%s", reason);                                       \
+		return 0;                                                               \
+	}                                                                               \
+	static const struct apod_stage var = {                                          \
+		.name = name_, .about = about_, .ports = ports_, .available = var##_available \
+	}
+
+/* Why a GPU stage is missing: the build had no CUDA (HAVE_CUDA unset), or
+ * left every GPU stage out (APOD_NO_GPU_STAGES, apod's profiling build). */
+#ifdef APOD_NO_GPU_STAGES
+#define APOD_WHY_NO_CUDA "not in this build (the profiling build has no GPU stages)"
+#else
+#define APOD_WHY_NO_CUDA \
+	"built without CUDA (HAVE_CUDA unset: configure found no nvcc, or --without-cuda)"
+#endif
 
 #endif

@@ -388,9 +388,11 @@ struct apod_workload {
 	 * as measured, and it gets no speed of light).
 	 *
 	 * kernels: optional.  `apod bench --kernels`: time the workload's own
-	 * kernels, one row each, beside the ceilings they answer to; 0, or -1
-	 * with apod_fail (no GPU: say so).  json is a json-c object to add a
-	 * "kernels" array to.  NULL: the workload has no kernels to time. */
+	 * kernels, one row each, beside the ceilings they answer to.  0; 1 where
+	 * they cannot run here (no GPU, no CUDA in the build), the reason
+	 * recorded with apod_fail; -1 after apod_fail on a failure.  json is a
+	 * json-c object to add a "kernels" array to.  NULL: the workload has no
+	 * kernels to time. */
 	int (*work)(const void *params, int phase, struct apod_work *w);
 	int (*kernels)(const void *problem, int reps, void *json);
 };

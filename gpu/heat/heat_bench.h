@@ -1,5 +1,9 @@
-#ifndef APOD_GPU_BENCH_H
-#define APOD_GPU_BENCH_H
+/*
+ * heat_bench.h: `apod bench` for heat: the kernels of its GPU stages timed
+ * on their own (gpu/heat/bench.cu).
+ */
+#ifndef APOD_HEAT_BENCH_H
+#define APOD_HEAT_BENCH_H
 
 #include <json-c/json.h>
 
@@ -13,7 +17,7 @@ extern "C" {
  * reps after a warm-up): copy ceilings, each stage's stencil and
  * statistics kernels as effective bandwidth, CUB's DeviceReduce beside the
  * statistics.  Prints a table and adds "kernels" to out. */
-int apod_gpu_bench(const struct heat_problem *p, int reps, json_object *out);
+int heat_gpu_bench(const struct heat_problem *p, int reps, json_object *out);
 
 #ifdef __cplusplus
 }
