@@ -36,6 +36,7 @@ struct gpu4 {
 	cudaStream_t compute;
 	unsigned *d_mask;
 	dim3 grid, block;
+	dim3 grid_rows;         /* FUSED_ROWS-row blocks: fused_vec4_kernel, for apod bench */
 	size_t smem;
 	int vec4;               /* float and nx % 4 == 0: the 16-byte kernel */
 };
@@ -52,6 +53,27 @@ static void gpu4_destroy(void *ctx)
 		cudaStreamDestroy(g->compute);
 	free(g);
 }
+
+#ifdef APOD_REAL_FLOAT
+/* fused_bal_kernel's grid: as many blocks as the device holds at once, the
+ * rows split evenly over them (one wave), at least one row a block. */
+static int balanced_rows(struct gpu4 *g, const struct heat_problem *p)
+{
+	int dev = 0, sms = 0, per_sm = 0;
+	size_t rows;
+	CUDA_TRY(cudaGetDevice(&dev));
+	CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fused_bal_kernel<true, true>,
+	                                                       (int)g->block.x, g->smem));
+	rows = (size_t)(sms * per_sm) / g->grid.x;
+	if (rows < 1)
+		rows = 1;
+	if (rows > p->ny)
+		rows = p->ny;
+	g->grid.y = (unsigned)rows;
+	return 0;
+}
+#endif
 
 static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 {
@@ -70,7 +92,7 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 	 * registers and shared memory; no wider than a row needs. */
 #ifdef APOD_REAL_FLOAT
 	if (g->vec4)
-		CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_vec4_kernel<true, true>, g->smem,
+		CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_bal_kernel<true, true>, g->smem,
 		                                            1024));
 	else
 #endif
@@ -81,7 +103,12 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 	g->block = dim3((unsigned)block);
 	g->grid = dim3((unsigned)((threads_x + block - 1) / block),
 	               (unsigned)((p->ny + FUSED_ROWS - 1) / FUSED_ROWS));
-	nparts = (int)(g->grid.x * g->grid.y);
+	g->grid_rows = g->grid;
+#ifdef APOD_REAL_FLOAT
+	if (g->vec4 && balanced_rows(g, p))
+		return -1;
+#endif
+	nparts = (int)(g->grid.x * (g->grid.y > g->grid_rows.y ? g->grid.y : g->grid_rows.y));
 
 	CUDA_TRY(cudaStreamCreateWithFlags(&g->compute, cudaStreamNonBlocking));
 	if (resident_init(&g->r, p, "gpu4", g->compute, nparts, 1))
@@ -108,7 +135,7 @@ static int gpu4_step(void *ctx)
 	CUDA_TRY(cudaMemsetAsync(r->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), r->stream));
 #ifdef APOD_REAL_FLOAT
 	if (g->vec4)
-		LAUNCH_TRY((fused_vec4_kernel<true, true><<<g->grid, g->block, g->smem, r->stream>>>(
+		LAUNCH_TRY((fused_bal_kernel<true, true><<<g->grid, g->block, g->smem, r->stream>>>(
 			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo,
 			p->hist_inv_width, p->nbins, r->d_parts, r->d_hist)));
 	else
@@ -166,7 +193,8 @@ cudaStream_t apod_gpu4_bench_stream(void *ctx)
 	return ((struct gpu4 *)ctx)->compute;
 }
 
-/* The same launch with parts of the statistics left out, for `apod bench`. */
+/* The same launch with parts of the statistics left out, for `apod bench`
+ * (moments && hist: the stage's own kernel). */
 int apod_gpu4_variant_once(void *ctx, int moments, int hist)
 {
 #ifdef APOD_REAL_FLOAT
@@ -176,7 +204,7 @@ int apod_gpu4_variant_once(void *ctx, int moments, int hist)
 	if (!g->vec4)
 		return apod_fail("gpu4 variants need the 16-byte kernel (float, nx a multiple of 4)");
 #define VARIANT(M, H)                                                                       \
-	LAUNCH_TRY((fused_vec4_kernel<M, H><<<g->grid, g->block, g->smem, r->stream>>>(          \
+	LAUNCH_TRY((fused_bal_kernel<M, H><<<g->grid, g->block, g->smem, r->stream>>>(           \
 		r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width, \
 		p->nbins, r->d_parts, r->d_hist)))
 	if (moments && hist)
@@ -186,6 +214,37 @@ int apod_gpu4_variant_once(void *ctx, int moments, int hist)
 	else
 		VARIANT(false, false);
 #undef VARIANT
+	return 0;
+#else
+	(void)ctx;
+	(void)moments;
+	(void)hist;
+	return apod_fail("gpu4 variants need a float build");
+#endif
+}
+
+/* gpu4's fused kernel before 2026-11-26 (fused_vec4_kernel on FUSED_ROWS-row
+ * blocks), with parts of the statistics left out as above: `apod bench`'s
+ * "before" rows. */
+int heat_gpu4_rows_once(void *ctx, int moments, int hist)
+{
+#ifdef APOD_REAL_FLOAT
+	struct gpu4 *g = (struct gpu4 *)ctx;
+	struct resident *r = &g->r;
+	const struct heat_problem *p = r->p;
+	if (!g->vec4)
+		return apod_fail("gpu4 variants need the 16-byte kernel (float, nx a multiple of 4)");
+#define ROWS(M, H)                                                                          \
+	LAUNCH_TRY((fused_vec4_kernel<M, H><<<g->grid_rows, g->block, g->smem, r->stream>>>(     \
+		r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width, \
+		p->nbins, r->d_parts, r->d_hist)))
+	if (moments && hist)
+		ROWS(true, true);
+	else if (moments)
+		ROWS(true, false);
+	else
+		ROWS(false, false);
+#undef ROWS
 	return 0;
 #else
 	(void)ctx;

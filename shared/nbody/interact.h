@@ -83,6 +83,28 @@ APOD_HD void nbody_interact_rsqrt(float xi, float yi, float zi, float xj, float 
 	*az += dz * w;
 }
 
+/* The same pull for a body of unit mass: w = r^3, one multiply fewer (12
+ * issue slots an interaction instead of 13).  Where every body has the same
+ * mass m (every model of this workload: m = 1/n), gpu4 sums these and
+ * multiplies the sum by m once.  A body at 1e30 adds exactly zero: its
+ * squared distance overflows to +inf, the rsqrt of +inf is 0, and 1e30 * 0
+ * is 0, which is how gpu4 pads its last tile (NBODY_FAR). */
+#define NBODY_FAR 1e30f
+APOD_HD void nbody_interact_rsqrt_unit(float xi, float yi, float zi, float xj, float yj, float zj,
+                                       float eps2, float *ax, float *ay, float *az)
+{
+	float dx = xj - xi, dy = yj - yi, dz = zj - zi;
+	float s = eps2 + dx * dx;
+	float r, w;
+	s += dy * dy;
+	s += dz * dz;
+	r = nbody_rsqrt(s);
+	w = r * r * r;
+	*ax += dx * w;
+	*ay += dy * w;
+	*az += dz * w;
+}
+
 /* Half a kick: v + (dt/2) a, with h = dt/2 (exact). */
 APOD_HD float nbody_kick(float v, float a, float h)
 {
