@@ -193,63 +193,44 @@ cudaStream_t apod_gpu4_bench_stream(void *ctx)
 	return ((struct gpu4 *)ctx)->compute;
 }
 
-/* The same launch with parts of the statistics left out, for `apod bench`
- * (moments && hist: the stage's own kernel). */
-int apod_gpu4_variant_once(void *ctx, int moments, int hist)
+/* gpu4's fused kernel with parts of the statistics left out, for `apod bench`:
+ * fused_bal_kernel (moments && hist: the stage's own launch) or, before,
+ * the kernel gpu4 had until 2026-11-26 (fused_vec4_kernel on FUSED_ROWS-row
+ * blocks, `apod bench`'s "before" rows). */
+static int fused_variant(void *ctx, int before, int moments, int hist)
 {
 #ifdef APOD_REAL_FLOAT
+	typedef void (*fused_fn)(const float *, float *, const unsigned *, size_t, size_t, float, float,
+	                         float, int, struct apod_moments *, unsigned *);
+	static const fused_fn kernels[2][3] = {
+		{ fused_bal_kernel<false, false>, fused_bal_kernel<true, false>, fused_bal_kernel<true, true> },
+		{ fused_vec4_kernel<false, false>, fused_vec4_kernel<true, false>, fused_vec4_kernel<true, true> },
+	};
 	struct gpu4 *g = (struct gpu4 *)ctx;
 	struct resident *r = &g->r;
 	const struct heat_problem *p = r->p;
 	if (!g->vec4)
 		return apod_fail("gpu4 variants need the 16-byte kernel (float, nx a multiple of 4)");
-#define VARIANT(M, H)                                                                       \
-	LAUNCH_TRY((fused_bal_kernel<M, H><<<g->grid, g->block, g->smem, r->stream>>>(           \
-		r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width, \
-		p->nbins, r->d_parts, r->d_hist)))
-	if (moments && hist)
-		VARIANT(true, true);
-	else if (moments)
-		VARIANT(true, false);
-	else
-		VARIANT(false, false);
-#undef VARIANT
+	LAUNCH_TRY((kernels[before ? 1 : 0][moments ? (hist ? 2 : 1) : 0]<<<before ? g->grid_rows : g->grid,
+	                                                                   g->block, g->smem, r->stream>>>(
+		r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width,
+		p->nbins, r->d_parts, r->d_hist)));
 	return 0;
 #else
 	(void)ctx;
+	(void)before;
 	(void)moments;
 	(void)hist;
 	return apod_fail("gpu4 variants need a float build");
 #endif
 }
 
-/* gpu4's fused kernel before 2026-11-26 (fused_vec4_kernel on FUSED_ROWS-row
- * blocks), with parts of the statistics left out as above: `apod bench`'s
- * "before" rows. */
+int apod_gpu4_variant_once(void *ctx, int moments, int hist)
+{
+	return fused_variant(ctx, 0, moments, hist);
+}
+
 int heat_gpu4_rows_once(void *ctx, int moments, int hist)
 {
-#ifdef APOD_REAL_FLOAT
-	struct gpu4 *g = (struct gpu4 *)ctx;
-	struct resident *r = &g->r;
-	const struct heat_problem *p = r->p;
-	if (!g->vec4)
-		return apod_fail("gpu4 variants need the 16-byte kernel (float, nx a multiple of 4)");
-#define ROWS(M, H)                                                                          \
-	LAUNCH_TRY((fused_vec4_kernel<M, H><<<g->grid_rows, g->block, g->smem, r->stream>>>(     \
-		r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width, \
-		p->nbins, r->d_parts, r->d_hist)))
-	if (moments && hist)
-		ROWS(true, true);
-	else if (moments)
-		ROWS(true, false);
-	else
-		ROWS(false, false);
-#undef ROWS
-	return 0;
-#else
-	(void)ctx;
-	(void)moments;
-	(void)hist;
-	return apod_fail("gpu4 variants need a float build");
-#endif
+	return fused_variant(ctx, 1, moments, hist);
 }

@@ -96,6 +96,29 @@ static __device__ __forceinline__ float4 load4(const float *p)
 	return *reinterpret_cast<const float4 *>(p);
 }
 
+/* The start of a 16-byte fused kernel's walk down a column: the block's
+ * histogram cleared, the thread's statistics reset, and the rows above, at
+ * and below row i0 in registers (zero off the grid, and for threads past
+ * the end of the row). */
+static __device__ __forceinline__ void fused_start(const float *__restrict__ cur, size_t nx, size_t ny,
+                                                   size_t i0, size_t j, int valid, int nbins,
+                                                   unsigned *block_hist, struct thread_stats *t,
+                                                   float4 *up, float4 *c, float4 *ahead)
+{
+	for (int b = threadIdx.x; b < nbins; b += blockDim.x)
+		block_hist[b] = 0;
+	__syncthreads();
+	ts_init(t);
+	*up = *c = *ahead = make_float4(0, 0, 0, 0);
+	if (valid) {
+		if (i0 > 0)
+			*up = load4(cur + (i0 - 1) * nx + j);
+		*c = load4(cur + i0 * nx + j);
+		if (i0 + 1 < ny)
+			*ahead = load4(cur + (i0 + 1) * nx + j);
+	}
+}
+
 /* The four cells at (i, j..j+3) after one step, from the rows above (up),
  * at (c) and below (dn); left and right are the cells beside the vector as
  * the neighbouring lanes hold them (the warp's outermost lanes load theirs
@@ -145,19 +168,9 @@ static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) fused_
 	size_t i1 = i0 + FUSED_ROWS < ny ? i0 + FUSED_ROWS : ny;
 	int lane = threadIdx.x & 31, valid = j < nx;
 	struct thread_stats t;
-	float4 up = make_float4(0, 0, 0, 0), c = up, dn = up, ahead = up;
+	float4 up, c, dn, ahead;
 
-	for (int b = threadIdx.x; b < nbins; b += blockDim.x)
-		block_hist[b] = 0;
-	__syncthreads();
-	ts_init(&t);
-	if (valid) {
-		if (i0 > 0)
-			up = load4(cur + (i0 - 1) * nx + j);
-		c = load4(cur + i0 * nx + j);
-		if (i0 + 1 < ny)
-			ahead = load4(cur + (i0 + 1) * nx + j);
-	}
+	fused_start(cur, nx, ny, i0, j, valid, nbins, block_hist, &t, &up, &c, &ahead);
 	/* Every lane runs the loop, valid or not, so that the shuffles see a
 	 * full warp; invalid lanes neither load nor store. */
 	for (size_t i = i0; i < i1; i++) {
@@ -219,20 +232,10 @@ static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) fused_
 	size_t i0 = ny * blockIdx.y / gridDim.y, i1 = ny * (blockIdx.y + 1) / gridDim.y;
 	int lane = threadIdx.x & 31, valid = j < nx;
 	struct thread_stats t;
-	float4 up = make_float4(0, 0, 0, 0), c = up, ahead = up;
+	float4 up, c, ahead;
 	float k, mn = INFINITY, mx = -INFINITY;
 
-	for (int b = threadIdx.x; b < nbins; b += blockDim.x)
-		block_hist[b] = 0;
-	__syncthreads();
-	ts_init(&t);
-	if (valid) {
-		if (i0 > 0)
-			up = load4(cur + (i0 - 1) * nx + j);
-		c = load4(cur + i0 * nx + j);
-		if (i0 + 1 < ny)
-			ahead = load4(cur + (i0 + 1) * nx + j);
-	}
+	fused_start(cur, nx, ny, i0, j, valid, nbins, block_hist, &t, &up, &c, &ahead);
 	k = c.x;
 	t.shift = (double)k;
 	for (size_t r0 = i0; r0 < i1; r0 += FUSED_RUN) {
