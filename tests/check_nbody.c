@@ -88,6 +88,37 @@ START_TEST(rsqrt_form_is_close_to_the_reference)
 }
 END_TEST
 
+START_TEST(unit_mass_form_times_the_mass_is_the_pull)
+{
+	/* gpu4 sums unit-mass pulls and multiplies by the common mass once:
+	 * each term may differ from the massed form by a rounding or two. */
+	srand(5);
+	for (int k = 0; k < 100000; k++) {
+		float p[7], a[3] = { 0, 0, 0 }, b[3] = { 0, 0, 0 };
+		for (int c = 0; c < 6; c++)
+			p[c] = (float)(4.0 * rand() / RAND_MAX - 2);
+		p[6] = (float)(1.0 * rand() / RAND_MAX);
+		nbody_interact_rsqrt(p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0.01f, &a[0], &a[1], &a[2]);
+		nbody_interact_rsqrt_unit(p[0], p[1], p[2], p[3], p[4], p[5], 0.01f, &b[0], &b[1], &b[2]);
+		double scale = p[6] * NBODY_FORCE_MAX_COEF / 0.01 * 4 * FLT_EPSILON;
+		for (int c = 0; c < 3; c++)
+			ck_assert_msg(fabs(a[c] - p[6] * b[c]) <= scale, "pair %d: %g against %g", k, a[c],
+			              p[6] * b[c]);
+	}
+}
+END_TEST
+
+START_TEST(a_far_body_adds_exactly_zero)
+{
+	/* The padding of gpu4's last tile (NBODY_FAR); on the host the rsqrt of
+	 * +inf is 1/sqrtf(inf) = 0 as on the device. */
+	float a[3] = { 0.25f, -0.5f, 1.0f };
+	nbody_interact_rsqrt_unit(3.0f, -7.0f, 0.5f, NBODY_FAR, NBODY_FAR, NBODY_FAR, 0.0025f, &a[0], &a[1],
+	                          &a[2]);
+	ck_assert(a[0] == 0.25f && a[1] == -0.5f && a[2] == 1.0f);
+}
+END_TEST
+
 START_TEST(force_bound_is_the_maximum)
 {
 	/* r / (r^2 + eps^2)^1.5 peaks at r = eps / sqrt 2 with the value C / eps^2. */
@@ -171,6 +202,8 @@ int main(void)
 	tcase_add_test(tc, self_interaction_adds_zero);
 	tcase_add_test(tc, pairs_pull_equally_and_oppositely);
 	tcase_add_test(tc, rsqrt_form_is_close_to_the_reference);
+	tcase_add_test(tc, unit_mass_form_times_the_mass_is_the_pull);
+	tcase_add_test(tc, a_far_body_adds_exactly_zero);
 	tcase_add_test(tc, force_bound_is_the_maximum);
 	tcase_add_test(tc, kinetic_and_potential);
 	tcase_add_test(tc, host_forces_against_double);

@@ -121,7 +121,7 @@ static long steps(const void *params)
 
 /* The work of one occurrence of each phase (apod/workload.h, revision 3).
  * A step must read the field once and write it once: 2 values a cell (8
- * bytes in float), and do apod_cell_update's 7 operations.  The statistics
+ * bytes in float), and do heat_cell_update's 7 operations.  The statistics
  * and the zone means need no traffic of their own, since a stage can take
  * them in the same pass over the field as the step that wrote it (gpu4
  * fuses them): only their arithmetic in double, about 3 operations a cell

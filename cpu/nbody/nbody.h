@@ -73,7 +73,7 @@ enum { NBODY_ARRAY_POS, NBODY_ARRAY_VEL };
 #define NBODY_GPU1_ABOUT "forces on the device: positions up and accelerations down every step"
 #define NBODY_GPU2_ABOUT "all state resident, one thread a body, statistics reduced there"
 #define NBODY_GPU3_ABOUT "shared-memory tiles of bodies (the classic tiled all-pairs kernel)"
-#define NBODY_GPU4_ABOUT "tuned: float4 tiles, unrolled, PTX rsqrt, fused last kick, occupancy-API block"
+#define NBODY_GPU4_ABOUT "tuned: float4 tiles split over thread slices, bodies a thread, PTX rsqrt, unit pulls x m, fused last kick"
 
 /* Keys and checks (params.c), the initial conditions (initial.c). */
 extern const struct apod_param nbody_params_table[];

@@ -135,6 +135,7 @@ extern void *heat_gpu4_bench_create(const struct heat_problem *p);
 extern void heat_gpu4_bench_destroy(void *ctx);
 extern cudaStream_t heat_gpu4_bench_stream(void *ctx);
 extern int heat_gpu4_variant_once(void *ctx, int moments, int hist);
+extern int heat_gpu4_rows_once(void *ctx, int moments, int hist);
 
 extern "C" int heat_gpu_bench(const struct heat_problem *p, int reps, json_object *out)
 {
@@ -301,6 +302,26 @@ fused:
 		    "no histogram");
 		json_object_object_add(out, "gpu4_sweep_only_ms", json_object_new_double(sweep_ms));
 		json_object_object_add(out, "gpu4_sweep_moments_ms", json_object_new_double(moments_ms));
+		/* gpu4's kernel before 2026-11-26: 32-row blocks (2.59 waves at
+		 * 8192^2 on an H200), statistics in double per group of four. */
+		static const struct {
+			int moments, hist;
+			const char *name, *key;
+		} before[] = {
+			{ 1, 1, "  before: 32-row blocks", "gpu4_before_fused_ms" },
+			{ 0, 0, "  before, sweep only", "gpu4_before_sweep_only_ms" },
+			{ 1, 0, "  before, sweep + moments", "gpu4_before_sweep_moments_ms" },
+		};
+		for (const auto &b : before) {
+			double before_ms = 0;
+			if (time_q(reps, [&] { return heat_gpu4_rows_once(g4, b.moments, b.hist) != 0; }, &before_ms,
+			            heat_gpu4_bench_stream(g4))) {
+				heat_gpu4_bench_destroy(g4);
+				return -1;
+			}
+			row(arr, b.name, before_ms, bytes2 + n / 8.0, copy_gbs, "");
+			json_object_object_add(out, b.key, json_object_new_double(before_ms));
+		}
 	}
 #endif
 	heat_gpu4_bench_destroy(g4);

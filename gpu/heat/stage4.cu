@@ -36,6 +36,7 @@ struct gpu4 {
 	cudaStream_t compute;
 	unsigned *d_mask;
 	dim3 grid, block;
+	dim3 grid_rows;         /* FUSED_ROWS-row blocks: fused_vec4_kernel, for apod bench */
 	size_t smem;
 	int vec4;               /* float and nx % 4 == 0: the 16-byte kernel */
 };
@@ -52,6 +53,27 @@ static void gpu4_destroy(void *ctx)
 		cudaStreamDestroy(g->compute);
 	free(g);
 }
+
+#ifdef APOD_REAL_FLOAT
+/* fused_bal_kernel's grid: as many blocks as the device holds at once, the
+ * rows split evenly over them (one wave), at least one row a block. */
+static int balanced_rows(struct gpu4 *g, const struct heat_problem *p)
+{
+	int dev = 0, sms = 0, per_sm = 0;
+	size_t rows;
+	APOD_CUDA_TRY(cudaGetDevice(&dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fused_bal_kernel<true, true>,
+	                                                       (int)g->block.x, g->smem));
+	rows = (size_t)(sms * per_sm) / g->grid.x;
+	if (rows < 1)
+		rows = 1;
+	if (rows > p->ny)
+		rows = p->ny;
+	g->grid.y = (unsigned)rows;
+	return 0;
+}
+#endif
 
 static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 {
@@ -70,7 +92,7 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 	 * registers and shared memory; no wider than a row needs. */
 #ifdef APOD_REAL_FLOAT
 	if (g->vec4)
-		APOD_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_vec4_kernel<true, true>, g->smem,
+		APOD_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_bal_kernel<true, true>, g->smem,
 		                                            1024));
 	else
 #endif
@@ -81,7 +103,12 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 	g->block = dim3((unsigned)block);
 	g->grid = dim3((unsigned)((threads_x + block - 1) / block),
 	               (unsigned)((p->ny + FUSED_ROWS - 1) / FUSED_ROWS));
-	nparts = (int)(g->grid.x * g->grid.y);
+	g->grid_rows = g->grid;
+#ifdef APOD_REAL_FLOAT
+	if (g->vec4 && balanced_rows(g, p))
+		return -1;
+#endif
+	nparts = (int)(g->grid.x * (g->grid.y > g->grid_rows.y ? g->grid.y : g->grid_rows.y));
 
 	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&g->compute, cudaStreamNonBlocking));
 	if (resident_init(&g->r, p, "gpu4", g->compute, nparts, 1))
@@ -108,7 +135,7 @@ static int gpu4_step(void *ctx)
 	APOD_CUDA_TRY(cudaMemsetAsync(r->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), r->stream));
 #ifdef APOD_REAL_FLOAT
 	if (g->vec4)
-		APOD_LAUNCH_TRY((fused_vec4_kernel<true, true><<<g->grid, g->block, g->smem, r->stream>>>(
+		APOD_LAUNCH_TRY((fused_bal_kernel<true, true><<<g->grid, g->block, g->smem, r->stream>>>(
 			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo,
 			p->hist_inv_width, p->nbins, r->d_parts, r->d_hist)));
 	else
@@ -168,31 +195,44 @@ cudaStream_t heat_gpu4_bench_stream(void *ctx)
 	return ((struct gpu4 *)ctx)->compute;
 }
 
-/* The same launch with parts of the statistics left out, for `apod bench`. */
-int heat_gpu4_variant_once(void *ctx, int moments, int hist)
+/* gpu4's fused kernel with parts of the statistics left out, for `apod bench`:
+ * fused_bal_kernel (moments && hist: the stage's own launch) or, before,
+ * the kernel gpu4 had until 2026-11-26 (fused_vec4_kernel on FUSED_ROWS-row
+ * blocks, `apod bench`'s "before" rows). */
+static int fused_variant(void *ctx, int before, int moments, int hist)
 {
 #ifdef APOD_REAL_FLOAT
+	typedef void (*fused_fn)(const float *, float *, const unsigned *, size_t, size_t, float, float,
+	                         float, int, struct apod_moments *, unsigned *);
+	static const fused_fn kernels[2][3] = {
+		{ fused_bal_kernel<false, false>, fused_bal_kernel<true, false>, fused_bal_kernel<true, true> },
+		{ fused_vec4_kernel<false, false>, fused_vec4_kernel<true, false>, fused_vec4_kernel<true, true> },
+	};
 	struct gpu4 *g = (struct gpu4 *)ctx;
 	struct heat_resident *r = &g->r;
 	const struct heat_problem *p = r->p;
 	if (!g->vec4)
 		return apod_fail("gpu4 variants need the 16-byte kernel (float, nx a multiple of 4)");
-#define VARIANT(M, H)                                                                       \
-	APOD_LAUNCH_TRY((fused_vec4_kernel<M, H><<<g->grid, g->block, g->smem, r->stream>>>(          \
-		r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width, \
-		p->nbins, r->d_parts, r->d_hist)))
-	if (moments && hist)
-		VARIANT(true, true);
-	else if (moments)
-		VARIANT(true, false);
-	else
-		VARIANT(false, false);
-#undef VARIANT
+	APOD_LAUNCH_TRY((kernels[before ? 1 : 0][moments ? (hist ? 2 : 1) : 0]<<<before ? g->grid_rows : g->grid,
+	                                                                   g->block, g->smem, r->stream>>>(
+		r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width,
+		p->nbins, r->d_parts, r->d_hist)));
 	return 0;
 #else
 	(void)ctx;
+	(void)before;
 	(void)moments;
 	(void)hist;
 	return apod_fail("gpu4 variants need a float build");
 #endif
+}
+
+int heat_gpu4_variant_once(void *ctx, int moments, int hist)
+{
+	return fused_variant(ctx, 0, moments, hist);
+}
+
+int heat_gpu4_rows_once(void *ctx, int moments, int hist)
+{
+	return fused_variant(ctx, 1, moments, hist);
 }

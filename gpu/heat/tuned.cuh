@@ -4,6 +4,8 @@
 #ifndef APOD_GPU_TUNED_CUH
 #define APOD_GPU_TUNED_CUH
 
+#include <math.h>
+
 #include "heat/cell.h"
 #include "heat/hist.h"
 #include "reduce.cuh"
@@ -86,12 +88,72 @@ static __global__ void fused_scalar_kernel(
 
 #ifdef APOD_REAL_FLOAT
 /* The same, four columns per thread with 16-byte loads and stores (float,
- * nx a multiple of 4).  gpu4 runs <true, true>; `apod bench` also times the
- * sweep alone and the sweep with moments only, to show what each costs.  The neighbours across a float4 come from the next
- * and previous lanes by shuffle; only the warp's outermost lanes load them. */
+ * nx a multiple of 4).  The neighbours across a float4 come from the next
+ * and previous lanes by shuffle; only the warp's outermost lanes load them.
+ * gpu4's kernel until 2026-11-25; now `apod bench` rows ("before"), beside
+ * fused_bal_kernel below. */
 static __device__ __forceinline__ float4 load4(const float *p)
 {
 	return *reinterpret_cast<const float4 *>(p);
+}
+
+/* The start of a 16-byte fused kernel's walk down a column: the block's
+ * histogram cleared, the thread's statistics reset, and the rows above, at
+ * and below row i0 in registers (zero off the grid, and for threads past
+ * the end of the row). */
+static __device__ __forceinline__ void fused_start(const float *__restrict__ cur, size_t nx, size_t ny,
+                                                   size_t i0, size_t j, int valid, int nbins,
+                                                   unsigned *block_hist, struct thread_stats *t,
+                                                   float4 *up, float4 *c, float4 *ahead)
+{
+	for (int b = threadIdx.x; b < nbins; b += blockDim.x)
+		block_hist[b] = 0;
+	__syncthreads();
+	ts_init(t);
+	*up = *c = *ahead = make_float4(0, 0, 0, 0);
+	if (valid) {
+		if (i0 > 0)
+			*up = load4(cur + (i0 - 1) * nx + j);
+		*c = load4(cur + i0 * nx + j);
+		if (i0 + 1 < ny)
+			*ahead = load4(cur + (i0 + 1) * nx + j);
+	}
+}
+
+/* The four cells at (i, j..j+3) after one step, from the rows above (up),
+ * at (c) and below (dn); left and right are the cells beside the vector as
+ * the neighbouring lanes hold them (the warp's outermost lanes load theirs
+ * here).  Fixed cells (edges, heaters) keep their value. */
+static __device__ __forceinline__ float4 vec4_update(const float *__restrict__ cur,
+                                                     const unsigned *__restrict__ heater_mask,
+                                                     size_t nx, size_t ny, size_t i, size_t j, int lane,
+                                                     float4 up, float4 c, float4 dn, float left,
+                                                     float right, float alpha)
+{
+	size_t idx = i * nx + j;
+	unsigned fixed;
+	float4 v = c;
+	if (lane == 0 && j > 0)
+		left = cur[idx - 1];
+	if (lane == 31 && j + 4 < nx)
+		right = cur[idx + 4];
+	/* Bits 0-3: the four cells' heater bits (idx is a multiple of 4). */
+	fixed = (heater_mask[idx >> 5] >> (idx & 31)) & 0xfu;
+	if (i == 0 || i + 1 == ny)
+		fixed = 0xfu;
+	if (j == 0)
+		fixed |= 1u;
+	if (j + 4 == nx)
+		fixed |= 8u;
+	if (!(fixed & 1u))
+		v.x = heat_cell_update(c.x, up.x, dn.x, c.y, left, alpha);
+	if (!(fixed & 2u))
+		v.y = heat_cell_update(c.y, up.y, dn.y, c.z, c.x, alpha);
+	if (!(fixed & 4u))
+		v.z = heat_cell_update(c.z, up.z, dn.z, c.w, c.y, alpha);
+	if (!(fixed & 8u))
+		v.w = heat_cell_update(c.w, up.w, dn.w, right, c.z, alpha);
+	return v;
 }
 
 template <bool MOMENTS, bool HIST>
@@ -107,19 +169,9 @@ static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) fused_
 	size_t i1 = i0 + FUSED_ROWS < ny ? i0 + FUSED_ROWS : ny;
 	int lane = threadIdx.x & 31, valid = j < nx;
 	struct thread_stats t;
-	float4 up = make_float4(0, 0, 0, 0), c = up, dn = up, ahead = up;
+	float4 up, c, dn, ahead;
 
-	for (int b = threadIdx.x; b < nbins; b += blockDim.x)
-		block_hist[b] = 0;
-	__syncthreads();
-	ts_init(&t);
-	if (valid) {
-		if (i0 > 0)
-			up = load4(cur + (i0 - 1) * nx + j);
-		c = load4(cur + i0 * nx + j);
-		if (i0 + 1 < ny)
-			ahead = load4(cur + (i0 + 1) * nx + j);
-	}
+	fused_start(cur, nx, ny, i0, j, valid, nbins, block_hist, &t, &up, &c, &ahead);
 	/* Every lane runs the loop, valid or not, so that the shuffles see a
 	 * full warp; invalid lanes neither load nor store. */
 	for (size_t i = i0; i < i1; i++) {
@@ -131,29 +183,9 @@ static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) fused_
 		 * now, so that each thread keeps a load in flight while it computes. */
 		dn = ahead;
 		if (valid) {
-			unsigned fixed;
 			if (i + 2 < ny)
 				ahead = load4(cur + idx + 2 * nx);
-			if (lane == 0 && j > 0)
-				left = cur[idx - 1];
-			if (lane == 31 && j + 4 < nx)
-				right = cur[idx + 4];
-			/* Bits 0-3: the four cells' heater bits (idx is a multiple of 4). */
-			fixed = (heater_mask[idx >> 5] >> (idx & 31)) & 0xfu;
-			if (i == 0 || i + 1 == ny)
-				fixed = 0xfu;
-			if (j == 0)
-				fixed |= 1u;
-			if (j + 4 == nx)
-				fixed |= 8u;
-			if (!(fixed & 1u))
-				v.x = heat_cell_update(c.x, up.x, dn.x, c.y, left, alpha);
-			if (!(fixed & 2u))
-				v.y = heat_cell_update(c.y, up.y, dn.y, c.z, c.x, alpha);
-			if (!(fixed & 4u))
-				v.z = heat_cell_update(c.z, up.z, dn.z, c.w, c.y, alpha);
-			if (!(fixed & 8u))
-				v.w = heat_cell_update(c.w, up.w, dn.w, right, c.z, alpha);
+			v = vec4_update(cur, heater_mask, nx, ny, i, j, lane, up, c, dn, left, right, alpha);
 			*reinterpret_cast<float4 *>(next + idx) = v;
 			if (MOMENTS)
 				ts_add4(&t, v.x, v.y, v.z, v.w);
@@ -165,6 +197,97 @@ static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) fused_
 		}
 		up = c;
 		c = dn;
+	}
+	finish_block(&t, block_hist, parts, (size_t)blockIdx.y * gridDim.x + blockIdx.x, hist, nbins);
+}
+/* gpu4's fused kernel since 2026-11-26 (float, nx a multiple of 4): the
+ * sweep of fused_vec4_kernel, bit for bit, with three changes.
+ *  - Rows split evenly over gridDim.y blocks, chosen so that the whole grid
+ *    is resident at once (gpu4_setup): one wave.  With 32-row blocks the
+ *    8192^2 grid was 2.59 waves (ncu) and the last partial wave left SMs
+ *    idle; that was most of the statistics' apparent cost.
+ *  - The moments as float sums of deviations from the thread's first old
+ *    cell, over runs of at most FUSED_RUN rows, added to the double sums
+ *    once a run: no first-value test, conversion or double add per group
+ *    of four.  A run is at most 4 FUSED_RUN values, each deviation at most
+ *    the field's range R, so a run's float sum is off by at most
+ *    4 FUSED_RUN u R (u = 2^-24): 8e-4 R, and the mean by no more,
+ *    against the gate's atol (doc/verification.md, section 3).
+ *  - The histogram's common case (all four values in the thread's current
+ *    bin) tested on the four values' minimum and maximum, which the
+ *    moments need anyway: two bins computed instead of four.  The bin is
+ *    a monotonic function of the value, so if the least and the greatest
+ *    of four fall in a bin, all four do; a NaN makes the run's sum NaN and
+ *    takes the exact path, four bins one by one.
+ * MOMENTS and HIST as in fused_vec4_kernel, for `apod bench`. */
+#define FUSED_RUN 32
+template <bool MOMENTS, bool HIST>
+static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) fused_bal_kernel(
+	const float *__restrict__ cur, float *__restrict__ next,
+	const unsigned *__restrict__ heater_mask, size_t nx, size_t ny, float alpha,
+	float lo, float inv_width, int nbins, struct apod_moments *__restrict__ parts,
+	unsigned *__restrict__ hist)
+{
+	extern __shared__ unsigned block_hist[];
+	size_t j = 4 * ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
+	size_t i0 = ny * blockIdx.y / gridDim.y, i1 = ny * (blockIdx.y + 1) / gridDim.y;
+	int lane = threadIdx.x & 31, valid = j < nx;
+	struct thread_stats t;
+	float4 up, c, ahead;
+	float k, mn = INFINITY, mx = -INFINITY;
+
+	fused_start(cur, nx, ny, i0, j, valid, nbins, block_hist, &t, &up, &c, &ahead);
+	k = c.x;
+	t.shift = (double)k;
+	for (size_t r0 = i0; r0 < i1; r0 += FUSED_RUN) {
+		size_t r1 = r0 + FUSED_RUN < i1 ? r0 + FUSED_RUN : i1;
+		float f1 = 0, f2 = 0;
+		for (size_t i = r0; i < r1; i++) {
+			size_t idx = i * nx + j;
+			float left = __shfl_up_sync(0xffffffffu, c.w, 1);
+			float right = __shfl_down_sync(0xffffffffu, c.x, 1);
+			float4 dn = ahead;
+			if (valid) {
+				float4 v;
+				if (i + 2 < ny)
+					ahead = load4(cur + idx + 2 * nx);
+				v = vec4_update(cur, heater_mask, nx, ny, i, j, lane, up, c, dn, left, right, alpha);
+				*reinterpret_cast<float4 *>(next + idx) = v;
+				if (MOMENTS) {
+					float da = v.x - k, db = v.y - k, dc = v.z - k, dd = v.w - k;
+					float s1 = (da + db) + (dc + dd);
+					float lo4 = fminf(fminf(v.x, v.y), fminf(v.z, v.w));
+					float hi4 = fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w));
+					f1 += s1;
+					f2 = fmaf(da, da, f2);
+					f2 = fmaf(db, db, f2);
+					f2 = fmaf(dc, dc, f2);
+					f2 = fmaf(dd, dd, f2);
+					mn = fminf(mn, lo4);
+					mx = fmaxf(mx, hi4);
+					if (HIST) {
+						int bl = heat_hist_bin(lo4, lo, inv_width, nbins);
+						int bh = heat_hist_bin(hi4, lo, inv_width, nbins);
+						if (bl == t.run_bin && bh == bl && s1 == s1)
+							t.run_len += 4;
+						else
+							ts_bin4(&t, heat_hist_bin(v.x, lo, inv_width, nbins),
+							        heat_hist_bin(v.y, lo, inv_width, nbins),
+							        heat_hist_bin(v.z, lo, inv_width, nbins),
+							        heat_hist_bin(v.w, lo, inv_width, nbins), block_hist);
+					}
+				}
+			}
+			up = c;
+			c = dn;
+		}
+		t.s1 += (double)f1;
+		t.s2 += (double)f2;
+	}
+	if (valid && i1 > i0) {
+		t.count = (int)(4 * (i1 - i0));
+		t.mn = mn;
+		t.mx = mx;
 	}
 	finish_block(&t, block_hist, parts, (size_t)blockIdx.y * gridDim.x + blockIdx.x, hist, nbins);
 }

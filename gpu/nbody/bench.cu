@@ -5,8 +5,9 @@
  * adds zero, as it is in the stages), counted at the usual 20 flops an
  * interaction (NBODY_FLOPS_PER_INTERACTION).  The ceiling is the FMA peak
  * measured in this run by the ilp lab's FMA chains (gpu/fma_peak.cuh), not
- * the datasheet.  gpu4's kernel is timed with the kick fused in, as its
- * stage runs it; the others alone (their kick is a separate, O(n) kernel).
+ * the datasheet.  Every kernel is timed with the kick off, so that repeated
+ * runs leave the velocities alone (gpu4's stage fuses its kick in: a read
+ * and a write of n float4, nothing beside n^2 interactions).
  */
 #include <stdio.h>
 
@@ -35,7 +36,8 @@ static void row(json_object *arr, const char *name, double ms, double n, double 
 	json_object_array_add(arr, o);
 }
 
-/* forces_tuned<P, RSQRT> at its own occupancy-API shape. */
+/* forces_tuned<P, RSQRT> (gpu4's kernel until 2026-11-25) at its own
+ * occupancy-API shape. */
 template <int P, bool RSQRT>
 static int variant(json_object *arr, struct nbody_resident *g, const struct nbody_problem *p, int reps,
                    double peak, const char *name)
@@ -83,23 +85,45 @@ extern "C" int nbody_gpu_bench(const void *problem, int reps, json_object *out)
 		    g->d_pos, g->d_acc, g->n, p->eps2))))
 		goto fail;
 	row(arr, "gpu3 tiled (shared tiles)", ms, n, peak, block, "j in order, sqrtf and division");
-	/* The kick is off here so that repeated runs leave the velocities alone. */
-	if (TIME((forces_tuned<NBODY_TUNED_P><<<g->tuned_grid, g->tuned_block,
-	                                         g->tuned_block * sizeof(float4)>>>(
-		    g->d_pos, g->d_vel, g->d_acc, g->n, p->eps2, p->h, 0))))
+	/* The kick is off here so that repeated runs leave the velocities alone.
+	 * First gpu4 as its stage runs it (its shape for n, unit-mass pulls
+	 * where the masses are equal), then what each choice is worth: the same
+	 * kernel reading the masses, its other shapes, and the kernel gpu4 had
+	 * before (one to four bodies a thread, no slices; sqrtf and a division). */
+	if (time_it(reps, [&] { return nbody_split_launch(g->split, g->equal, 0, g->d_pos, g->d_vel, g->d_acc,
+	                                                  g->n, p->eps2, g->mass, p->h, 0) != 0; }, &ms))
 		goto fail;
-	row(arr, "gpu4 tuned", ms, n, peak, g->tuned_block,
-	    "rsqrtf, unrolled, fused kick off, occupancy-API block");
-	json_object_object_add(out, "gpu4_fraction_of_fma_peak",
-	                       json_object_new_double(n * n / (ms * 1e-3) * NBODY_FLOPS_PER_INTERACTION /
-	                                              1e9 / peak));
-	json_object_object_add(out, "gpu4_bodies_per_thread", json_object_new_int(NBODY_TUNED_P));
-	/* What each of gpu4's choices is worth: the same kernel with one knob
-	 * changed (bodies a thread; sqrtf and a division in place of rsqrtf). */
-	if (variant<1, true>(arr, g, p, reps, peak, "  variant: 1 body a thread") ||
-	    variant<2, true>(arr, g, p, reps, peak, "  variant: 2 bodies a thread") ||
-	    variant<4, true>(arr, g, p, reps, peak, "  variant: 4 bodies a thread") ||
-	    variant<NBODY_TUNED_P, false>(arr, g, p, reps, peak, "  variant: sqrtf + division"))
+	{
+		const struct nbody_split_shape *sh = &nbody_split_shapes[g->split];
+		char note[96];
+		snprintf(note, sizeof note, "%d bodies a thread, %d slices, %s", sh->p, sh->s,
+		         g->equal ? "equal masses: unit pulls x m" : "masses read");
+		row(arr, "gpu4 split", ms, n, peak, sh->block, note);
+		json_object_object_add(out, "gpu4_fraction_of_fma_peak",
+		                       json_object_new_double(n * n / (ms * 1e-3) * NBODY_FLOPS_PER_INTERACTION /
+		                                              1e9 / peak));
+		json_object_object_add(out, "gpu4_bodies_per_thread", json_object_new_int(sh->p));
+		json_object_object_add(out, "gpu4_slices", json_object_new_int(sh->s));
+		json_object_object_add(out, "gpu4_equal_masses", json_object_new_boolean(g->equal));
+	}
+	for (int k = 0; k < NBODY_SPLIT_SHAPES; k++)
+		for (int equal = g->equal; equal >= 0; equal--) {
+			const struct nbody_split_shape *sh = &nbody_split_shapes[k];
+			char name[64], note[64];
+			if (k == g->split && equal == g->equal)
+				continue;   /* the row above */
+			if (time_it(reps, [&] { return nbody_split_launch(k, equal, 0, g->d_pos, g->d_vel, g->d_acc,
+			                                                  g->n, p->eps2, g->mass, p->h, 0) != 0; },
+			            &ms))
+				goto fail;
+			snprintf(name, sizeof name, "  variant: split %d x %d", sh->p, sh->s);
+			snprintf(note, sizeof note, "%s", equal ? "unit pulls x m" : "masses read");
+			row(arr, name, ms, n, peak, sh->block, note);
+		}
+	if (variant<1, true>(arr, g, p, reps, peak, "  before: 1 body a thread") ||
+	    variant<2, true>(arr, g, p, reps, peak, "  before: 2 bodies a thread") ||
+	    variant<4, true>(arr, g, p, reps, peak, "  before: 4 bodies a thread") ||
+	    variant<1, false>(arr, g, p, reps, peak, "  before: sqrtf + division"))
 		goto fail;
 #undef TIME
 	nbody_resident_destroy(g);

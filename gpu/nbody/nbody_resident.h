@@ -23,21 +23,21 @@ struct nbody_resident {
 	float4 *h_stage;                /* pinned: one array on its way to the host */
 	cudaStream_t stream;
 	struct apod_phase_events *events;
-	int block, tuned_block, tuned_grid;   /* launch shapes */
+	int block;                      /* gpu2 and gpu3's launch */
+	/* gpu4's force kernel (forces_split): its shape for n bodies
+	 * (nbody_split_shapes), and whether every body has the mass `mass`
+	 * (then the kernel sums unit-mass pulls and multiplies once).  More
+	 * bodies a thread alone lost (at 2^17 the old kernel ran at 58.1% of
+	 * the FMA peak with one, 48.5% with two, 41.2% with four: too few warps
+	 * an SM); splitting each block's tile over slices of threads brings the
+	 * warps back, so several bodies a thread now win. */
+	int split, equal;
+	float mass;
 };
 
-/* The tuned kernel's launch: bodies a thread, and the block size and grid
- * the occupancy API chose for n bodies.  One body a thread: on the H200 at
- * n = 2^17 (bench --kernels, 2026-11-24) it ran at 58.1% of the FMA peak
- * against 48.5% with two and 41.2% with four, since at that n more bodies a
- * thread leave too few warps an SM to hide the latency of the loop. */
-#define NBODY_TUNED_P 1
-int nbody_tuned_shape(int n, int *block, int *grid);
-/* One force evaluation of the variant (and, for gpu4, the fused kick when
- * kick != 0), on stream. */
-int nbody_forces(enum nbody_variant v, cudaStream_t stream, const float4 *pos, float4 *vel,
-                 float4 *acc, int n, float eps2, float h, int kick, int block, int tuned_block,
-                 int tuned_grid);
+/* One force evaluation of g's variant on g's positions into g->d_acc (and,
+ * for gpu4, the fused kick when kick != 0), on g's stream. */
+int nbody_forces(const struct nbody_resident *g, int kick);
 
 #ifdef __cplusplus
 extern "C" {

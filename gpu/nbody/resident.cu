@@ -89,29 +89,37 @@ template <int K> static __global__ void total_kernel(const double *part, int cou
 	block_sum<K>(v, total);
 }
 
-int nbody_tuned_shape(int n, int *block, int *grid)
+int nbody_forces(const struct nbody_resident *g, int kick_too)
 {
-	return tuned_shape<NBODY_TUNED_P>(n, block, grid);
-}
-
-int nbody_forces(enum nbody_variant v, cudaStream_t stream, const float4 *pos, float4 *vel,
-                 float4 *acc, int n, float eps2, float h, int kick_too, int block, int tuned_block,
-                 int tuned_grid)
-{
-	int grid = (n + block - 1) / block;
-	switch (v) {
+	const struct nbody_problem *p = g->p;
+	int block = g->block, grid = (g->n + block - 1) / block;
+	switch (g->variant) {
 	case NBODY_SIMPLE:
-		APOD_LAUNCH_TRY((forces_simple<<<grid, block, 0, stream>>>(pos, acc, n, eps2)));
+		APOD_LAUNCH_TRY((forces_simple<<<grid, block, 0, g->stream>>>(g->d_pos, g->d_acc, g->n, p->eps2)));
 		break;
 	case NBODY_TILED:
-		APOD_LAUNCH_TRY((forces_tiled<<<grid, block, block * sizeof(float4), stream>>>(pos, acc, n, eps2)));
+		APOD_LAUNCH_TRY((forces_tiled<<<grid, block, block * sizeof(float4), g->stream>>>(
+			g->d_pos, g->d_acc, g->n, p->eps2)));
 		break;
 	case NBODY_TUNED:
-		APOD_LAUNCH_TRY((forces_tuned<NBODY_TUNED_P><<<tuned_grid, tuned_block,
-		                                            tuned_block * sizeof(float4), stream>>>(
-			pos, vel, acc, n, eps2, h, kick_too)));
-		break;
+		return nbody_split_launch(g->split, g->equal, g->stream, g->d_pos, g->d_vel, g->d_acc, g->n,
+		                          p->eps2, g->mass, p->h, kick_too);
 	}
+	return 0;
+}
+
+/* gpu4's shape for n bodies, and whether the masses are all equal (they
+ * never change in a run). */
+static int split_setup(struct nbody_resident *g, const struct nbody_problem *p)
+{
+	int dev, sms;
+	APOD_CUDA_TRY(cudaGetDevice(&dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	g->split = nbody_split_choose(g->n, sms);
+	g->mass = p->pos[3];
+	g->equal = 1;
+	for (size_t i = 1; i < p->n && g->equal; i++)
+		g->equal = p->pos[4 * i + 3] == g->mass;
 	return 0;
 }
 
@@ -167,14 +175,13 @@ static int setup(struct nbody_resident *g, const struct nbody_problem *p, enum n
 	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_part, parts * SUMS * sizeof(double)));
 	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_total, SUMS * sizeof(double)));
 	APOD_CUDA_TRY(cudaMallocHost((void **)&g->h_stage, state));
-	if (v == NBODY_TUNED && nbody_tuned_shape(g->n, &g->tuned_block, &g->tuned_grid))
+	if (v == NBODY_TUNED && split_setup(g, p))
 		return -1;
 	/* The problem's bits, the same every stage starts from. */
 	APOD_CUDA_TRY(cudaMemcpyAsync(g->d_pos, p->pos, state, cudaMemcpyHostToDevice, g->stream));
 	APOD_CUDA_TRY(cudaMemcpyAsync(g->d_vel, p->vel, state, cudaMemcpyHostToDevice, g->stream));
 	/* The first accelerations (no kick). */
-	if (nbody_forces(v, g->stream, g->d_pos, g->d_vel, g->d_acc, g->n, p->eps2, p->h, 0, g->block,
-	                 g->tuned_block, g->tuned_grid))
+	if (nbody_forces(g, 0))
 		return -1;
 	APOD_CUDA_TRY(cudaStreamSynchronize(g->stream));
 	return 0;
@@ -201,8 +208,7 @@ extern "C" int nbody_resident_step(void *ctx)
 	int grid = (g->n + BLOCK - 1) / BLOCK, fused = g->variant == NBODY_TUNED;
 	APOD_LAUNCH_TRY((kick_drift<<<grid, BLOCK, 0, g->stream>>>(g->d_pos, g->d_vel, g->d_acc, g->n, p->h,
 	                                                       p->dt)));
-	if (nbody_forces(g->variant, g->stream, g->d_pos, g->d_vel, g->d_acc, g->n, p->eps2, p->h, fused,
-	                 g->block, g->tuned_block, g->tuned_grid))
+	if (nbody_forces(g, fused))
 		return -1;
 	if (!fused)
 		APOD_LAUNCH_TRY((kick<<<grid, BLOCK, 0, g->stream>>>(g->d_vel, g->d_acc, g->n, p->h)));

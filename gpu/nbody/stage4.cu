@@ -1,9 +1,11 @@
 /*
- * stage4.cu: gpu4: tuned (forces_tuned): float4 tiles, NBODY_TUNED_P
- * bodies a thread (one: nbody_resident.h says why), the inner loop
- * unrolled, the reciprocal square root of the hardware (nbody_rsqrt), the
- * last kick fused in, the block size from the occupancy API.  Never bit
- * for bit (the rsqrt is 2 ulp): held to the designed tolerances alone.
+ * stage4.cu: gpu4: tuned (forces_split, forces.cuh): float4 tiles of
+ * compile-time size, several bodies a thread with each block's tile split
+ * over slices of its threads (nbody_resident.h says why), the pieces of
+ * the tile unrolled fully, the reciprocal square root of the hardware
+ * (nbody_rsqrt), unit-mass pulls times the common mass where all masses
+ * are equal, the last kick fused in.  Never bit for bit (the rsqrt is
+ * 2 ulp, the sum is in slices): held to the designed tolerances alone.
  */
 #include "device.h"
 #include "nbody_resident.h"
