@@ -233,7 +233,10 @@ START_TEST(nonsense_is_refused_at_registration)
 	refused(&w, "two stages are called 'serial'");
 	w = count_workload();
 	w.arrays = no_arrays;
-	refused(&w, "declares no arrays");
+	/* Revision 3: outputs that are series only are enough; none at all is not. */
+	ck_assert_int_eq(apod_workload_check(&w), 0);
+	w.series = NULL;
+	refused(&w, "declares no outputs");
 	w = count_workload();
 	w.params = dup;
 	refused(&w, "'n' is declared twice");

@@ -106,16 +106,13 @@ int apod_npy_read(const char *path, void **data, enum apod_dtype *dtype, int *nd
 	header[hlen] = '\0';
 	if (!(v = dict_value(header, "descr")))
 		goto malformed;
-	if (!strncmp(v, "'<f4'", 5))
-		esize = 4;
-	else if (!strncmp(v, "'<f8'", 5))
-		esize = 8;
-	else {
+	if (apod_dtype_from_descr(v, dtype)) {
 		fclose(f);
 		free(header);
-		return apod_usage_fail("%s: unsupported element type (want little-endian float32 "
-		                       "or float64)", path);
+		return apod_usage_fail("%s: unsupported element type (want little-endian float32, "
+		                       "float64, int32, int64 or uint64)", path);
 	}
+	esize = apod_dtype_size(*dtype);
 	if (!(v = dict_value(header, "fortran_order")) || strncmp(v, "False", 5))
 		goto malformed;
 	if (!(v = dict_value(header, "shape")))
@@ -153,7 +150,6 @@ int apod_npy_read(const char *path, void **data, enum apod_dtype *dtype, int *nd
 	fclose(f);
 	dims[0] = (size_t)a;
 	dims[1] = *ndim == 2 ? (size_t)b : 1;
-	*dtype = esize == 8 ? APOD_F64 : APOD_F32;
 	return 0;
 malformed:
 	fclose(f);

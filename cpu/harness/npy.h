@@ -13,6 +13,8 @@ size_t apod_dtype_size(enum apod_dtype t);
 /* 1 for the integer types; the .npy descr of t ("<f4", "<i8", ...). */
 int apod_dtype_integer(enum apod_dtype t);
 const char *apod_dtype_descr(enum apod_dtype t);
+/* The dtype whose descr is quoted at the start of s ("'<u8'..."): 0, or -1. */
+int apod_dtype_from_descr(const char *quoted, enum apod_dtype *t);
 
 /* Write a 1-D (dims[0]) or 2-D (dims[0] rows x dims[1] columns) array atomically. */
 int apod_npy_write(const char *path, const void *data, enum apod_dtype dtype, int ndim,
@@ -24,7 +26,7 @@ struct apod_outfile;
 int apod_npy_open(struct apod_outfile *o, const char *path, enum apod_dtype dtype, int ndim,
                   const size_t dims[2]);
 
-/* Read a 1-D or 2-D little-endian float32 or float64 C-order array, in the
+/* Read a 1-D or 2-D little-endian C-order array of one of the dtypes, in the
  * file's own type (*dtype); dims[1] is 1 for 1-D.  The caller frees *data. */
 int apod_npy_read(const char *path, void **data, enum apod_dtype *dtype, int *ndim,
                   size_t dims[2]);
