@@ -448,6 +448,19 @@ START_TEST(verify_any_deck_compares_different_decks)
 	ck_assert_int_eq(run_cli(ws, "verify", "--any-deck", a, c, NULL), APOD_EXIT_FAIL);
 	ck_assert_int_eq(run_cli(ws, "verify", a, a, NULL, NULL), APOD_EXIT_OK);
 	remove_dir(dir);
+	{
+		/* The keys named: every one that differs, in the table's order. */
+		struct tally_params *p = apod_params_new(&w), *q = apod_params_new(&w);
+		char keys[64];
+		ck_assert_int_eq(apod_params_differing(&w, p, q, keys, sizeof keys), 0);
+		ck_assert_str_eq(keys, "");
+		q->steps = 9;
+		q->label = 3;
+		ck_assert_int_eq(apod_params_differing(&w, p, q, keys, sizeof keys), 2);
+		ck_assert_str_eq(keys, "'steps', 'label'");
+		free(p);
+		free(q);
+	}
 }
 END_TEST
 

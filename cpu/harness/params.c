@@ -521,7 +521,7 @@ int apod_params_differing(const struct apod_workload *w, const void *a, const vo
 		if (p->neutral || key_same(p, a, b))
 			continue;
 		if (used < len)
-			used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? ", " : "", p->key);
+			used += (size_t)snprintf(buf + used, len - used, "%s'%s'", n ? ", " : "", p->key);
 		n++;
 	}
 	return n;
