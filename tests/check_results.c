@@ -83,10 +83,14 @@ START_TEST(npy_header_is_parsed_by_key)
 		ck_assert_msg(read_npy(path, &ndim, dims, &t) == -1, "accepted: %s", refused[i]);
 		ck_assert_int_eq(apod_failure_status(), APOD_EXIT_USAGE);
 	}
-	/* An int32 file whose other text mentions '<f4' is not read as float32. */
+	/* An int32 file is read as int32 (revision 3), and a type apod does not
+	 * write is refused by name. */
 	write_npy(path, "{'descr': '<i4', 'fortran_order': False, 'shape': (6,), }", 24);
+	ck_assert_int_eq(read_npy(path, &ndim, dims, &t), 0);
+	ck_assert_int_eq(t, APOD_I32);
+	write_npy(path, "{'descr': '<i2', 'fortran_order': False, 'shape': (6,), }", 12);
 	ck_assert_int_eq(read_npy(path, &ndim, dims, &t), -1);
-	ck_assert_ptr_nonnull(strstr(apod_failure(), "unsupported element type '<i4'"));
+	ck_assert_ptr_nonnull(strstr(apod_failure(), "unsupported element type '<i2'"));
 	write_npy(path, "{'fortran_order': False, 'shape': (6,), 'x': \"'descr': '<f4'\", "
 	                "'descr': '<i4'}", 24);
 	ck_assert_int_eq(read_npy(path, &ndim, dims, &t), -1);

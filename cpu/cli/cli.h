@@ -34,6 +34,7 @@ struct apod_deck_opts {
 enum {
 	OPT_DECK = 1000, OPT_WORKLOAD, OPT_OUT, OPT_JSON, OPT_STAGE, OPT_HELP, OPT_REPS,
 	OPT_KERNELS, OPT_TRACE,
+	OPT_ANY_DECK,
 	OPT_ABBREV,                 /* apod_getopt: an option given by a prefix of its name */
 	OPT_PARAM = 2000            /* + the key's index in the workload's table */
 };

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "fail.h"
 #include "results.h"
+#include "typed.h"
 
 /* A column of seconds, or "-" where the phase has no such figure. */
 static void cell(FILE *f, int has, double v)
@@ -81,8 +82,15 @@ static void print_final(const struct apod_run *r)
 		return;
 	snprintf(names, sizeof names, "%s", s->column_names);
 	printf("final %s:", s->name);
-	for (t = strtok_r(names, ",", &save); t && c < d->cols; t = strtok_r(NULL, ",", &save), c++)
-		printf("  %s %.9g", t, d->v[(size_t)(d->rows - 1) * (size_t)d->cols + (size_t)c]);
+	for (t = strtok_r(names, ",", &save); t && c < d->cols; t = strtok_r(NULL, ",", &save), c++) {
+		size_t i = (size_t)(d->rows - 1) * (size_t)d->cols + (size_t)c;
+		char text[32];
+		if (d->iv)
+			apod_int_format(text, sizeof text, d->iv, d->dtype, i);
+		else
+			snprintf(text, sizeof text, "%.9g", d->v[i]);
+		printf("  %s %s", t, text);
+	}
 	putchar('\n');
 }
 

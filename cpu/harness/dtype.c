@@ -1,6 +1,8 @@
 /*
  * dtype.c: the element types of outputs, and their names in .npy headers.
  */
+#include <string.h>
+
 #include "npy.h"
 
 int apod_dtype_integer(enum apod_dtype t)

@@ -206,15 +206,19 @@ int apod_npy_read(const char *path, void **data, enum apod_dtype *dtype, int *nd
 	header[hlen] = '\0';
 	if (strlen(header) != hlen || parse_header(header, &h) || h.fortran_order)
 		goto malformed;
-	if (!strcmp(h.descr, "<f4"))
-		esize = 4;
-	else if (!strcmp(h.descr, "<f8"))
-		esize = 8;
-	else {
-		fclose(f);
-		free(header);
-		return apod_usage_fail("%s: unsupported element type '%s' (want little-endian float32 "
-		                       "'<f4' or float64 '<f8')", path, h.descr);
+	{
+		static const enum apod_dtype all[] = { APOD_F32, APOD_F64, APOD_I32, APOD_I64, APOD_U64 };
+		size_t k = 0;
+		while (k < sizeof all / sizeof all[0] && strcmp(h.descr, apod_dtype_descr(all[k])))
+			k++;
+		if (k == sizeof all / sizeof all[0]) {
+			fclose(f);
+			free(header);
+			return apod_usage_fail("%s: unsupported element type '%s' (want little-endian "
+			                       "float32, float64, int32, int64 or uint64)", path, h.descr);
+		}
+		*dtype = all[k];
+		esize = apod_dtype_size(*dtype);
 	}
 	*ndim = h.ndim;
 	a = h.dims[0];
@@ -245,7 +249,6 @@ int apod_npy_read(const char *path, void **data, enum apod_dtype *dtype, int *nd
 	fclose(f);
 	dims[0] = (size_t)a;
 	dims[1] = *ndim == 2 ? (size_t)b : 1;
-	*dtype = esize == 8 ? APOD_F64 : APOD_F32;
 	return 0;
 malformed:
 	fclose(f);

@@ -24,7 +24,7 @@ struct apod_outfile;
 int apod_npy_open(struct apod_outfile *o, const char *path, enum apod_dtype dtype, int ndim,
                   const size_t dims[2]);
 
-/* Read a 1-D or 2-D little-endian float32 or float64 C-order array, in the
+/* Read a 1-D or 2-D little-endian C-order array of one of the dtypes, in the
  * file's own type (*dtype); dims[1] is 1 for 1-D.  The caller frees *data. */
 int apod_npy_read(const char *path, void **data, enum apod_dtype *dtype, int *ndim,
                   size_t dims[2]);

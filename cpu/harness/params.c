@@ -498,26 +498,47 @@ int apod_params_from_json(const struct apod_workload *w, void *params, json_obje
 	return 0;
 }
 
+/* 1 if key p has the same values in a and b. */
+static int key_same(const struct apod_param *p, const void *a, const void *b)
+{
+	char ta[LINE_MAX_LEN], tb[LINE_MAX_LEN];
+	for (int i = 0;; i++) {
+		int ha = apod_param_text(p, a, i, ta, sizeof ta);
+		int hb = apod_param_text(p, b, i, tb, sizeof tb);
+		if (ha != hb || (ha && strcmp(ta, tb)))
+			return 0;
+		if (!ha)
+			return 1;
+	}
+}
+
 int apod_params_same(const struct apod_workload *w, const void *a, const void *b,
                      const char **key)
 {
-	char ta[LINE_MAX_LEN], tb[LINE_MAX_LEN];
-	for (const struct apod_param *p = w->params; p && p->key; p++) {
-		if (p->neutral)
-			continue;
-		for (int i = 0;; i++) {
-			int ha = apod_param_text(p, a, i, ta, sizeof ta);
-			int hb = apod_param_text(p, b, i, tb, sizeof tb);
-			if (ha != hb || (ha && strcmp(ta, tb))) {
-				if (key)
-					*key = p->key;
-				return 0;
-			}
-			if (!ha)
-				break;
+	for (const struct apod_param *p = w->params; p && p->key; p++)
+		if (!p->neutral && !key_same(p, a, b)) {
+			if (key)
+				*key = p->key;
+			return 0;
 		}
-	}
 	return 1;
+}
+
+int apod_params_differing(const struct apod_workload *w, const void *a, const void *b,
+                          char *buf, size_t len)
+{
+	int n = 0;
+	size_t used = 0;
+	if (len)
+		buf[0] = '\0';
+	for (const struct apod_param *p = w->params; p && p->key; p++) {
+		if (p->neutral || key_same(p, a, b))
+			continue;
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s'%s'", n ? ", " : "", p->key);
+		n++;
+	}
+	return n;
 }
 
 char *apod_params_deck_text(const struct apod_workload *w, const void *params)

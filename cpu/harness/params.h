@@ -37,6 +37,9 @@ int apod_params_from_json(const struct apod_workload *w, void *params, json_obje
  * else 0 with the first key that differs in `key`. */
 int apod_params_same(const struct apod_workload *w, const void *a, const void *b,
                      const char **key);
+/* The number of such keys that differ, and their names in buf ("a, b"). */
+int apod_params_differing(const struct apod_workload *w, const void *a, const void *b,
+                          char *buf, size_t len);
 
 /* Deck text for a whole parameter struct (the canonical deck); caller frees. */
 char *apod_params_deck_text(const struct apod_workload *w, const void *params);

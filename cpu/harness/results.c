@@ -15,6 +15,7 @@
 #include "outfile.h"
 #include "params.h"
 #include "results.h"
+#include "typed.h"
 
 const char *apod_run_precision(const struct apod_run *r)
 {
@@ -66,13 +67,13 @@ json_object *apod_report_json(const void *params, const struct apod_run *r)
 	/* The last row of the first series, by column name where it has names. */
 	if (r->nseries > 0 && r->series[0].rows > 0 && w->series[0].column_names) {
 		const struct apod_series_data *d = &r->series[0];
-		const double *last = d->v + (size_t)(d->rows - 1) * (size_t)d->cols;
+		size_t last = (size_t)(d->rows - 1) * (size_t)d->cols;
 		json_object *fin = json_object_new_object();
 		char names[1024], *save = NULL, *t;
 		int c = 0;
 		snprintf(names, sizeof names, "%s", w->series[0].column_names);
-		for (t = strtok_r(names, ",", &save); t && c < d->cols; t = strtok_r(NULL, ",", &save))
-			json_object_object_add(fin, t, json_object_new_double(last[c++]));
+		for (t = strtok_r(names, ",", &save); t && c < d->cols; t = strtok_r(NULL, ",", &save), c++)
+			json_object_object_add(fin, t, apod_series_json(d, last + (size_t)c));
 		json_object_object_add(o, "final", fin);
 	}
 	json_object_object_add(o, "snapshots", json_object_new_int64(r->snapshots));
@@ -112,10 +113,13 @@ static int write_series(const char *path, const struct apod_series *s,
 			fprintf(o.f, ",%s%d", s->column_prefix ? s->column_prefix : "v", c);
 	fputc('\n', o.f);
 	for (long k = 0; k < d->rows; k++) {
-		const double *row = d->v + (size_t)k * (size_t)d->cols;
 		fprintf(o.f, "%ld", d->step[k]);
-		for (int c = 0; c < d->cols; c++)
-			fprintf(o.f, s->integer ? ",%.0f" : ",%.17g", row[c]);
+		for (int c = 0; c < d->cols; c++) {
+			char text[320];   /* %.0f of the largest double: 309 digits */
+			apod_series_format(text, sizeof text, d, s->integer,
+			                   (size_t)k * (size_t)d->cols + (size_t)c);
+			fprintf(o.f, ",%s", text);
+		}
 		fputc('\n', o.f);
 	}
 	return apod_outfile_commit(&o);
@@ -278,6 +282,13 @@ static int load_array(const char *path, struct apod_array_data *d)
 		return apod_usage_fail("%s: shape (%zu, %zu) does not match the parameters' (%zu, %zu)",
 		                       path, dims[0], dims[1], d->dims[0], d->dims[1]);
 	}
+	/* Floats may come in either precision (a float build's run); integers
+	 * only as declared, since they are compared as such. */
+	if ((apod_dtype_integer(t) || apod_dtype_integer(d->dtype)) && t != d->dtype) {
+		free(data);
+		return apod_usage_fail("%s: holds '%s' values; the workload declares '%s'", path,
+		                       apod_dtype_descr(t), apod_dtype_descr(d->dtype));
+	}
 	free(d->data);
 	d->data = data;
 	d->dtype = t;
@@ -303,6 +314,12 @@ int apod_results_load(const char *dir, const struct apod_workload *const *worklo
 			goto fail;
 	for (int i = 0; i < r->nseries; i++) {
 		struct apod_series_data *d = &r->series[i];
+		if (d->iv) {
+			if (path_in(path, sizeof path, dir, w->series[i].name, ".csv") ||
+			    apod_series_read_ints(path, d))
+				goto fail;
+			continue;
+		}
 		if (path_in(path, sizeof path, dir, w->series[i].name, ".csv") ||
 		    read_csv(path, (size_t)d->cols, (size_t)d->rows, d->step, d->v))
 			goto fail;

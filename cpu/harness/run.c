@@ -18,6 +18,7 @@
 #include "run.h"
 #include "timer.h"
 #include "trace.h"
+#include "typed.h"
 
 static int snapshot_path(char *path, size_t len, const char *outdir, const char *prefix, long step)
 {
@@ -147,13 +148,13 @@ static int phase_edge(const struct apod_stage *e, void *ctx, int phase, int end,
 }
 #define MARK(phase, end) phase_edge(e, ctx, (phase), (end), trace)
 
-/* Probe k's row `row` of every series it owns (NULL for the others). */
-static void series_rows(const struct apod_run *r, int k, long row, double **rows)
+/* Probe k's row `row` of every series it owns (NULL for the others), each
+ * in its series' type (typed.h). */
+static void series_rows(const struct apod_run *r, int k, long row, void **rows)
 {
 	for (int i = 0; i < r->nseries; i++) {
 		const struct apod_series_data *d = &r->series[i];
-		rows[i] = r->w->series[i].probe == k && row < d->rows
-		          ? d->v + (size_t)row * (size_t)d->cols : NULL;
+		rows[i] = r->w->series[i].probe == k && row < d->rows ? apod_series_row(d, row) : NULL;
 	}
 }
 
@@ -168,7 +169,7 @@ struct deferred {
 static int collect(const struct apod_stage *e, void *ctx, struct apod_run *r, int k,
                    struct deferred *q, int trace)
 {
-	double *rows[64];
+	void *rows[64];
 	double t = apod_now();
 	if (!q->pending[k])
 		return 0;
@@ -201,7 +202,8 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 	int report_phase = 4 + nprobes, reports, trace = !!(flags & APOD_SIM_TRACE);
 	long every[APOD_MAX_PROBES];
 	struct deferred q = { { 0 }, { 0 } };
-	double *rows[64];
+	void *rows[64];
+	double *drows[64];   /* the same, for probe(), whose series are all doubles */
 	void *snap = NULL, *ctx = NULL;
 	struct writer wr = { .e = e, .outdir = outdir };
 	struct apod_progress prog;
@@ -214,6 +216,7 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 	if (r->nseries > 64)
 		return apod_run_free(r), apod_fail("%s: more than 64 series", w->name);
 	snprintf(r->stage, sizeof r->stage, "%s", e->name);
+	r->problem = problem;
 	r->width = e->width ? e->width() : 1;
 	/* Touch the result buffers before any timer runs: fetchResults then
 	 * times the copy, not the kernel mapping fresh pages (which made one
@@ -280,10 +283,12 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 				continue;
 			}
 			series_rows(r, k, row, rows);
+			for (int i = 0; i < r->nseries; i++)
+				drows[i] = rows[i];
 			t = apod_now();
 			if (MARK(2 + k, 0) ||
 			    (e->probe_at ? e->probe_at(ctx, k, s, (void *const *)rows)
-			                 : e->probe(ctx, k, rows)) ||
+			                 : e->probe(ctx, k, drows)) ||
 			    MARK(2 + k, 1))
 				goto fail_ctx;
 			r->phase[2 + k] += apod_now() - t;

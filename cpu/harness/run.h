@@ -17,7 +17,11 @@ struct apod_series_data {
 	long rows;
 	long every;                   /* a row after every `every` steps */
 	long *step;                   /* the step each row was taken after */
-	double *v;                    /* rows x cols */
+	double *v;                    /* rows x cols; NULL for an integer series */
+	/* An integer series (revision 3): rows x cols in dtype (typed.h);
+	 * NULL for a series of doubles (dtype APOD_F64). */
+	enum apod_dtype dtype;
+	void *iv;
 };
 
 struct apod_array_data {
@@ -52,6 +56,10 @@ struct apod_run {
 	int nseries, narrays;
 	struct apod_series_data *series;
 	struct apod_array_data *arrays;
+	/* The problem the run started from (apod_simulate's), for tolerances
+	 * designed from it (apod_array.tolerance_of); NULL for a run read back
+	 * from its files. */
+	const void *problem;
 };
 
 /* The phases of w, in order, and the APOD_PORTS_ bit of each. */

@@ -9,6 +9,7 @@
 #include "fail.h"
 #include "npy.h"
 #include "run.h"
+#include "typed.h"
 
 int apod_probe_count(const struct apod_workload *w)
 {
@@ -113,8 +114,7 @@ int apod_run_alloc(struct apod_run *r, const struct apod_workload *w, const void
 		d->every = w->probes[s->probe].every(params);
 		d->rows = d->every > 0 ? r->steps / d->every : 0;
 		d->step = calloc(d->rows ? (size_t)d->rows : 1, sizeof *d->step);
-		d->v = calloc(d->rows ? (size_t)d->rows * (size_t)d->cols : 1, sizeof *d->v);
-		if (!d->step || !d->v)
+		if (!d->step || apod_series_alloc_values(d, s->dtype))
 			goto nomem;
 	}
 	for (int i = 0; i < r->narrays; i++) {
@@ -138,6 +138,7 @@ void apod_run_free(struct apod_run *r)
 	for (int i = 0; r->series && i < r->nseries; i++) {
 		free(r->series[i].step);
 		free(r->series[i].v);
+		free(r->series[i].iv);
 	}
 	for (int i = 0; r->arrays && i < r->narrays; i++)
 		free(r->arrays[i].data);

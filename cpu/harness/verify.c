@@ -8,7 +8,9 @@
 
 #include "compare.h"
 #include "fail.h"
+#include "npy.h"
 #include "results.h"
+#include "typed.h"
 #include "verify.h"
 
 static double value(const void *data, enum apod_dtype t, size_t i)
@@ -49,16 +51,43 @@ static void note(struct apod_output_verdict *o, enum apod_compare c, double w, d
 	}
 }
 
-static void compare_array(const struct apod_array *decl, const void *params, int any_float,
-                          const struct apod_array_data *want, const struct apod_array_data *got,
-                          struct apod_output_verdict *o)
+/* What a tolerance hook says: the one that sees the problem where there is one. */
+static void array_tol(const struct apod_array *decl, const void *params, const void *problem,
+                      int any_float, struct apod_tol *t)
+{
+	if (decl->tolerance_of)
+		decl->tolerance_of(params, problem, any_float, t);
+	else if (decl->tolerance)
+		decl->tolerance(params, any_float, t);
+}
+
+static void series_tol(const struct apod_series *decl, const void *params, const void *problem,
+                       int any_float, int column, struct apod_tol *t)
+{
+	if (decl->tolerance_of)
+		decl->tolerance_of(params, problem, any_float, column, t);
+	else if (decl->tolerance)
+		decl->tolerance(params, any_float, column, t);
+}
+
+static void compare_array(const struct apod_array *decl, const void *params, const void *problem,
+                          int any_float, const struct apod_array_data *want,
+                          const struct apod_array_data *got, struct apod_output_verdict *o)
 {
 	struct apod_tol t = { 0 };
 	double num = 0, den = 0;
 	o->ulp_double = want->dtype == APOD_F64 && got->dtype == APOD_F64;
 	o->digits = want->dtype == APOD_F64 || got->dtype == APOD_F64 ? 17 : 9;
-	if (decl->tolerance)
-		decl->tolerance(params, any_float, &t);
+	array_tol(decl, params, problem, any_float, &t);
+	if (apod_dtype_integer(want->dtype) || apod_dtype_integer(got->dtype)) {
+		if (want->dtype != got->dtype)
+			o->n = o->nbad = o->ndiffer = want->count;
+		else
+			apod_verify_ints(o, decl->compare, want->dtype, want->data, got->data,
+			                 want->count, &t, 1, &o->worst);
+		o->ok = o->nbad == 0;
+		return;
+	}
 	for (size_t i = 0; i < want->count; i++) {
 		double w = value(want->data, want->dtype, i), g = value(got->data, got->dtype, i);
 		double before = o->max_abs;
@@ -73,12 +102,19 @@ static void compare_array(const struct apod_array *decl, const void *params, int
 	o->ok = o->nbad == 0;
 }
 
-static void compare_counts(const struct apod_series *decl, const void *params, int any_float,
-                           const struct apod_series_data *want, const struct apod_series_data *got,
-                           struct apod_output_verdict *o)
+static void compare_counts(const struct apod_series *decl, const void *params,
+                           const void *problem, int any_float, const struct apod_series_data *want,
+                           const struct apod_series_data *got, struct apod_output_verdict *o)
 {
 	struct apod_tol t = { 0 };
-	decl->tolerance(params, any_float, 0, &t);
+	series_tol(decl, params, problem, any_float, 0, &t);
+	if (want->iv) {
+		long row = 0;
+		apod_verify_int_counts(o, want->dtype, want->iv, got->iv, want->rows, want->cols, &t,
+		                       &row);
+		o->worst_step = want->rows ? want->step[row] : 0;
+		return;
+	}
 	o->tol = t;
 	o->ok = 1;
 	for (long k = 0; k < want->rows; k++) {
@@ -107,12 +143,13 @@ static void compare_counts(const struct apod_series *decl, const void *params, i
 }
 
 /* An invariant: each run on its own stays near its first row. */
-static void check_drift(const struct apod_series *decl, const void *params, int any_float,
-                        const struct apod_series_data *d, struct apod_output_verdict *o)
+static void check_drift(const struct apod_series *decl, const void *params, const void *problem,
+                        int any_float, const struct apod_series_data *d,
+                        struct apod_output_verdict *o)
 {
 	for (int c = 0; c < d->cols; c++) {
 		struct apod_tol t = { 0 };
-		decl->tolerance(params, any_float, c, &t);
+		series_tol(decl, params, problem, any_float, c, &t);
 		for (long k = 1; k < d->rows; k++) {
 			double x0 = d->v[c], x = d->v[(size_t)k * (size_t)d->cols + (size_t)c];
 			double before = o->max_abs;
@@ -125,9 +162,9 @@ static void check_drift(const struct apod_series *decl, const void *params, int 
 	}
 }
 
-static void compare_series(const struct apod_series *decl, const void *params, int any_float,
-                           const struct apod_series_data *want, const struct apod_series_data *got,
-                           struct apod_output_verdict *o)
+static void compare_series(const struct apod_series *decl, const void *params,
+                           const void *problem, int any_float, const struct apod_series_data *want,
+                           const struct apod_series_data *got, struct apod_output_verdict *o)
 {
 	struct apod_tol *tol;
 	int steps_ok = 1;
@@ -143,14 +180,14 @@ static void compare_series(const struct apod_series *decl, const void *params, i
 			o->step_got = got->step[k];
 		}
 	if (decl->compare == APOD_COMPARE_COUNTS) {
-		compare_counts(decl, params, any_float, want, got, o);
+		compare_counts(decl, params, problem, any_float, want, got, o);
 		o->ok &= steps_ok;
 		return;
 	}
 	if (decl->compare == APOD_COMPARE_DRIFT) {
 		size_t nvalues = (size_t)want->rows * (size_t)want->cols;
-		check_drift(decl, params, any_float, want, o);
-		check_drift(decl, params, any_float, got, o);
+		check_drift(decl, params, problem, any_float, want, o);
+		check_drift(decl, params, problem, any_float, got, o);
 		/* What differs between the two runs, apart from each one's drift. */
 		o->n = nvalues;
 		o->ndiffer = 0;
@@ -161,8 +198,20 @@ static void compare_series(const struct apod_series *decl, const void *params, i
 	}
 	tol = calloc((size_t)want->cols + 1, sizeof *tol);
 	for (int c = 0; tol && c < want->cols; c++)
-		if (decl->tolerance)
-			decl->tolerance(params, any_float, c, &tol[c]);
+		series_tol(decl, params, problem, any_float, c, &tol[c]);
+	if (tol && want->iv) {
+		size_t worst = 0;
+		apod_verify_ints(o, decl->compare, want->dtype, want->iv, got->iv,
+		                 (size_t)want->rows * (size_t)want->cols, tol,
+		                 want->cols > 0 ? (size_t)want->cols : 1, &worst);
+		if (want->cols > 0 && want->rows > 0) {
+			o->worst_step = want->step[worst / (size_t)want->cols];
+			o->worst_col = (int)(worst % (size_t)want->cols);
+		}
+		o->ok = o->nbad == 0 && steps_ok;
+		free(tol);
+		return;
+	}
 	for (long k = 0; tol && k < want->rows; k++)
 		for (int c = 0; c < want->cols; c++) {
 			size_t i = (size_t)k * (size_t)want->cols + (size_t)c;
@@ -177,12 +226,26 @@ static void compare_series(const struct apod_series *decl, const void *params, i
 	free(tol);
 }
 
+/* 1 if a tolerance of w's outputs is designed from the problem. */
+static int needs_problem(const struct apod_workload *w)
+{
+	for (int a = 0; a < apod_array_count(w); a++)
+		if (w->arrays[a].tolerance_of)
+			return 1;
+	for (int i = 0; i < apod_series_count(w); i++)
+		if (w->series[i].tolerance_of)
+			return 1;
+	return 0;
+}
+
 int apod_verify(const void *params, const struct apod_run *want, const struct apod_run *got,
                 struct apod_verdict *v)
 {
 	const struct apod_workload *w = want->w;
 	int any_float = !strcmp(apod_run_precision(want), "float") ||
 	                !strcmp(apod_run_precision(got), "float");
+	const void *problem = got->problem ? got->problem : want->problem;
+	void *made = NULL;
 	memset(v, 0, sizeof *v);
 	v->shape_ok = want->w == got->w && want->steps == got->steps &&
 	              want->narrays == got->narrays && want->nseries == got->nseries &&
@@ -191,25 +254,38 @@ int apod_verify(const void *params, const struct apod_run *want, const struct ap
 		v->shape_ok = want->arrays[a].count == got->arrays[a].count;
 	for (int i = 0; v->shape_ok && i < want->nseries; i++)
 		v->shape_ok = want->series[i].rows == got->series[i].rows &&
-		              want->series[i].cols == got->series[i].cols;
+		              want->series[i].cols == got->series[i].cols &&
+		              want->series[i].dtype == got->series[i].dtype;
 	if (!v->shape_ok)
 		return v->ok = 0;
+	/* A run read back from its files holds no problem: make one from the
+	 * deck, as the stages started from. */
+	if (!problem && needs_problem(w)) {
+		if (!(problem = made = w->problem_create(params))) {
+			snprintf(v->problem_failed, sizeof v->problem_failed, "%s", apod_failure());
+			return v->ok = 0;
+		}
+	}
 	v->ok = 1;
 	for (int a = 0; a < want->narrays; a++) {
 		struct apod_output_verdict *o = &v->out[v->n++];
 		o->name = w->arrays[a].name;
 		o->is_array = 1;
 		o->compare = w->arrays[a].compare;
-		compare_array(&w->arrays[a], params, any_float, &want->arrays[a], &got->arrays[a], o);
+		compare_array(&w->arrays[a], params, problem, any_float, &want->arrays[a],
+		              &got->arrays[a], o);
 		v->ok &= o->ok;
 	}
 	for (int i = 0; i < want->nseries; i++) {
 		struct apod_output_verdict *o = &v->out[v->n++];
 		o->name = w->series[i].name;
 		o->compare = w->series[i].compare;
-		compare_series(&w->series[i], params, any_float, &want->series[i], &got->series[i], o);
+		compare_series(&w->series[i], params, problem, any_float, &want->series[i],
+		               &got->series[i], o);
 		v->ok &= o->ok;
 	}
+	if (made)
+		w->problem_destroy(made);
 	return v->ok;
 }
 
@@ -219,6 +295,10 @@ void apod_verdict_line(const struct apod_verdict *v, char *buf, size_t len)
 	int differ = 0;
 	if (!v->shape_ok) {
 		snprintf(buf, len, "FAIL (different shapes)");
+		return;
+	}
+	if (v->problem_failed[0]) {
+		snprintf(buf, len, "FAIL (no problem for the tolerances)");
 		return;
 	}
 	for (int i = 0; i < v->n; i++)
@@ -255,6 +335,11 @@ void apod_verdict_print(FILE *f, const struct apod_verdict *v, const struct apod
 		fprintf(f, "FAIL: the two runs differ in the shape of their outputs\n");
 		return;
 	}
+	if (v->problem_failed[0]) {
+		fprintf(f, "FAIL: the tolerances are designed from the problem, which could not be "
+		        "made: %s\n", v->problem_failed);
+		return;
+	}
 	for (int i = 0; i < v->n; i++)
 		if ((int)strlen(v->out[i].name) > nw)
 			nw = (int)strlen(v->out[i].name);
@@ -269,6 +354,10 @@ void apod_verdict_print(FILE *f, const struct apod_verdict *v, const struct apod
 		if (o->compare == APOD_COMPARE_COUNTS) {
 			fprintf(f, "%zu of %zu counts differ; max moved fraction %.3g (step %ld, tol %.3g)\n",
 			        o->ndiffer, o->n, o->max_frac, o->worst_step, t->frac);
+			continue;
+		}
+		if (o->integer) {
+			apod_verdict_print_ints(f, o, nw, o->is_array ? &r->arrays[i] : NULL);
 			continue;
 		}
 		if (o->compare == APOD_COMPARE_DRIFT) {

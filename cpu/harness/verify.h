@@ -40,16 +40,26 @@ struct apod_output_verdict {
 	struct apod_tol tol;      /* the tolerance of the worst value */
 	long step_row;            /* series: the first row whose step differs, or -1 */
 	long step_want, step_got; /* its step in each run */
+	/* Integer outputs (typed.h): the largest difference and the worst
+	 * values, exactly. */
+	int integer;
+	unsigned long long max_iabs;
+	char iwant[24], igot[24];
 };
 
 struct apod_verdict {
 	int shape_ok;
 	int ok;
+	/* Where a tolerance is designed from the problem (tolerance_of) and
+	 * neither run holds one, apod_verify builds it; why it could not. */
+	char problem_failed[256];
 	int n;
 	struct apod_output_verdict out[APOD_MAX_OUTPUTS];
 };
 
-/* Compare got with want (the same workload and parameters).  Returns v->ok. */
+/* Compare got with want (the same workload and parameters).  Returns v->ok.
+ * Tolerances designed from the problem (tolerance_of) are given got's or
+ * want's problem, or else one made from params for the call. */
 int apod_verify(const void *params, const struct apod_run *want, const struct apod_run *got,
                 struct apod_verdict *v);
 
