@@ -1,0 +1,48 @@
+/*
+ * temporal.h: gpu5's passes (temporal.cuh) on a field resident on the
+ * device: T steps a pass, every step's statistics left on the device.
+ *
+ * The stage (and `apod bench --kernels`) drive it: temporal_pass runs
+ * `depth` steps and leaves the moments of step k of the pass in
+ * d_total[k] and its histogram in d_hist[k * nbins]; nothing waits.
+ */
+#ifndef APOD_GPU_TEMPORAL_H
+#define APOD_GPU_TEMPORAL_H
+
+#include <cuda_runtime.h>
+
+#include "problem.h"
+#include "stats.h"
+
+struct temporal {
+	const struct heat_problem *p;
+	cudaStream_t stream;
+	apod_real *d_cur, *d_next;
+	unsigned *d_mask;              /* heater bits */
+	void *d_edges;                 /* float2 pairs of bin edges, nbins + 1 */
+	struct apod_moments *d_parts, *d_total;
+	unsigned *d_hist;
+	int depth;                     /* steps a full pass fuses */
+	int chunk;                     /* rows a warp marches through */
+};
+
+/* Whether the problem suits gpu5's kernel (float, nx a multiple of 4,
+ * at least 3 rows); if not, why, in reason. */
+int temporal_supported(const struct heat_problem *p, const char **reason);
+
+/* Upload p's initial field and mask, choose depth and chunk.  After a
+ * failure too, temporal_free releases what was made. */
+int temporal_init(struct temporal *t, const struct heat_problem *p, cudaStream_t stream);
+void temporal_free(struct temporal *t);
+
+/* depth steps (1..t->depth) from d_cur; swaps d_cur and d_next.  With
+ * stats 0 the statistics are left out and depth is 4 or 8 (the sweep
+ * alone, for bench). */
+int temporal_pass(struct temporal *t, int depth, int stats);
+
+/* The lowest value of each bin as the host computes apod_hist_bin, so that
+ * x is in bin b exactly when edges[b] <= x < edges[b + 1] (edges[0] = -inf,
+ * edges[nbins] = +inf).  edges has nbins + 1 entries. */
+void temporal_bin_edges(apod_real lo, apod_real inv_width, int nbins, float *edges);
+
+#endif
