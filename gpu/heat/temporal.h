@@ -2,9 +2,19 @@
  * temporal.h: gpu5's passes (temporal.cuh) on a field resident on the
  * device: T steps a pass, every step's statistics left on the device.
  *
- * The stage (and `apod bench --kernels`) drive it: temporal_pass runs
- * `depth` steps and leaves the moments of step k of the pass in
- * d_total[k] and its histogram in d_hist[k * nbins]; nothing waits.
+ * `apod bench --kernels` drives it; a stage will (gpu5 is not in heat's
+ * ladder yet).  temporal_pass runs `depth` steps and leaves the moments of
+ * step k of the pass in d_total[k] and its histogram in d_hist[k * nbins];
+ * nothing waits.
+ *
+ * What a stage on it has to do: the field exists only at the end of a
+ * pass, so each pass must end on every step where the harness wants the
+ * field (a summary's zone means, a snapshot, the last step): depth =
+ * min(t->depth, steps to the next such step).  step() runs a pass when the
+ * previous one is used up, then copies the pass's d_total and d_hist home
+ * asynchronously; the statistics probe of step s waits for that copy once a
+ * pass and reads level s - (first step of the pass); zones, snapshots and
+ * fetch work on d_cur as resident.cu's do.
  */
 #ifndef APOD_GPU_TEMPORAL_H
 #define APOD_GPU_TEMPORAL_H
