@@ -10,6 +10,8 @@
 #ifndef APOD_STATS_H
 #define APOD_STATS_H
 
+#include <string.h>
+
 #include "apod_hd.h"
 
 struct apod_moments {
@@ -96,6 +98,65 @@ APOD_HD int apod_hist_bin(apod_real x, apod_real lo, apod_real inv_width, int nb
 		return nbins - 1;
 	b = (int)t;
 	return b < nbins ? b : nbins - 1;
+}
+
+/* The reals in order as unsigned integers (-inf lowest, +inf highest). */
+APOD_HD unsigned long long apod_real_key(apod_real x)
+{
+	if (sizeof(apod_real) == sizeof(float)) {
+		float f = (float)x;
+		unsigned u;
+		memcpy(&u, &f, sizeof u);
+		return (u & 0x80000000u) ? (unsigned)~u : u | 0x80000000u;
+	} else {
+		double d = (double)x;
+		unsigned long long u;
+		memcpy(&u, &d, sizeof u);
+		return (u >> 63) ? ~u : u | (1ull << 63);
+	}
+}
+
+APOD_HD apod_real apod_key_real(unsigned long long k)
+{
+	if (sizeof(apod_real) == sizeof(float)) {
+		unsigned u = (k & 0x80000000u) ? (unsigned)(k & 0x7fffffffu) : (unsigned)~k;
+		float f;
+		memcpy(&f, &u, sizeof f);
+		return (apod_real)f;
+	} else {
+		unsigned long long u = (k >> 63) ? k & ~(1ull << 63) : ~k;
+		double d;
+		memcpy(&d, &u, sizeof d);
+		return (apod_real)d;
+	}
+}
+
+/*
+ * The bins as intervals: x (not NaN) falls in bin b exactly when
+ * edges[b] <= x < edges[b + 1], with edges[0] = -inf and edges[nbins] =
+ * +inf (nbins + 1 entries).  apod_hist_bin is monotone in x (a rounded
+ * subtraction, a rounded product with a positive factor, a truncation and
+ * clamps), so each bin is an interval; its lowest value is found by
+ * bisection over the reals in order, with apod_hist_bin itself, so the
+ * table agrees with it exactly.  gpu5 checks a run of values against one
+ * interval with two compares instead of binning each value.
+ */
+APOD_HD void apod_hist_edges(apod_real lo, apod_real inv_width, int nbins, apod_real *edges)
+{
+	edges[0] = -(apod_real)(1.0 / 0.0);
+	edges[nbins] = (apod_real)(1.0 / 0.0);
+	for (int b = 1; b < nbins; b++) {
+		/* bin(below) < b <= bin(at) */
+		unsigned long long below = apod_real_key(edges[0]), at = apod_real_key(edges[nbins]);
+		while (at - below > 1) {
+			unsigned long long mid = below + (at - below) / 2;
+			if (apod_hist_bin(apod_key_real(mid), lo, inv_width, nbins) >= b)
+				at = mid;
+			else
+				below = mid;
+		}
+		edges[b] = apod_key_real(at);
+	}
 }
 
 #endif

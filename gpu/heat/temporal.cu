@@ -23,40 +23,6 @@
 #define TEMPORAL_DEPTH 4
 #define TEMPORAL_MINB 4   /* blocks an SM at depth <= 4: 16 warps, no spills */
 
-static unsigned float_key(float f)
-{
-	unsigned u;
-	memcpy(&u, &f, sizeof u);
-	return (u & 0x80000000u) ? ~u : u | 0x80000000u;
-}
-
-static float key_float(unsigned k)
-{
-	unsigned u = (k & 0x80000000u) ? k & 0x7fffffffu : ~k;
-	float f;
-	memcpy(&f, &u, sizeof f);
-	return f;
-}
-
-/* apod_hist_bin is monotone in x, so each bin is an interval of floats;
- * its lower end is found by bisection over the floats in order. */
-void temporal_bin_edges(apod_real lo, apod_real inv_width, int nbins, float *edges)
-{
-	edges[0] = -INFINITY;
-	edges[nbins] = INFINITY;
-	for (int b = 1; b < nbins; b++) {
-		unsigned below = float_key(-INFINITY), at = float_key(INFINITY);
-		while (at - below > 1) {
-			unsigned mid = below + (at - below) / 2;
-			if (apod_hist_bin((apod_real)key_float(mid), lo, inv_width, nbins) >= b)
-				at = mid;
-			else
-				below = mid;
-		}
-		edges[b] = key_float(at);
-	}
-}
-
 int temporal_supported(const struct heat_problem *p, const char **reason)
 {
 #ifndef APOD_REAL_FLOAT
@@ -102,7 +68,8 @@ int temporal_init(struct temporal *t, const struct heat_problem *p, cudaStream_t
 	size_t field = p->n * sizeof(apod_real), words = (p->n + 31) / 32, nparts, need;
 	const char *why;
 	unsigned *mask;
-	float *edges, *pairs;
+	apod_real *edges;
+	float *pairs;
 	int dev, sms, slots;
 
 	memset(t, 0, sizeof *t);
@@ -131,7 +98,7 @@ int temporal_init(struct temporal *t, const struct heat_problem *p, cudaStream_t
 	CUDA_TRY(cudaMemcpy(t->d_next, p->init, field, cudaMemcpyHostToDevice));
 
 	mask = (unsigned *)calloc(words, sizeof *mask);
-	edges = (float *)malloc(((size_t)p->nbins + 1) * sizeof *edges);
+	edges = (apod_real *)malloc(((size_t)p->nbins + 1) * sizeof *edges);
 	pairs = (float *)malloc(((size_t)p->nbins + 1) * 2 * sizeof *pairs);
 	if (!mask || !edges || !pairs) {
 		free(mask);
@@ -141,10 +108,10 @@ int temporal_init(struct temporal *t, const struct heat_problem *p, cudaStream_t
 	}
 	for (size_t k = 0; k < p->nsrc; k++)
 		mask[p->src_idx[k] >> 5] |= 1u << (p->src_idx[k] & 31);
-	temporal_bin_edges(p->hist_lo, p->hist_inv_width, p->nbins, edges);
+	apod_hist_edges(p->hist_lo, p->hist_inv_width, p->nbins, edges);
 	for (int b = 0; b < p->nbins; b++) {
-		pairs[2 * b] = edges[b];
-		pairs[2 * b + 1] = edges[b + 1];
+		pairs[2 * b] = (float)edges[b];
+		pairs[2 * b + 1] = (float)edges[b + 1];
 	}
 	/* The run state before any value: an interval that holds nothing. */
 	pairs[2 * p->nbins] = INFINITY;

@@ -16,7 +16,7 @@
  * level's shifted sums (double, as gpu4's thread_stats.cuh), min and max;
  * the histogram counts runs, and a run goes on while all four new values
  * lie inside the run's bin interval, which a table of exact bin edges
- * (temporal_edges) turns into two compares.  A lane whose values leave the
+ * (apod_hist_edges) turns into two compares.  A lane whose values leave the
  * interval takes the exact path (apod_hist_bin) one iteration later, after
  * the next stencils, so the branch never waits on the compares.  Halo lanes
  * compute statistics too (it keeps the steady loop free of masks); theirs

@@ -50,9 +50,4 @@ void temporal_free(struct temporal *t);
  * alone, for bench). */
 int temporal_pass(struct temporal *t, int depth, int stats);
 
-/* The lowest value of each bin as the host computes apod_hist_bin, so that
- * x is in bin b exactly when edges[b] <= x < edges[b + 1] (edges[0] = -inf,
- * edges[nbins] = +inf).  edges has nbins + 1 entries. */
-void temporal_bin_edges(apod_real lo, apod_real inv_width, int nbins, float *edges);
-
 #endif
