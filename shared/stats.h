@@ -10,6 +10,8 @@
 #ifndef APOD_STATS_H
 #define APOD_STATS_H
 
+#include <string.h>
+
 #include "apod_hd.h"
 
 struct apod_moments {

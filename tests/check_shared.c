@@ -109,6 +109,51 @@ START_TEST(histogram_bins_and_clamps)
 }
 END_TEST
 
+static heat_real real_below(heat_real x)
+{
+	return sizeof(heat_real) == sizeof(float) ? (heat_real)nextafterf((float)x, -INFINITY)
+	                                          : (heat_real)nextafter((double)x, -INFINITY);
+}
+
+/* gpu5's fast histogram path trusts these intervals instead of binning
+ * each value, so they must agree with heat_hist_bin everywhere. */
+START_TEST(histogram_edges_bound_each_bin)
+{
+	const struct {
+		heat_real lo, inv_width;
+		int nbins;
+	} c[] = {
+		{ 0, (heat_real)(64.0 / 100.0), 64 },       /* the decks' default */
+		{ 0, (heat_real)0.1, 10 },
+		{ (heat_real)-3.7, (heat_real)(7.0 / 12.9), 7 },
+		{ (heat_real)1e-3, (heat_real)(1000.0 / 3e-3), 1000 },
+	};
+	heat_real edges[1001];
+	srand(11);
+	for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+		heat_real lo = c[k].lo, iw = c[k].inv_width, span = (heat_real)c[k].nbins / iw;
+		int n = c[k].nbins;
+		heat_hist_edges(lo, iw, n, edges);
+		ck_assert(isinf(edges[0]) && edges[0] < 0);
+		ck_assert(isinf(edges[n]) && edges[n] > 0);
+		for (int b = 1; b < n; b++) {
+			ck_assert_int_eq(heat_hist_bin(edges[b], lo, iw, n), b);
+			ck_assert_int_eq(heat_hist_bin(real_below(edges[b]), lo, iw, n), b - 1);
+		}
+		for (int i = 0; i < 200000; i++) {
+			heat_real x = lo - span / 4 + (heat_real)(1.5 * rand() / RAND_MAX) * span;
+			int b = heat_hist_bin(x, lo, iw, n);
+			ck_assert_msg(edges[b] <= x && x < edges[b + 1], "%.9g in bin %d, not in [%.9g, %.9g)",
+			              (double)x, b, (double)edges[b], (double)edges[b + 1]);
+		}
+		/* The ends and the signed zeros. */
+		ck_assert_int_eq(heat_hist_bin(-INFINITY, lo, iw, n), 0);
+		ck_assert(edges[0] <= -INFINITY && -INFINITY < edges[1]);
+		ck_assert(edges[heat_hist_bin(0.0f, lo, iw, n)] <= (heat_real)-0.0);
+	}
+}
+END_TEST
+
 START_TEST(ulp_distance_on_the_float_grid)
 {
 	float one = 1.0f, next = nextafterf(1.0f, 2.0f);
@@ -272,6 +317,7 @@ int main(void)
 	tcase_add_test(t, chan_merge_equals_one_pass);
 	tcase_add_test(t, block_moments);
 	tcase_add_test(t, histogram_bins_and_clamps);
+	tcase_add_test(t, histogram_edges_bound_each_bin);
 	tcase_add_test(t, ulp_distance_on_the_float_grid);
 	tcase_add_test(t, within_absolute_and_relative);
 	tcase_add_test(t, philox_known_answers);

@@ -1,0 +1,205 @@
+/*
+ * temporal.cu: gpu5's passes: buffers, the choice of depth and chunk, and
+ * the launches of temporal.cuh's kernel.
+ *
+ * Depth: 4 steps a pass.  On the H200 (doc/optimize.md, gpu5) the kernel
+ * with statistics is bound by issue and latency, not by memory: at depth 4
+ * a thread holds 127 registers and 16 warps fit on an SM; at depth 8 the
+ * statistics of 8 levels take 238 registers, 8 warps, and the pass runs
+ * slower a step (320 against 405 GCells/s at 8192^2).  Without statistics
+ * depth 8 wins (1308 GCells/s), which is what `bench --kernels` shows.
+ * Chunk: 64 rows where that gives the device two waves of warps or more,
+ * else 32 (the 2048^2 deck): a shorter chunk recomputes more overlap rows.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apod/cuda.h"
+#include "device.h"
+#include "temporal.cuh"
+#include "temporal.h"
+
+#define TEMPORAL_DEPTH 4
+#define TEMPORAL_MINB 4   /* blocks an SM at depth <= 4: 16 warps, no spills */
+
+int temporal_supported(const struct heat_problem *p, const char **reason)
+{
+#ifndef APOD_REAL_FLOAT
+	(void)p;
+	*reason = "gpu5's kernel is float only (this build's real is double)";
+	return 0;
+#else
+	if (p->nx % 4) {
+		*reason = "gpu5 needs the number of columns to be a multiple of 4";
+		return 0;
+	}
+	if (p->ny < 3 || p->nx < 4) {
+		*reason = "gpu5 needs at least 4 columns and 3 rows";
+		return 0;
+	}
+	*reason = NULL;
+	return 1;
+#endif
+}
+
+static int strips(const struct heat_problem *p, int depth)
+{
+#ifdef APOD_REAL_FLOAT
+	int w = TEMPORAL_STRIP_COLS(depth);
+	return (int)((p->nx + (size_t)w - 1) / (size_t)w);
+#else
+	(void)p;
+	(void)depth;
+	return 1;
+#endif
+}
+
+/* Partial moments a pass writes: one per warp and level. */
+static size_t parts_needed(const struct heat_problem *p, int depth, int chunk)
+{
+	size_t bx = ((size_t)strips(p, depth) + TEMPORAL_WARPS - 1) / TEMPORAL_WARPS;
+	size_t by = (p->ny + (size_t)chunk - 1) / (size_t)chunk;
+	return bx * TEMPORAL_WARPS * by;
+}
+
+int temporal_init(struct temporal *t, const struct heat_problem *p, cudaStream_t stream)
+{
+	size_t field = p->n * sizeof(heat_real), words = (p->n + 31) / 32, nparts, need;
+	const char *why;
+	unsigned *mask;
+	heat_real *edges;
+	float *pairs;
+	int dev, sms, slots;
+
+	memset(t, 0, sizeof *t);
+	t->p = p;
+	t->stream = stream;
+	if (!temporal_supported(p, &why))
+		return apod_fail("%s", why);
+	t->depth = TEMPORAL_DEPTH;
+	APOD_CUDA_TRY(cudaGetDevice(&dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	slots = sms * TEMPORAL_MINB * TEMPORAL_WARPS;
+	t->chunk = parts_needed(p, t->depth, 64) >= 2 * (size_t)slots ? 64 : 32;
+	nparts = parts_needed(p, 1, t->chunk);   /* depth 1 has the most strips */
+	need = 2 * field + words * sizeof(unsigned) + TEMPORAL_MAX_DEPTH * nparts * sizeof(struct apod_moments) +
+	       (64u << 20);
+	if (apod_gpu_require("gpu5", need))
+		return -1;
+	APOD_CUDA_TRY(cudaMalloc(&t->d_cur, field));
+	APOD_CUDA_TRY(cudaMalloc(&t->d_next, field));
+	APOD_CUDA_TRY(cudaMalloc(&t->d_mask, words * sizeof(unsigned)));
+	APOD_CUDA_TRY(cudaMalloc(&t->d_edges, ((size_t)p->nbins + 1) * 2 * sizeof(float)));
+	APOD_CUDA_TRY(cudaMalloc(&t->d_parts, (size_t)t->depth * nparts * sizeof(struct apod_moments)));
+	APOD_CUDA_TRY(cudaMalloc(&t->d_total, (size_t)t->depth * sizeof(struct apod_moments)));
+	APOD_CUDA_TRY(cudaMalloc(&t->d_hist, (size_t)t->depth * p->nbins * sizeof(unsigned)));
+	APOD_CUDA_TRY(cudaMemcpy(t->d_cur, p->init, field, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(t->d_next, p->init, field, cudaMemcpyHostToDevice));
+
+	mask = (unsigned *)calloc(words, sizeof *mask);
+	edges = (heat_real *)malloc(((size_t)p->nbins + 1) * sizeof *edges);
+	pairs = (float *)malloc(((size_t)p->nbins + 1) * 2 * sizeof *pairs);
+	if (!mask || !edges || !pairs) {
+		free(mask);
+		free(edges);
+		free(pairs);
+		return apod_fail("gpu5: cannot allocate the heater mask (%zu bytes)", words * sizeof *mask);
+	}
+	for (size_t k = 0; k < p->nsrc; k++)
+		mask[p->src_idx[k] >> 5] |= 1u << (p->src_idx[k] & 31);
+	heat_hist_edges(p->hist_lo, p->hist_inv_width, p->nbins, edges);
+	for (int b = 0; b < p->nbins; b++) {
+		pairs[2 * b] = (float)edges[b];
+		pairs[2 * b + 1] = (float)edges[b + 1];
+	}
+	/* The run state before any value: an interval that holds nothing. */
+	pairs[2 * p->nbins] = INFINITY;
+	pairs[2 * p->nbins + 1] = -INFINITY;
+	{
+		cudaError_t e1 = cudaMemcpy(t->d_mask, mask, words * sizeof *mask, cudaMemcpyHostToDevice);
+		cudaError_t e2 = cudaMemcpy(t->d_edges, pairs, ((size_t)p->nbins + 1) * 2 * sizeof *pairs,
+		                            cudaMemcpyHostToDevice);
+		free(mask);
+		free(edges);
+		free(pairs);
+		APOD_CUDA_TRY(e1);
+		APOD_CUDA_TRY(e2);
+	}
+	return 0;
+}
+
+void temporal_free(struct temporal *t)
+{
+	/* Teardown: nothing useful to do with a failure but go on freeing. */
+	cudaFree(t->d_cur);
+	cudaFree(t->d_next);
+	cudaFree(t->d_mask);
+	cudaFree(t->d_edges);
+	cudaFree(t->d_parts);
+	cudaFree(t->d_total);
+	cudaFree(t->d_hist);
+	memset(t, 0, sizeof *t);
+}
+
+#ifdef APOD_REAL_FLOAT
+template <int T, bool STATS, int MINB> static int launch(struct temporal *t)
+{
+	const struct heat_problem *p = t->p;
+	int nstrips = strips(p, T);
+	dim3 grid((unsigned)((nstrips + TEMPORAL_WARPS - 1) / TEMPORAL_WARPS),
+	          (unsigned)((p->ny + (size_t)t->chunk - 1) / (size_t)t->chunk));
+	int nparts = (int)(grid.x * TEMPORAL_WARPS * grid.y);
+	size_t smem = STATS ? ((size_t)p->nbins + 1) * 2 * sizeof(float) + (size_t)T * p->nbins * sizeof(unsigned)
+	                    : 0;
+	if (STATS)
+		APOD_CUDA_TRY(cudaMemsetAsync(t->d_hist, 0, (size_t)T * p->nbins * sizeof(unsigned), t->stream));
+	APOD_LAUNCH_TRY((temporal_kernel<T, STATS, MINB><<<grid, TEMPORAL_WARPS * 32, smem, t->stream>>>(
+		t->d_cur, t->d_next, t->d_mask, (int)p->nx, (int)p->ny, t->chunk, nstrips, p->alpha, p->hist_lo,
+		p->hist_inv_width, p->nbins, (const float2 *)t->d_edges, t->d_parts, nparts, t->d_hist)));
+	if (STATS)
+		APOD_LAUNCH_TRY((temporal_merge_kernel<<<T, 256, 0, t->stream>>>(t->d_parts, nparts, t->d_total)));
+	return 0;
+}
+#endif
+
+int temporal_pass(struct temporal *t, int depth, int stats)
+{
+#ifdef APOD_REAL_FLOAT
+	heat_real *swap;
+	int err;
+	if (!stats) {   /* the sweep alone, for bench: 4 or 8 steps */
+		if (depth != 4 && depth != 8)
+			return apod_fail("gpu5: a pass without statistics is of 4 or 8 steps, not %d", depth);
+		err = depth == 8 ? launch<8, false, 1>(t) : launch<4, false, TEMPORAL_MINB>(t);
+	} else {
+		if (depth < 1 || depth > t->depth)
+			return apod_fail("gpu5: a pass of %d steps (1 to %d)", depth, t->depth);
+		switch (depth) {
+		case 1:
+			err = launch<1, true, TEMPORAL_MINB>(t);
+			break;
+		case 2:
+			err = launch<2, true, TEMPORAL_MINB>(t);
+			break;
+		case 3:
+			err = launch<3, true, TEMPORAL_MINB>(t);
+			break;
+		default:
+			err = launch<4, true, TEMPORAL_MINB>(t);
+			break;
+		}
+	}
+	if (err)
+		return -1;
+	swap = t->d_cur;
+	t->d_cur = t->d_next;
+	t->d_next = swap;
+	return 0;
+#else
+	(void)t;
+	(void)depth;
+	(void)stats;
+	return apod_fail("gpu5 needs a float build");
+#endif
+}
