@@ -88,7 +88,7 @@ static void print_ceilings(const struct apod_ceilings *c)
 #undef CELL
 		putchar('\n');
 	}
-	printf("\ncopy: bytes read + written a second (STREAM's copy; copy4 on the device); triad: "
+	printf("\ncopy: bytes read + written a second (the better of STREAM's copy and memcpy; copy4 on the device); triad: "
 	       "a = b + s*c,\n3 arrays counted; FLOP/s: 2 a multiply-add; special: rsqrt on the "
 	       "device's MUFU;\nlaunch: an empty kernel from launch to completion; back2back: "
 	       "between back-to-back launches (us).\n");
