@@ -10,6 +10,7 @@
 #include "bounds.h"
 #include "heat_workload.h"
 #include "run.h"
+#include "check_run.h"
 
 START_TEST(guide_three_quarters_gives_four)
 {
@@ -155,17 +156,11 @@ int main(void)
 {
 	Suite *s = suite_create("bounds");
 	TCase *t = tcase_create("core");
-	SRunner *r;
-	int failed;
 	tcase_add_test(t, guide_three_quarters_gives_four);
 	tcase_add_test(t, amdahl_edges);
 	tcase_add_test(t, gustafson_scaled_speedup);
 	tcase_add_test(t, a_bound_checks_its_own_assumption);
 	tcase_add_test(t, recorded_runs_stay_within_their_bounds);
 	suite_add_tcase(s, t);
-	r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s, CK_FORK_GETENV);
 }

@@ -13,6 +13,7 @@
 
 #include "apod/apod.h"
 #include "ceilings.h"
+#include "check_run.h"
 
 /* A full set: the host measured, the device too, the links not (with why). */
 static void example(struct apod_ceilings *c)
@@ -234,16 +235,10 @@ int main(void)
 {
 	Suite *s = suite_create("ceilings");
 	TCase *t = tcase_create("file");
-	SRunner *r;
-	int failed;
 	tcase_add_test(t, a_file_reads_back_what_was_saved);
 	tcase_add_test(t, every_malformed_file_is_refused_by_name);
 	tcase_add_test(t, a_file_that_is_not_json_is_refused);
 	tcase_add_test(t, the_cache_file_is_named_by_host_cpu_and_device);
 	suite_add_tcase(s, t);
-	r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s, CK_FORK_GETENV);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "check_run.h"
 
 static const struct apod_workload *const no_workloads[] = { NULL };
 static const struct apod_program program = { .name = "apod", .workloads = no_workloads };
@@ -161,7 +162,6 @@ int main(int argc, char **argv)
 {
 	Suite *s = suite_create("cli");
 	TCase *t = tcase_create("table");
-	SRunner *r;
 	int failed;
 	apod_prog = &program;
 	if (argc > 1 && !strcmp(argv[1], "--synopsis")) {
@@ -177,10 +177,7 @@ int main(int argc, char **argv)
 	tcase_add_test(t, the_man_page_names_every_command_and_option);
 	tcase_add_test(t, usage_lines_come_from_the_entry);
 	suite_add_tcase(s, t);
-	r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
+	failed = check_run(s, CK_FORK_GETENV);
 	free(man);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return failed;
 }

@@ -10,6 +10,7 @@
 #include "heat_workload.h"
 #include "params.h"
 #include "problem.h"
+#include "check_run.h"
 
 static struct heat_deck *defaults(void)
 {
@@ -207,8 +208,6 @@ int main(void)
 {
 	Suite *s = suite_create("deck");
 	TCase *t = tcase_create("core");
-	SRunner *r;
-	int failed;
 	tcase_add_test(t, medium_deck_is_the_default);
 	tcase_add_test(t, small_deck_loads);
 	tcase_add_test(t, bad_values_are_named);
@@ -218,9 +217,5 @@ int main(void)
 	tcase_add_test(t, params_json_round_trip);
 	tcase_add_test(t, heat_declares_its_compulsory_work);
 	suite_add_tcase(s, t);
-	r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s, CK_FORK_GETENV);
 }

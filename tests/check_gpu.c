@@ -15,6 +15,7 @@
 #include "heat_workload.h"
 #include "params.h"
 #include "run.h"
+#include "check_run.h"
 
 START_TEST(too_big_for_the_device_names_the_bytes)
 {
@@ -79,8 +80,6 @@ int main(void)
 	char why[256];
 	Suite *s;
 	TCase *t;
-	SRunner *r;
-	int failed;
 	if (!apod_gpu_available(why, sizeof why)) {
 		printf("SKIP: %s\n", why);
 		return 77;
@@ -91,10 +90,5 @@ int main(void)
 	tcase_add_test(t, every_stage_runs_a_tiny_deck);
 	tcase_add_test(t, real_failures_are_named);
 	suite_add_tcase(s, t);
-	r = srunner_create(s);
-	srunner_set_fork_status(r, CK_NOFORK);
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s, CK_NOFORK);
 }

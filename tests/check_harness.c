@@ -20,6 +20,7 @@
 #include "trace_book.h"
 #include "upgrade.h"
 #include "verify.h"
+#include "check_run.h"
 
 /* ---- "count": x[i] += i every step; a series of its sum and a drift ---- */
 struct count_params {
@@ -840,8 +841,6 @@ int main(void)
 {
 	Suite *s = suite_create("harness");
 	TCase *t = tcase_create("core");
-	SRunner *r;
-	int failed;
 	tcase_add_test(t, nonsense_is_refused_at_registration);
 	tcase_add_test(t, a_workload_runs_writes_reads_and_verifies);
 	tcase_add_test(t, a_process_that_does_not_report_writes_nothing);
@@ -855,9 +854,5 @@ int main(void)
 	tcase_add_test(t, a_choice_key_takes_only_its_choices);
 	tcase_add_test(t, the_speed_of_light_bounds_and_checks_itself);
 	suite_add_tcase(s, t);
-	r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s, CK_FORK_GETENV);
 }

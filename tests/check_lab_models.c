@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lab_models.h"
+#include "check_run.h"
 
 static unsigned gcd(unsigned a, unsigned b)
 {
@@ -437,8 +438,6 @@ int main(void)
 {
 	Suite *s = suite_create("lab_models");
 	TCase *t = tcase_create("core");
-	SRunner *r;
-	int failed;
 	tcase_add_test(t, guide_aligned_warp_four_sectors);
 	tcase_add_test(t, guide_misaligned_warp_five_sectors);
 	tcase_add_test(t, guide_strided_sectors);
@@ -461,9 +460,5 @@ int main(void)
 	tcase_add_test(t, expf_fast_bound);
 	tcase_add_test(t, powf_fast_bound);
 	suite_add_tcase(s, t);
-	r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s, CK_FORK_GETENV);
 }

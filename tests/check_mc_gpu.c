@@ -16,6 +16,7 @@
 #include "montecarlo.h"
 #include "montecarlo_workload.h"
 #include "params.h"
+#include "check_run.h"
 
 static void paths_within_eta(const char *monitor, const char *sigma)
 {
@@ -69,8 +70,6 @@ int main(void)
 	char why[256];
 	Suite *s;
 	TCase *t;
-	SRunner *r;
-	int failed;
 	if (!apod_gpu_available(why, sizeof why)) {
 		printf("SKIP: %s\n", why);
 		return 77;
@@ -81,10 +80,5 @@ int main(void)
 	tcase_add_test(t, paths_within_eta_short);
 	tcase_add_test(t, paths_within_eta_long_and_volatile);
 	suite_add_tcase(s, t);
-	r = srunner_create(s);
-	srunner_set_fork_status(r, CK_NOFORK);
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s, CK_NOFORK);
 }

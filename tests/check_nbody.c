@@ -8,6 +8,7 @@
 #include "nbody.h"
 #include "nbody/interact.h"
 #include "tolerance.h"
+#include "check_run.h"
 
 /* The pull of one body, in double, for comparison. */
 static void exact(double xi, double yi, double zi, double xj, double yj, double zj, double mj,
@@ -195,8 +196,6 @@ int main(void)
 {
 	Suite *s = suite_create("nbody");
 	TCase *tc = tcase_create("core");
-	SRunner *r;
-	int failed;
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, interact_matches_the_formula);
 	tcase_add_test(tc, self_interaction_adds_zero);
@@ -209,9 +208,5 @@ int main(void)
 	tcase_add_test(tc, host_forces_against_double);
 	tcase_add_test(tc, tolerance_grows_with_the_steps);
 	suite_add_tcase(s, tc);
-	r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s, CK_FORK_GETENV);
 }

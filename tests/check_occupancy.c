@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "occupancy.h"
+#include "check_run.h"
 
 /* NVIDIA's own occupancy model, a header-only C file in the CUDA toolkit:
  * used when the include path has it (the CUDA include directory). */
@@ -612,8 +613,6 @@ int main(void)
 {
 	Suite *s = suite_create("occupancy");
 	TCase *t = tcase_create("core");
-	SRunner *r;
-	int failed;
 	tcase_add_test(t, guide_cc70_37_registers_128_threads);
 	tcase_add_test(t, guide_cc70_37_registers_320_threads);
 	tcase_add_test(t, guide_cc70_32_registers_is_full);
@@ -636,9 +635,5 @@ int main(void)
 	tcase_add_test(t, agrees_with_cuda_occupancy_h);
 #endif
 	suite_add_tcase(s, t);
-	r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s, CK_FORK_GETENV);
 }

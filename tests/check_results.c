@@ -21,6 +21,7 @@
 #include "verify.h"
 
 #include "check_results.h"
+#include "check_run.h"
 
 /* A .npy file of header text h (padded to 64 bytes, newline-ended) and
  * `bytes` bytes of zeros. */
@@ -274,8 +275,6 @@ int main(void)
 {
 	Suite *s = suite_create("results");
 	TCase *t = tcase_create("core");
-	SRunner *r;
-	int failed;
 	tcase_add_test(t, npy_header_is_parsed_by_key);
 	tcase_add_test(t, fifo_is_refused_not_waited_on);
 	tcase_add_test(t, csv_steps_are_whole_numbers);
@@ -283,9 +282,5 @@ int main(void)
 	tcase_add_test(t, report_json_fifo_is_refused);
 	tcase_add_test(t, messages_keep_the_reason);
 	suite_add_tcase(s, t);
-	r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s, CK_FORK_GETENV);
 }

@@ -11,6 +11,7 @@
 #include "compare.h"
 #include "rng.h"
 #include "stats.h"
+#include "check_run.h"
 
 START_TEST(cell_update_is_the_five_point_formula)
 {
@@ -309,8 +310,6 @@ int main(void)
 {
 	Suite *s = suite_create("shared");
 	TCase *t = tcase_create("core");
-	SRunner *r;
-	int failed;
 	tcase_add_test(t, cell_update_is_the_five_point_formula);
 	tcase_add_test(t, cell_update_keeps_the_maximum_principle);
 	tcase_add_test(t, welford_matches_two_pass);
@@ -327,9 +326,5 @@ int main(void)
 	tcase_add_test(t, closed_forms);
 	tcase_add_test(t, path_one_step);
 	suite_add_tcase(s, t);
-	r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s, CK_FORK_GETENV);
 }

@@ -19,6 +19,7 @@
 #include "results.h"
 #include "run.h"
 #include "verify.h"
+#include "check_run.h"
 
 /* ---- "tally": integer outputs of every kind, stepped with step_at ------- */
 
@@ -468,16 +469,10 @@ int main(void)
 {
 	Suite *s = suite_create("typed");
 	TCase *t = tcase_create("core");
-	SRunner *r;
-	int failed;
 	tcase_add_test(t, integer_outputs_round_trip_exactly);
 	tcase_add_test(t, integer_files_are_read_strictly);
 	tcase_add_test(t, tolerance_of_is_given_the_problem);
 	tcase_add_test(t, verify_any_deck_compares_different_decks);
 	suite_add_tcase(s, t);
-	r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s, CK_FORK_GETENV);
 }

@@ -22,6 +22,7 @@
 #include "verify.h"
 
 #include "check_results.h"
+#include "check_run.h"
 
 static int count_entries(const char *dir)
 {
@@ -384,8 +385,6 @@ int main(void)
 {
 	Suite *s = suite_create("verify");
 	TCase *t = tcase_create("core");
-	SRunner *r;
-	int failed;
 	tcase_add_test(t, tolerance_follows_the_design);
 	tcase_add_test(t, compare_field_finds_the_worst_cell);
 	tcase_add_test(t, verify_shows_a_double_difference);
@@ -395,9 +394,5 @@ int main(void)
 	tcase_add_test(t, results_round_trip_and_gate);
 	tcase_add_test(t, outdir_swaps_whole_runs);
 	suite_add_tcase(s, t);
-	r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s, CK_FORK_GETENV);
 }

@@ -6,7 +6,7 @@
  * long options and whether it takes the deck options.  From that one entry
  * come the help listing, the dispatch (main.c), the command's own usage
  * text, the option names a workload key may not take (apod_option_taken)
- * and, through tests/check_harness.c, the check of doc/apod.1's SYNOPSIS.
+ * and, through tests/check_cli.c, the check of doc/apod.1's SYNOPSIS.
  */
 #ifndef APOD_COMMANDS_H
 #define APOD_COMMANDS_H

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "apod/apod.h"
+#include "apod/stock.h"
 #include "heat.h"
 #include "heat/real.h"
 #include "heat_stage.h"
@@ -104,20 +105,9 @@ static long every_step(const void *params)
 	return 1;
 }
 
-static long summary_every(const void *params)
-{
-	return ((const struct heat_deck *)params)->summary_every;
-}
-
-static long snapshot_every(const void *params)
-{
-	return ((const struct heat_deck *)params)->snapshot_every;
-}
-
-static long steps(const void *params)
-{
-	return ((const struct heat_deck *)params)->steps;
-}
+APOD_PARAM_LONG(summary_every, struct heat_deck, summary_every)
+APOD_PARAM_LONG(snapshot_every, struct heat_deck, snapshot_every)
+APOD_PARAM_LONG(steps, struct heat_deck, steps)
 
 /* The work of one occurrence of each phase (apod/workload.h, revision 3).
  * A step must read the field once and write it once: 2 values a cell (8
@@ -171,10 +161,7 @@ static int zones(const void *params)
 	return (int)(d->zones[0] * d->zones[1]);
 }
 
-static const char *title(const void *params)
-{
-	return ((const struct heat_deck *)params)->name;
-}
+APOD_PARAM_TEXT(title, struct heat_deck, name)
 
 /* Weak scaling: factor times the rows, the columns as they are. */
 static int grow(void *params, int factor)

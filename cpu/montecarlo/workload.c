@@ -61,6 +61,7 @@
 #include <stdlib.h>
 
 #include "apod/apod.h"
+#include "apod/stock.h"
 #include "montecarlo.h"
 #include "montecarlo/closed_form.h"
 #include "montecarlo_workload.h"
@@ -243,20 +244,9 @@ static int batch_shape(const void *params, size_t dims[2])
 	return 2;
 }
 
-static long steps(const void *params)
-{
-	return ((const struct mc_params *)params)->batches;
-}
-
-static long stats_every(const void *params)
-{
-	return ((const struct mc_params *)params)->stats_every;
-}
-
-static const char *title(const void *params)
-{
-	return ((const struct mc_params *)params)->name;
-}
+APOD_PARAM_LONG(steps, struct mc_params, batches)
+APOD_PARAM_LONG(stats_every, struct mc_params, stats_every)
+APOD_PARAM_TEXT(title, struct mc_params, name)
 
 /* The work of one batch (apod/workload.h, revision 3), in FP64 operations:
  * a monitoring date advances the log-price and both means (4) and takes an

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "apod/apod.h"
+#include "apod/stock.h"
 #include "nbody.h"
 #include "nbody_workload.h"
 #include "tolerance.h"
@@ -78,30 +79,11 @@ static int three_shape(const void *params, size_t dims[2])
 	return 2;
 }
 
-static long steps(const void *params)
-{
-	return ((const struct nbody_params *)params)->steps;
-}
-
-static long stats_every(const void *params)
-{
-	return ((const struct nbody_params *)params)->stats_every;
-}
-
-static long energy_every(const void *params)
-{
-	return ((const struct nbody_params *)params)->energy_every;
-}
-
-static long snapshot_every(const void *params)
-{
-	return ((const struct nbody_params *)params)->snapshot_every;
-}
-
-static const char *title(const void *params)
-{
-	return ((const struct nbody_params *)params)->name;
-}
+APOD_PARAM_LONG(steps, struct nbody_params, steps)
+APOD_PARAM_LONG(stats_every, struct nbody_params, stats_every)
+APOD_PARAM_LONG(energy_every, struct nbody_params, energy_every)
+APOD_PARAM_LONG(snapshot_every, struct nbody_params, snapshot_every)
+APOD_PARAM_TEXT(title, struct nbody_params, name)
 
 /* The work of one occurrence of each phase (apod/workload.h, revision 3).
  * A step is N^2 interactions of 20 FP32 operations (the count of the

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 
 #include "apod/apod.h"
+#include "apod/stock.h"
 #include "particles.h"
 #include "particles/update.h"
 #include "particles_workload.h"
@@ -124,25 +125,10 @@ static int state_shape(const void *params, size_t dims[2])
 	return 2;
 }
 
-static long steps(const void *params)
-{
-	return ((const struct particles_params *)params)->steps;
-}
-
-static long energy_every(const void *params)
-{
-	return ((const struct particles_params *)params)->energy_every;
-}
-
-static long snapshot_every(const void *params)
-{
-	return ((const struct particles_params *)params)->snapshot_every;
-}
-
-static const char *title(const void *params)
-{
-	return ((const struct particles_params *)params)->name;
-}
+APOD_PARAM_LONG(steps, struct particles_params, steps)
+APOD_PARAM_LONG(energy_every, struct particles_params, energy_every)
+APOD_PARAM_LONG(snapshot_every, struct particles_params, snapshot_every)
+APOD_PARAM_TEXT(title, struct particles_params, name)
 
 /* The work of one occurrence of each phase (apod/workload.h, revision 3).
  * A step reads and writes each particle's four floats once and does 16

@@ -260,13 +260,10 @@ static int x_shape(const void *prm, size_t dims[2])
 	return 1;
 }
 
-static long steps(const void *prm) { return ((const struct @NAME@_params *)prm)->steps; }
-static long every(const void *prm) { return ((const struct @NAME@_params *)prm)->every; }
-static long snapshot_every(const void *prm)
-{
-	return ((const struct @NAME@_params *)prm)->snapshot_every;
-}
-static const char *title(const void *prm) { return ((const struct @NAME@_params *)prm)->name; }
+APOD_PARAM_LONG(steps, struct @NAME@_params, steps)
+APOD_PARAM_LONG(every, struct @NAME@_params, every)
+APOD_PARAM_LONG(snapshot_every, struct @NAME@_params, snapshot_every)
+APOD_PARAM_TEXT(title, struct @NAME@_params, name)
 
 static const struct apod_probe probes[] = {
 	{ .name = "calcSum", .every = every },

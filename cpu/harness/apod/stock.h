@@ -6,7 +6,9 @@
  *     .available = apod_available_always, .width = apod_width_one,   serial
  *     .available = apod_omp_available,    .width = apod_omp_width,   omp
  *
- * and one for a stage that a build leaves out (APOD_STAGE_UNBUILT).
+ * one for a stage that a build leaves out (APOD_STAGE_UNBUILT), and readers
+ * of one parameter for a workload's steps, snapshot_every, probes' every
+ * and title (APOD_PARAM_LONG, APOD_PARAM_TEXT).
  *
  * They are static inline on purpose: each is compiled in the workload's own
  * file, so "built with OpenMP" means the workload's file was, not the
@@ -80,6 +82,25 @@ static inline int apod_omp_width(void)
 	}                                                                               \
 	static const struct apod_stage var = {                                          \
 		.name = name_, .about = about_, .ports = ports_, .available = var##_available \
+	}
+
+/* Most of a workload's readers return one member of its parameters:
+ *
+ *     APOD_PARAM_LONG(steps, struct my_params, steps)
+ *     APOD_PARAM_TEXT(title, struct my_params, name)
+ *
+ * define `static long steps(const void *params)` and `static const char
+ * *title(const void *params)` (no semicolon after either).  A reader that
+ * computes its value is written out in full. */
+#define APOD_PARAM_LONG(fn, type, member)                                               \
+	static long fn(const void *params)                                              \
+	{                                                                               \
+		return ((const type *)params)->member;                                  \
+	}
+#define APOD_PARAM_TEXT(fn, type, member)                                               \
+	static const char *fn(const void *params)                                       \
+	{                                                                               \
+		return ((const type *)params)->member;                                  \
 	}
 
 /* Why a GPU stage is missing: the build had no CUDA (HAVE_CUDA unset), or
