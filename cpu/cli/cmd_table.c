@@ -309,21 +309,27 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 			apod_run_free(&r);
 	}
 
-	printf("\n%-7s %10s %9s %8s %6s %15s %7s %8s  %s\n", "stage", "time (s)", "vs serial",
-	       "vs omp", "P", "bound", "% SoL", "limit", "verification");
+	printf("\n%-7s %10s %9s %8s %6s %15s %11s %7s %8s  %s\n", "stage", "time (s)", "vs serial",
+	       "vs omp", "P", "Amdahl at N", "SoL bound", "% SoL", "limit", "verification");
 	for (int i = 0; i < nrows; i++) {
 		struct row *w = &rows[i];
-		char vs_omp[16] = "-", bound[32] = "-", lim[16] = "-", pct[16] = "-", ver[160];
+		char vs_omp[16] = "-", at_n[32] = "-", sol[32] = "-", lim[16] = "-", pct[16] = "-";
+		char ver[160];
 		if (!w->ran) {
 			printf("%-7s %s\n", w->e->name, w->why);
 			continue;
 		}
 		if (omp_total > 0)
 			snprintf(vs_omp, sizeof vs_omp, "%.2fx", omp_total / w->total);
-		if (w->bound_kind == BOUND_AMDAHL)
-			snprintf(bound, sizeof bound, "%.4gx N=%.3g", w->bound, w->b.n);
-		else if (w->bound_kind == BOUND_SOL)
-			snprintf(bound, sizeof bound, "%.4gx SoL", w->bound);
+		/* Both bounds; the one that binds (the lower, for threads) is the
+		 * one the row is checked against, marked '<'. */
+		if (w->has_width && w->e->ports)
+			snprintf(at_n, sizeof at_n, "%s%.4gx (N=%.3g)",
+			         w->bound_kind == BOUND_AMDAHL && w->sol.have ? "<" : "", w->b.amdahl_n,
+			         w->b.n);
+		if (w->sol.have && w->e->ports)
+			snprintf(sol, sizeof sol, "%s%.4gx",
+			         w->bound_kind == BOUND_SOL && w->has_width ? "<" : "", w->sol.speedup);
 		/* 1/(1-P) where P rounds to 1 says nothing a reader can use. */
 		if (w->e->ports && isfinite(w->b.limit) && w->b.limit < 1e5)
 			snprintf(lim, sizeof lim, "%.1fx", w->b.limit);
@@ -334,15 +340,16 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 			snprintf(ver, sizeof ver, "reference");
 		else
 			apod_verdict_line(&w->v, ver, sizeof ver);
-		printf("%-7s %10.4f %8.2fx %8s %6.3f %15s %7s %8s  %s\n", w->e->name, w->total,
-		       rows[0].total / w->total, vs_omp, w->b.p, bound, pct, lim, ver);
+		printf("%-7s %10.4f %8.2fx %8s %6.3f %15s %11s %7s %8s  %s\n", w->e->name, w->total,
+		       rows[0].total / w->total, vs_omp, w->b.p, at_n, sol, pct, lim, ver);
 	}
 	printf("\nP: the fraction of the serial run in the phases a stage declares it changes.\n"
-	       "bound: the most this stage could gain over serial: Amdahl's law at N threads\n"
-	       "(N=), or the speed of light (SoL): every phase it ports at the work the workload\n"
-	       "declares over this machine's measured ceilings, the rest at serial's time;\n"
-	       "for threads, the lower of the two.  %% SoL: that least time over the time taken.\n"
-	       "limit: Amdahl's bound as N grows without end ('-': P rounds to 1).\n");
+	       "Amdahl at N: the most a stage on N threads could gain over serial.  SoL bound:\n"
+	       "the speed of light, every phase it ports at the work the workload declares over\n"
+	       "this machine's measured ceilings, the rest at serial's time (for a GPU stage,\n"
+	       "Amdahl's law with N the ceiling ratio).  '<': the lower, which binds.  %% SoL:\n"
+	       "that least time over the time taken.  limit: Amdahl's bound as N grows without\n"
+	       "end ('-': P rounds to 1).\n");
 	for (int i = 0; i < nrows; i++)
 		if (rows[i].ran && rows[i].sol.resident) {
 			printf("*: some phase's data fit in the last-level cache, which can beat the main-\n"
