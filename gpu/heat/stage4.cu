@@ -155,6 +155,12 @@ static int gpu4_stats(struct gpu4 *g, struct apod_moments *m)
 	return resident_stats_finish(&g->r, (int)(g->grid.x * g->grid.y), m);
 }
 
+/* Deferred: the merge goes into the ring row, and nothing waits. */
+static int gpu4_defer_stats(struct gpu4 *g, long row)
+{
+	return resident_defer_stats(&g->r, (int)(g->grid.x * g->grid.y), row);
+}
+
 /* Placed in the ladder in cpu/heat/stages.c. */
 extern "C" const struct apod_stage heat_stage_gpu4 = {
 	.name = "gpu4",
@@ -172,6 +178,9 @@ extern "C" const struct apod_stage heat_stage_gpu4 = {
 	.mark = resident_mark_op<gpu4>,
 	.device_seconds = resident_device_op<gpu4>,
 	.runs_on = APOD_RUNS_DEVICE,
+	.defer_rows = RESIDENT_DEFER_ROWS,
+	.probe_defer = resident_probe_defer<gpu4, gpu4_defer_stats>,
+	.probe_collect = resident_probe_collect<gpu4>,
 };
 
 /* Hooks for `apod bench`, which times the fused kernel on its own. */
