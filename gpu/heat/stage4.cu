@@ -204,6 +204,32 @@ cudaStream_t heat_gpu4_bench_stream(void *ctx)
 	return ((struct gpu4 *)ctx)->compute;
 }
 
+/* `apod bench`: the rows gpu4's calcStats ring holds (the steps a loop of
+ * heat_gpu4_loop_once may take). */
+int heat_gpu4_loop_steps(void *ctx)
+{
+	return (int)((struct gpu4 *)ctx)->r.stats_slots;
+}
+
+/* `apod bench`: `steps` steps with calcStats every step, as a run issues
+ * them: with the rows deferred and collected once at the end, or with
+ * each row waited for before the next step (the synchronous probe, as
+ * before the deferred probes).  stats and hist hold steps rows. */
+int heat_gpu4_loop_once(void *ctx, int deferred, int steps, double *stats, double *hist)
+{
+	struct gpu4 *g = (struct gpu4 *)ctx;
+	int nbins = g->r.p->nbins;
+	void *rows[3] = { stats, hist, NULL };
+	for (int s = 0; s < steps; s++) {
+		double *one[3] = { stats + (size_t)s * 4, hist + (size_t)s * nbins, NULL };
+		if (gpu4_step(g) ||
+		    (deferred ? gpu4_defer_stats(g, s)
+		              : resident_probe<gpu4, gpu4_stats>(g, HEAT_PROBE_STATS, one)))
+			return -1;
+	}
+	return deferred ? resident_collect(&g->r, HEAT_PROBE_STATS, 0, steps, rows) : 0;
+}
+
 /* gpu4's fused kernel with parts of the statistics left out, for `apod bench`:
  * fused_bal_kernel (moments && hist: the stage's own launch) or, before,
  * the kernel gpu4 had until 2026-11-26 (fused_vec4_kernel on FUSED_ROWS-row
