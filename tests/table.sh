@@ -36,6 +36,12 @@ for r in t["stages"]:
     assert "reached" in sol, (r["stage"], sol)
     assert 0 < sol["reached"] <= 1, (r["stage"], sol)
     assert sol["faster_than_light"] == [], (r["stage"], sol)
+    # The step loop is a part of the run: its bound a part of the bound,
+    # its reach the ratio of its two figures.
+    assert 0 < sol["loop_bound_seconds"] <= sol["bound_seconds"] * (1 + 1e-12), (r["stage"], sol)
+    assert sol["loop_seconds"] > 0, (r["stage"], sol)
+    assert abs(sol["loop_reached"] - sol["loop_bound_seconds"] / sol["loop_seconds"]) <= \
+        1e-12 * sol["loop_reached"], (r["stage"], sol)
     if r["stage"] == "serial":
         assert r["bound_kind"] == "none", r
     elif r["n"] == -1 or r["stage"].startswith("gpu"):

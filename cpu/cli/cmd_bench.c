@@ -24,8 +24,20 @@
 #include "outfile.h"
 #include "results.h"
 
+/* How much of the speed of light the step loop (the step and the probes)
+ * reached in a stage's row, or -1 where it has none. */
+static double loop_reached(json_object *row)
+{
+	json_object *sol, *x;
+	if (!json_object_object_get_ex(row, "speed_of_light", &sol) ||
+	    !json_object_object_get_ex(sol, "loop_reached", &x))
+		return -1;
+	return json_object_get_double(x);
+}
+
 /* The headline: per stage, the compute of one step apart from setup and
- * I/O (device time where the stage timed it there), beside the whole run. */
+ * I/O (device time where the stage timed it there), beside the whole run,
+ * and the step loop's share of its speed of light. */
 static void headline(json_object *rows)
 {
 	int traced = 0;
@@ -35,8 +47,8 @@ static void headline(json_object *rows)
 		traced |= json_object_object_get_ex(json_object_array_get_idx(rows, i),
 		                                    "device_work_seconds_per_step", &x);
 	}
-	printf("\n%-7s %16s %16s %14s%s\n", "stage", "compute/step", "vs serial", "whole run (s)",
-	       traced ? "      work/step" : "");
+	printf("\n%-7s %16s %16s %14s %9s%s\n", "stage", "compute/step", "vs serial", "whole run (s)",
+	       "loop SoL", traced ? "      work/step" : "");
 	for (size_t i = 0; i < json_object_array_length(rows); i++) {
 		json_object *row = json_object_array_get_idx(rows, i), *x, *t, *d, *b;
 		double c;
@@ -49,6 +61,10 @@ static void headline(json_object *rows)
 		json_object_object_get_ex(row, "stage", &x);
 		printf("%-7s %13.3f ms %15.1fx %14.4f", json_object_get_string(x), 1e3 * c,
 		       c > 0 ? base / c : 0.0, json_object_get_double(t));
+		if (loop_reached(row) > 0)
+			printf(" %8.1f%%", 100 * loop_reached(row));
+		else
+			printf(" %9s", "-");
 		if (traced && json_object_object_get_ex(row, "device_work_seconds_per_step", &b))
 			printf(" %11.3f ms", 1e3 * json_object_get_double(b));
 		else if (traced)

@@ -127,6 +127,11 @@ static json_object *sol_json(const struct apod_workload *wl, const struct apod_s
 	json_object_object_add(o, "bound_seconds", json_object_new_double(sol->bound));
 	json_object_object_add(o, "speedup", json_object_new_double(sol->speedup));
 	json_object_object_add(o, "reached", json_object_new_double(sol->reached));
+	/* The step loop alone (the step and the probes): what a tuned stage's
+	 * kernels and probes answer for, apart from setup and I/O. */
+	json_object_object_add(o, "loop_bound_seconds", json_object_new_double(sol->loop_bound));
+	json_object_object_add(o, "loop_seconds", json_object_new_double(sol->loop_time));
+	json_object_object_add(o, "loop_reached", json_object_new_double(sol->loop_reached));
 	json_object_object_add(o, "phase_seconds", ph);
 	json_object_object_add(o, "faster_than_light", f);
 	return o;

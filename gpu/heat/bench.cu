@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <cub/device/device_reduce.cuh>
 
@@ -189,6 +190,45 @@ extern void heat_gpu4_bench_destroy(void *ctx);
 extern cudaStream_t heat_gpu4_bench_stream(void *ctx);
 extern int heat_gpu4_variant_once(void *ctx, int moments, int hist);
 extern int heat_gpu4_rows_once(void *ctx, int moments, int hist);
+extern int heat_gpu4_loop_steps(void *ctx);
+extern int heat_gpu4_loop_once(void *ctx, int deferred, int steps, double *stats, double *hist);
+
+/* gpu4's step loop as a run lives it (each repetition on an idle device,
+ * the host launching): calcStats waited for every step, as before the
+ * deferred probes, and deferred, the ring's rows collected once.  Shown
+ * per step: the difference is the wait the deferred probes remove. */
+static int loop_rows(void *g4, const struct heat_problem *p, int reps, json_object *arr,
+                     json_object *out, double bytes, double copy_gbs)
+{
+	int steps = heat_gpu4_loop_steps(g4);
+	double *stats = (double *)calloc((size_t)steps * 4, sizeof(double));
+	double *hist = (double *)calloc((size_t)steps * p->nbins, sizeof(double));
+	double waited_ms = 0, deferred_ms = 0;
+	char note[96];
+	int failed;
+	if (!stats || !hist) {
+		free(stats);
+		free(hist);
+		return apod_fail("bench: out of memory for %d rows of statistics", steps);
+	}
+	failed = time_it(reps, [&] { return heat_gpu4_loop_once(g4, 0, steps, stats, hist) != 0; },
+	                 &waited_ms, heat_gpu4_bench_stream(g4)) ||
+	         time_it(reps, [&] { return heat_gpu4_loop_once(g4, 1, steps, stats, hist) != 0; },
+	                 &deferred_ms, heat_gpu4_bench_stream(g4));
+	free(stats);
+	free(hist);
+	if (failed)
+		return -1;
+	waited_ms /= steps;
+	deferred_ms /= steps;
+	snprintf(note, sizeof note, "a step of %d, idle start, a wait every step", steps);
+	row(arr, "gpu4 step + calcStats, waited", waited_ms, bytes, copy_gbs, note);
+	snprintf(note, sizeof note, "a step of %d, idle start, one wait at the end", steps);
+	row(arr, "  the same, deferred", deferred_ms, bytes, copy_gbs, note);
+	json_object_object_add(out, "gpu4_loop_waited_step_ms", json_object_new_double(waited_ms));
+	json_object_object_add(out, "gpu4_loop_deferred_step_ms", json_object_new_double(deferred_ms));
+	return 0;
+}
 
 extern "C" int heat_gpu_bench(const struct heat_problem *p, int reps, json_object *out)
 {
@@ -332,6 +372,10 @@ fused:
 	row(arr, "gpu4 fused sweep + statistics", ms, bytes2 + n / 8.0, copy_gbs,
 	    "read n, write n, mask n/8");
 	json_object_object_add(out, "gpu4_fused_ms", json_object_new_double(ms));
+	if (loop_rows(g4, p, reps, arr, out, bytes2 + n / 8.0, copy_gbs)) {
+		heat_gpu4_bench_destroy(g4);
+		return -1;
+	}
 #ifdef APOD_REAL_FLOAT
 	if (p->nx % 4 == 0) {
 		/* What the statistics cost inside the fused kernel. */
