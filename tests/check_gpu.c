@@ -179,8 +179,10 @@ int main(void)
 	t = tcase_create("device");
 	tcase_add_test(t, too_big_for_the_device_names_the_bytes);
 	tcase_add_test(t, every_stage_runs_a_tiny_deck);
-	tcase_add_test(t, real_failures_are_named);
 	tcase_add_test(t, deferred_probes_equal_the_synchronous_ones);
+	/* Last: in one process (no fork), the errors it provokes would stay
+	 * behind as CUDA's last error for the next launch check to find. */
+	tcase_add_test(t, real_failures_are_named);
 	suite_add_tcase(s, t);
 	r = srunner_create(s);
 	srunner_set_fork_status(r, CK_NOFORK);
