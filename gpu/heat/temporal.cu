@@ -7,7 +7,8 @@
  * a thread holds 127 registers and 16 warps fit on an SM; at depth 8 the
  * statistics of 8 levels take 238 registers, 8 warps, and the pass runs
  * slower a step (320 against 405 GCells/s at 8192^2).  Without statistics
- * depth 8 wins (1308 GCells/s), which is what `bench --kernels` shows.
+ * depth 8 wins (1308 GCells/s), which is what `bench --kernels` shows, and
+ * what gpu5 fuses between statistics steps where stats_every > 1.
  * Chunk: 64 rows where that gives the device two waves of warps or more,
  * else 32 (the 2048^2 deck): a shorter chunk recomputes more overlap rows.
  */
@@ -190,57 +191,24 @@ template <int T, bool STATS, int MINB> static int launch(struct temporal *t)
 int temporal_pass(struct temporal *t, int depth, int stats)
 {
 #ifdef APOD_REAL_FLOAT
+	/* A kernel for each depth; past depth 4 the sweep alone is let use
+	 * every register it needs (no blocks-per-SM bound). */
+	typedef int (*launch_fn)(struct temporal *);
+	static const launch_fn with_stats[TEMPORAL_DEPTH] = {
+		launch<1, true, TEMPORAL_MINB>, launch<2, true, TEMPORAL_MINB>,
+		launch<3, true, TEMPORAL_MINB>, launch<4, true, TEMPORAL_MINB>,
+	};
+	static const launch_fn sweep_only[TEMPORAL_SWEEP_DEPTH] = {
+		launch<1, false, TEMPORAL_MINB>, launch<2, false, TEMPORAL_MINB>,
+		launch<3, false, TEMPORAL_MINB>, launch<4, false, TEMPORAL_MINB>,
+		launch<5, false, 1>, launch<6, false, 1>, launch<7, false, 1>, launch<8, false, 1>,
+	};
+	int most = stats ? t->depth : TEMPORAL_SWEEP_DEPTH;
 	heat_real *swap;
-	int err;
-	if (!stats) {   /* the sweep alone */
-		if (depth < 1 || depth > TEMPORAL_SWEEP_DEPTH)
-			return apod_fail("gpu5: a pass without statistics of %d steps (1 to %d)", depth,
-			                 TEMPORAL_SWEEP_DEPTH);
-		switch (depth) {
-		case 1:
-			err = launch<1, false, TEMPORAL_MINB>(t);
-			break;
-		case 2:
-			err = launch<2, false, TEMPORAL_MINB>(t);
-			break;
-		case 3:
-			err = launch<3, false, TEMPORAL_MINB>(t);
-			break;
-		case 4:
-			err = launch<4, false, TEMPORAL_MINB>(t);
-			break;
-		case 5:
-			err = launch<5, false, 1>(t);
-			break;
-		case 6:
-			err = launch<6, false, 1>(t);
-			break;
-		case 7:
-			err = launch<7, false, 1>(t);
-			break;
-		default:
-			err = launch<8, false, 1>(t);
-			break;
-		}
-	} else {
-		if (depth < 1 || depth > t->depth)
-			return apod_fail("gpu5: a pass of %d steps (1 to %d)", depth, t->depth);
-		switch (depth) {
-		case 1:
-			err = launch<1, true, TEMPORAL_MINB>(t);
-			break;
-		case 2:
-			err = launch<2, true, TEMPORAL_MINB>(t);
-			break;
-		case 3:
-			err = launch<3, true, TEMPORAL_MINB>(t);
-			break;
-		default:
-			err = launch<4, true, TEMPORAL_MINB>(t);
-			break;
-		}
-	}
-	if (err)
+	if (depth < 1 || depth > most)
+		return apod_fail("gpu5: a pass %s of %d steps (1 to %d)",
+		                 stats ? "with statistics" : "without statistics", depth, most);
+	if ((stats ? with_stats : sweep_only)[depth - 1](t))
 		return -1;
 	swap = t->d_cur;
 	t->d_cur = t->d_next;
