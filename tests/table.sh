@@ -14,12 +14,12 @@ if [ "${APOD_SANITIZE:-no}" = yes ]; then
 fi
 expect 0 "reference" "$APOD" --deck="$deck" --json="$work/table.json"
 grep -E '^omp .*PASS' "$work/out" >/dev/null || { echo "FAIL: omp row not verified"; cat "$work/out"; fails=$((fails + 1)); }
-for s in gpu1 gpu2 gpu3 gpu4 mpi mgpu; do
+for s in gpu1 gpu2 gpu3 gpu4 gpu5 mpi mgpu; do
 	grep -q "^$s " "$work/out" || { echo "FAIL: $s missing from the table"; fails=$((fails + 1)); }
 done
 # The JSON is valid and holds a row per stage.
 if command -v python3 >/dev/null; then
-	python3 -c 'import json,sys; t=json.load(open(sys.argv[1])); assert len(t["stages"]) == 8, t; assert t["stages"][1]["verify_against_serial"]["pass"]' "$work/table.json" ||
+	python3 -c 'import json,sys; t=json.load(open(sys.argv[1])); assert len(t["stages"]) == 9, t; assert t["stages"][1]["verify_against_serial"]["pass"]' "$work/table.json" ||
 		{ echo "FAIL: table.json"; fails=$((fails + 1)); }
 fi
 # The speed of light (make check's ceilings: tests/data/README.md): every row that ran has
