@@ -480,6 +480,8 @@ static int table_opt(int c, const char *arg, void *ctx)
 		o[0] = arg;
 	else if (c == OPT_JSON)
 		o[1] = arg;
+	else if (c == OPT_CEILINGS)
+		apod_cli_ceilings_file = arg;
 	else
 		return apod_option_fail(c, NULL);
 	return 0;
@@ -488,6 +490,7 @@ static int table_opt(int c, const char *arg, void *ctx)
 static const struct option table_options[] = {
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "json", required_argument, NULL, OPT_JSON },
+	{ "ceilings", required_argument, NULL, OPT_CEILINGS },
 	{ "trace", no_argument, NULL, OPT_TRACE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -525,10 +528,13 @@ const struct apod_cmd apod_cmd_table_entry = {
 	.name = NULL,
 	.help = "run the deck through every available stage and print the APOD table (time, "
 	        "speedups, Amdahl bound, verification against serial); also 'table'",
-	.synopsis = "[deck options] [--out=DIR] [--json=FILE] [--trace]",
+	.synopsis = "[deck options] [--out=DIR] [--json=FILE] [--ceilings=FILE] [--trace]",
 	.about = "Run every available stage and print the APOD table.  --out=DIR: the results\n"
-	         "of each stage in DIR/STAGE; --json=FILE: the table's rows.  --trace adds each\n"
-	         "stage's device busy time per phase to the JSON (CUPTI; it slows CUDA calls).\n",
+	         "of each stage in DIR/STAGE; --json=FILE: the table's rows.  --ceilings=FILE:\n"
+	         "hold the speed of light to that file's ceilings (`apod ceilings --json`, of\n"
+	         "another machine, say) in place of this machine's (also APOD_CEILINGS).\n"
+	         "--trace adds each stage's device busy time per phase to the JSON (CUPTI; it\n"
+	         "slows CUDA calls).\n",
 	.options = table_options,
 	.deck = 1,
 	.main = table_main,
