@@ -102,6 +102,17 @@ START_TEST(noise_is_measured_from_repeated_timings)
 }
 END_TEST
 
+/* Serial's run, then its setup (phase 0) and fetch (phase 2) timed twice more. */
+static void retimed(struct apod_noise *n, const double *serial, double setup1, double setup2,
+                    double fetch1, double fetch2)
+{
+	apod_noise_init(n, 4, serial);
+	apod_noise_add(n, 0, setup1);
+	apod_noise_add(n, 0, setup2);
+	apod_noise_add(n, 2, fetch1);
+	apod_noise_add(n, 2, fetch2);
+}
+
 START_TEST(noise_inside_holds_and_a_real_speedup_does_not)
 {
 	const unsigned bits[4] = { 1, 2, 1u << 28, 1u << 30 };
@@ -115,11 +126,7 @@ START_TEST(noise_inside_holds_and_a_real_speedup_does_not)
 	apod_bound_eval(4, serial, omp, bits, 2, 8, NULL, &b);
 	ck_assert_uint_eq(b.undeclared_faster, 1u | 4u);
 	/* Timed again, serial's setup and fetch run as fast as omp's: noise. */
-	apod_noise_init(&n, 4, serial);
-	apod_noise_add(&n, 0, 0.0124);
-	apod_noise_add(&n, 0, 0.0121);
-	apod_noise_add(&n, 2, 0.0123);
-	apod_noise_add(&n, 2, 0.0125);
+	retimed(&n, serial, 0.0124, 0.0121, 0.0123, 0.0125);
 	apod_bound_eval(4, serial, omp, bits, 2, 8, &n, &b);
 	ck_assert_uint_eq(b.undeclared_faster, 0);
 	ck_assert(b.holds);
@@ -127,11 +134,7 @@ START_TEST(noise_inside_holds_and_a_real_speedup_does_not)
 	 * than every timing of serial's, far outside their spread. */
 	{
 		const double ser[4] = { 0.0873, 4.0, 0.0150, 0 }, par[4] = { 0.0095, 0.45, 0.0124, 0 };
-		apod_noise_init(&n, 4, ser);
-		apod_noise_add(&n, 0, 0.0851);
-		apod_noise_add(&n, 0, 0.0880);
-		apod_noise_add(&n, 2, 0.0121);
-		apod_noise_add(&n, 2, 0.0140);
+		retimed(&n, ser, 0.0851, 0.0880, 0.0121, 0.0140);
 		apod_bound_eval(4, ser, par, bits, 2, 16, &n, &b);
 		ck_assert_uint_eq(b.undeclared_faster, 1);
 		ck_assert(!b.holds);

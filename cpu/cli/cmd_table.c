@@ -293,7 +293,7 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 	const struct apod_stage *baseline = apod_stage_baseline(wl);
 	struct apod_sol_machine machine;
 	const struct apod_sol_machine *m = NULL;
-	struct apod_noise noise;
+	struct apod_noise noise = { { 0 }, { 0 }, { 0 } };
 	char no_machine[512] = "";
 	double omp_total = 0;
 	int nrows = 0, failed = 0;
