@@ -365,13 +365,12 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 		if (i != 0)
 			apod_run_free(&r);
 	}
-
-	if (rows[0].ran) {
+	/* The bounds, against the noise measured now that every stage ran. */
+	if (rows[0].ran)
 		sample_noise(wl, params, problem, rows, nrows, &noise);
-		for (int i = 0; i < nrows; i++)
-			if (rows[i].ran)
-				fill_bounds(&rows[i], wl, rows[0].phase, &noise);
-	}
+	for (int i = 0; i < nrows; i++)
+		if (rows[i].ran)
+			fill_bounds(&rows[i], wl, rows[0].phase, &noise);
 
 	printf("\n%-7s %10s %9s %8s %6s %15s %7s %8s  %s\n", "stage", "time (s)", "vs serial",
 	       "vs omp", "P", "bound", "% SoL", "limit", "verification");
