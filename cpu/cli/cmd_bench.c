@@ -121,6 +121,7 @@ static int bench_opt(int c, const char *arg, void *ctx)
 	switch (c) {
 	case OPT_JSON: o->json = arg; return 0;
 	case OPT_KERNELS: o->kernels_only = 1; return 0;
+	case OPT_CEILINGS: apod_cli_ceilings_file = arg; return 0;
 	case OPT_REPS: return apod_opt_count("reps", arg, 1, 10000, &o->reps);
 	}
 	return apod_option_fail(c, NULL);
@@ -148,6 +149,7 @@ static const struct option bench_options[] = {
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "reps", required_argument, NULL, OPT_REPS },
 	{ "kernels", no_argument, NULL, OPT_KERNELS },
+	{ "ceilings", required_argument, NULL, OPT_CEILINGS },
 	{ "trace", no_argument, NULL, OPT_TRACE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -201,9 +203,14 @@ static int bench_main(int argc, char **argv)
 		switch (apod_ladder(b.w, b.params, b.problem, scratch, &rows, &serial_total)) {
 		case 0:
 			break;
-		case -2:   /* the user's ceilings file */
-			failed = 1, status = apod_report_failure();
-			break;
+		case -2:   /* the user's ceilings file: nothing ran; a usage error */
+			status = apod_report_failure();
+			if (remove_scratch(scratch))
+				fprintf(stderr, "%s: could not remove %s: %s\n", apod_prog->name, scratch,
+				        apod_failure());
+			json_object_put(out);
+			apod_cmd_close(&b);
+			return status;
 		default:
 			failed = 1;
 		}
@@ -242,11 +249,13 @@ static int bench_main(int argc, char **argv)
 const struct apod_cmd apod_cmd_bench_entry = {
 	.name = "bench",
 	.help = "measure every stage (and, where there are some, the GPU kernels); write JSON",
-	.synopsis = "[deck options] [--reps=N] [--kernels] [--json=FILE] [--trace]",
+	.synopsis = "[deck options] [--reps=N] [--kernels] [--json=FILE] [--ceilings=FILE] [--trace]",
 	.about = "Measure every stage (whole runs, with snapshots) and the GPU kernels;\n"
 	         "--kernels measures the kernels only, and fails where there are none to measure\n"
-	         "(no GPU, or none for the workload).  --trace adds each stage's device busy\n"
-	         "time per step (CUPTI; it slows every CUDA call, so whole runs are slower).\n",
+	         "(no GPU, or none for the workload).  --ceilings=FILE: the speed of light\n"
+	         "against that file's ceilings (also APOD_CEILINGS).  --trace adds each stage's\n"
+	         "device busy time per step (CUPTI; it slows every CUDA call, so whole runs are\n"
+	         "slower).\n",
 	.options = bench_options,
 	.deck = 1,
 	.main = bench_main,
