@@ -55,7 +55,7 @@ START_TEST(a_bound_checks_its_own_assumption)
 	const double serial[3] = { 1, 8, 1 };
 	const double good[3] = { 1, 1, 1 }, hidden[3] = { 0.01, 1, 1 }, super[3] = { 1, 0.5, 1 };
 	struct apod_bound b;
-	apod_bound_eval(3, serial, good, bits, 2, 0, &b);
+	apod_bound_eval(3, serial, good, bits, 2, 0, NULL, &b);
 	ck_assert_double_eq_tol(b.p, 0.8, 1e-12);
 	ck_assert_double_eq_tol(b.n, 8, 1e-12);
 	ck_assert_double_eq_tol(b.limit, 5, 1e-12);
@@ -63,16 +63,98 @@ START_TEST(a_bound_checks_its_own_assumption)
 	ck_assert_double_eq_tol(b.amdahl_n, b.speedup, 1e-12);
 	ck_assert(b.holds);
 	/* Faster setup that the stage does not declare: the bound no longer holds. */
-	apod_bound_eval(3, serial, hidden, bits, 2, 0, &b);
+	apod_bound_eval(3, serial, hidden, bits, 2, 0, NULL, &b);
 	ck_assert_uint_eq(b.undeclared_faster, 1);
 	ck_assert(!b.holds);
 	/* Declared, it is part of P again, and the bound holds. */
-	apod_bound_eval(3, serial, hidden, bits, 3, 0, &b);
+	apod_bound_eval(3, serial, hidden, bits, 3, 0, NULL, &b);
 	ck_assert(b.holds);
 	/* Threads: 4 of them, yet 16x on the step: above Amdahl at N (superlinear). */
-	apod_bound_eval(3, serial, super, bits, 2, 4, &b);
+	apod_bound_eval(3, serial, super, bits, 2, 4, NULL, &b);
 	ck_assert(b.above_n);
 	ck_assert(!b.holds);
+}
+END_TEST
+
+/* The noise model (bounds.h), on the numbers of issue 21.  Four phases:
+ * setup, step, fetchResults, writeReport; the stage declares the step. */
+START_TEST(noise_is_measured_from_repeated_timings)
+{
+	const double serial[4] = { 0.0192, 1.0, 0.0192, 0.5 };
+	struct apod_noise n;
+	apod_noise_init(&n, 4, serial);
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(n.samples[i], 1);
+	/* Timed once: two timings' noise, 10% of the time or 1 ms each. */
+	ck_assert_double_eq_tol(apod_noise_allowance(&n, 1), 0.2, 1e-12);
+	ck_assert_double_eq_tol(apod_noise_allowance(&n, 0), 2 * 0.1 * 0.0192, 1e-12);
+	apod_noise_add(&n, 0, 0.0122);
+	apod_noise_add(&n, 0, 0.0125);
+	ck_assert_int_eq(n.samples[0], 3);
+	ck_assert_double_eq(n.least[0], 0.0122);
+	ck_assert_double_eq(n.most[0], 0.0192);
+	/* The spread, and one timing's noise on top: 10% of the least, or 1 ms. */
+	ck_assert_double_eq_tol(apod_noise_allowance(&n, 0), 0.0070 + 0.00122, 1e-12);
+	/* Not a timing: ignored. */
+	apod_noise_add(&n, 0, NAN);
+	apod_noise_add(&n, 0, -1);
+	apod_noise_add(&n, APOD_MAX_PHASES, 1);
+	ck_assert_int_eq(n.samples[0], 3);
+}
+END_TEST
+
+/* Serial's run, then its setup (phase 0) and fetch (phase 2) timed twice more. */
+static void retimed(struct apod_noise *n, const double *serial, double setup1, double setup2,
+                    double fetch1, double fetch2)
+{
+	apod_noise_init(n, 4, serial);
+	apod_noise_add(n, 0, setup1);
+	apod_noise_add(n, 0, setup2);
+	apod_noise_add(n, 2, fetch1);
+	apod_noise_add(n, 2, fetch2);
+}
+
+START_TEST(noise_inside_holds_and_a_real_speedup_does_not)
+{
+	const unsigned bits[4] = { 1, 2, 1u << 28, 1u << 30 };
+	/* The untouched skeleton: serial's first setup and fetch ran cold
+	 * (fresh pages); omp runs the same code warm. */
+	const double serial[4] = { 0.0192, 1.0, 0.0192, 0 };
+	const double omp[4] = { 0.0122, 0.125, 0.0122, 0 };
+	struct apod_noise n;
+	struct apod_bound b;
+	/* Held to serial's one timing, that was a MODEL BROKEN (issue 21). */
+	apod_bound_eval(4, serial, omp, bits, 2, 8, NULL, &b);
+	ck_assert_uint_eq(b.undeclared_faster, 1u | 4u);
+	/* Timed again, serial's setup and fetch run as fast as omp's: noise. */
+	retimed(&n, serial, 0.0124, 0.0121, 0.0123, 0.0125);
+	apod_bound_eval(4, serial, omp, bits, 2, 8, &n, &b);
+	ck_assert_uint_eq(b.undeclared_faster, 0);
+	ck_assert(b.holds);
+	/* A setup really ported (on every core) but not declared: 9x faster
+	 * than every timing of serial's, far outside their spread. */
+	{
+		const double ser[4] = { 0.0873, 4.0, 0.0150, 0 }, par[4] = { 0.0095, 0.45, 0.0124, 0 };
+		retimed(&n, ser, 0.0851, 0.0880, 0.0121, 0.0140);
+		apod_bound_eval(4, ser, par, bits, 2, 16, &n, &b);
+		ck_assert_uint_eq(b.undeclared_faster, 1);
+		ck_assert(!b.holds);
+		/* Declared, it holds. */
+		apod_bound_eval(4, ser, par, bits, 3, 16, &n, &b);
+		ck_assert(b.holds);
+	}
+	/* writeReport, the harness's own code in every stage: each stage's
+	 * timing is a sample of its noise, and 22% less is inside it. */
+	{
+		const double ser[4] = { 0.1, 10.0, 0.1, 1.0 }, mpi[4] = { 0.1, 12.0, 0.1, 0.78 };
+		apod_bound_eval(4, ser, mpi, bits, 2, 16, NULL, &b);
+		ck_assert_uint_eq(b.undeclared_faster, 8);
+		apod_noise_init(&n, 4, ser);
+		apod_noise_add(&n, 3, 0.93);
+		apod_noise_add(&n, 3, 0.78);
+		apod_bound_eval(4, ser, mpi, bits, 2, 16, &n, &b);
+		ck_assert_uint_eq(b.undeclared_faster, 0);
+	}
 }
 END_TEST
 
@@ -125,7 +207,7 @@ static int record_holds(const char *file, int compute_only, char *why, size_t le
 		/* N: omp's thread count as recorded; the GPU stages have none. */
 		width = !strcmp(e->name, "omp") && json_object_object_get_ex(row, "n", &x)
 		        ? (int)json_object_get_double(x) : 0;
-		apod_bound_eval(nph, ser, st, bits, ports, width, &b);
+		apod_bound_eval(nph, ser, st, bits, ports, width, NULL, &b);
 		/* Only the bounds themselves are checked here: the undeclared-phase
 		 * check needs phases these records did not separate. */
 		if (b.above_n || b.above_limit) {
@@ -160,6 +242,8 @@ int main(void)
 	tcase_add_test(t, amdahl_edges);
 	tcase_add_test(t, gustafson_scaled_speedup);
 	tcase_add_test(t, a_bound_checks_its_own_assumption);
+	tcase_add_test(t, noise_is_measured_from_repeated_timings);
+	tcase_add_test(t, noise_inside_holds_and_a_real_speedup_does_not);
 	tcase_add_test(t, recorded_runs_stay_within_their_bounds);
 	suite_add_tcase(s, t);
 	return check_run(s, CK_FORK_GETENV);

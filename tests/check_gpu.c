@@ -27,30 +27,133 @@ START_TEST(too_big_for_the_device_names_the_bytes)
 }
 END_TEST
 
+/* Step 1 and its statistics, through whichever calls the stage has. */
+static void first_step(const struct apod_stage *e, void *ctx, long steps, double **rows)
+{
+	void *typed[3] = { rows[0], rows[1], rows[2] };
+	ck_assert_msg((e->step_at ? e->step_at(ctx, 1, steps) : e->step(ctx)) == 0, "%s: %s", e->name,
+	              apod_failure());
+	ck_assert_msg((e->probe_at ? e->probe_at(ctx, 0, 1, typed) : e->probe(ctx, 0, rows)) == 0,
+	              "%s: %s", e->name, apod_failure());
+}
+
+/* 33 columns, and 36 (a multiple of 4: gpu5's own kernel). */
 START_TEST(every_stage_runs_a_tiny_deck)
+{
+	static const char *const sizes[] = { "33x17", "36x17" };
+	for (int k = 0; k < 2; k++) {
+		struct heat_deck *d = apod_params_new(&heat_workload);
+		void *problem;
+		ck_assert_ptr_nonnull(d);
+		ck_assert_int_eq(apod_params_set(&heat_workload, d, "size", sizes[k], "t"), 0);
+		ck_assert_ptr_nonnull(problem = heat_workload.problem_create(d));
+		for (int i = 2; heat_stages[i]; i++) {
+			const struct apod_stage *e = heat_stages[i];
+			double stats[4], hist[64];
+			double *rows[3] = { stats, hist, NULL };
+			void *ctx = e->create(problem);
+			ck_assert_msg(ctx != NULL, "%s: %s", e->name, apod_failure());
+			first_step(e, ctx, d->steps, rows);
+			ck_assert(stats[1] >= 0 && stats[2] <= 100);
+			{
+				double cells = 0;
+				for (int b = 0; b < 64; b++)
+					cells += hist[b];
+				ck_assert_double_eq(cells, (double)(d->size[0] * d->size[1]));
+			}
+			e->destroy(ctx);
+		}
+		heat_workload.problem_destroy(problem);
+		free(d);
+	}
+}
+END_TEST
+
+/* The deferred probes (the resident stages' probe_defer and probe_collect)
+ * give the rows the synchronous probe gives, bit for bit: over more rows
+ * than a ring holds, collected in batches that wrap around it, as the
+ * harness does at snapshots. */
+#define DEFER_STEPS 300
+#define DEFER_BATCH 50    /* rows collected at a time: not a divisor of defer_rows */
+
+/* Row `row` of probe k's series in out[] (stats: 4 wide, hist, zones). */
+static void series_at(double *out[3], const int width[3], int k, long row, void *rows[3])
+{
+	for (int i = 0; i < 3; i++)
+		rows[i] = (i == HEAT_SERIES_ZONES) == (k == 1) ? out[i] + (size_t)row * width[i] : NULL;
+}
+
+START_TEST(deferred_probes_equal_the_synchronous_ones)
 {
 	struct heat_deck *d = apod_params_new(&heat_workload);
 	void *problem;
+	int tested = 0;
 	ck_assert_ptr_nonnull(d);
-	ck_assert_int_eq(apod_params_set(&heat_workload, d, "size", "33x17", "t"), 0);
+	ck_assert_int_eq(apod_params_set(&heat_workload, d, "size", "256x96", "t"), 0);
+	ck_assert_int_eq(apod_params_set(&heat_workload, d, "steps", "300", "t"), 0);
+	ck_assert_int_eq(apod_params_set(&heat_workload, d, "summary_every", "2", "t"), 0);
 	ck_assert_ptr_nonnull(problem = heat_workload.problem_create(d));
-	for (int i = 2; heat_stages[i]; i++) {
+	for (int i = 1; heat_stages[i]; i++) {
 		const struct apod_stage *e = heat_stages[i];
-		double stats[4], hist[64];
-		double *rows[3] = { stats, hist, NULL };
-		void *ctx = e->create(problem);
-		ck_assert_msg(ctx != NULL, "%s: %s", e->name, apod_failure());
-		ck_assert_int_eq(e->step(ctx), 0);
-		ck_assert_int_eq(e->probe(ctx, 0, rows), 0);
-		ck_assert(stats[1] >= 0 && stats[2] <= 100);
-		{
-			double cells = 0;
-			for (int b = 0; b < 64; b++)
-				cells += hist[b];
-			ck_assert_double_eq(cells, 33 * 17);
+		const int width[3] = { 4, (int)d->hist_bins, (int)(d->zones[0] * d->zones[1]) };
+		const long every[2] = { 1, 2 };
+		double *want[3], *got[3];
+		long pending[2] = { 0, 0 }, done[2] = { 0, 0 };
+		char why[256];
+		void *a, *b, *rows[3];
+		double *drows[3];
+		if (!e->probe_defer || !e->available(why, sizeof why))
+			continue;
+		ck_assert_int_lt(e->defer_rows, DEFER_STEPS);
+		ck_assert_int_lt(DEFER_BATCH, e->defer_rows);
+		for (int s = 0; s < 3; s++) {
+			ck_assert_ptr_nonnull(want[s] = calloc((size_t)DEFER_STEPS * width[s], sizeof(double)));
+			ck_assert_ptr_nonnull(got[s] = calloc((size_t)DEFER_STEPS * width[s], sizeof(double)));
 		}
-		e->destroy(ctx);
+		a = e->create(problem);
+		b = e->create(problem);
+		ck_assert_msg(a && b, "%s: %s", e->name, apod_failure());
+		for (long step = 1; step <= DEFER_STEPS; step++) {
+			ck_assert_msg(e->step(a) == 0 && e->step(b) == 0, "%s: %s", e->name, apod_failure());
+			for (int k = 0; k < 2; k++) {
+				long row = step / every[k] - 1;
+				if (step % every[k])
+					continue;
+				series_at(want, width, k, row, rows);
+				for (int s = 0; s < 3; s++)
+					drows[s] = rows[s];
+				ck_assert_msg(e->probe(b, k, drows) == 0, "%s: %s", e->name, apod_failure());
+				if (pending[k] == DEFER_BATCH) {
+					series_at(got, width, k, done[k], rows);
+					ck_assert_msg(e->probe_collect(a, k, done[k], pending[k], rows) == 0,
+					              "%s: %s", e->name, apod_failure());
+					done[k] += pending[k];
+					pending[k] = 0;
+				}
+				ck_assert_msg(e->probe_defer(a, k, step, row) == 0, "%s: %s", e->name,
+				              apod_failure());
+				pending[k]++;
+			}
+		}
+		for (int k = 0; k < 2; k++) {
+			series_at(got, width, k, done[k], rows);
+			ck_assert_int_eq(e->probe_collect(a, k, done[k], pending[k], rows), 0);
+			ck_assert_int_eq(done[k] + pending[k], DEFER_STEPS / every[k]);
+		}
+		for (int s = 0; s < 3; s++) {
+			size_t n = (size_t)(DEFER_STEPS / every[s == HEAT_SERIES_ZONES]) * width[s];
+			ck_assert_msg(memcmp(want[s], got[s], n * sizeof(double)) == 0,
+			              "%s: series %d differs between the deferred and the synchronous probe",
+			              e->name, s);
+			free(want[s]);
+			free(got[s]);
+		}
+		e->destroy(a);
+		e->destroy(b);
+		tested++;
 	}
+	/* gpu2, gpu3 and gpu4 at least. */
+	ck_assert_int_ge(tested, 3);
 	heat_workload.problem_destroy(problem);
 	free(d);
 }
@@ -88,6 +191,9 @@ int main(void)
 	t = tcase_create("device");
 	tcase_add_test(t, too_big_for_the_device_names_the_bytes);
 	tcase_add_test(t, every_stage_runs_a_tiny_deck);
+	tcase_add_test(t, deferred_probes_equal_the_synchronous_ones);
+	/* Last: in one process (no fork), the errors it provokes would stay
+	 * behind as CUDA's last error for the next launch check to find. */
 	tcase_add_test(t, real_failures_are_named);
 	suite_add_tcase(s, t);
 	return check_run(s, CK_NOFORK);

@@ -803,6 +803,11 @@ START_TEST(the_speed_of_light_bounds_and_checks_itself)
 	ck_assert_double_eq_tol(sol.bound, 0.516, 1e-12);
 	ck_assert_double_eq_tol(sol.reached, 0.516 / 1.5, 1e-12);
 	ck_assert_uint_eq(sol.faster, 0);
+	/* The loop is the step and the probe: the step's light and the probe's
+	 * measured time (no work declared), against 1.5 s measured. */
+	ck_assert_double_eq_tol(sol.loop_bound, 0.516, 1e-12);
+	ck_assert_double_eq_tol(sol.loop_time, 1.5, 1e-12);
+	ck_assert_double_eq_tol(sol.loop_reached, 0.516 / 1.5, 1e-12);
 	/* A device stage: 16e7 B at 1e12 B/s is 160 us; the probe stays at
 	 * serial's 0.5 s, so no speedup beyond 1.5 / 0.50016. */
 	run.phase[1] = 0.001;
@@ -812,6 +817,17 @@ START_TEST(the_speed_of_light_bounds_and_checks_itself)
 	ck_assert_double_eq_tol(sol.phase[1], 1.6e-4, 1e-15);
 	ck_assert_double_eq_tol(sol.speedup, 1.5 / 0.50016, 1e-9);
 	ck_assert_double_eq_tol(sol.n, 1.0 / 1.6e-4, 1e-6);
+	/* The loop without setup and I/O: setup's 2 s count in the total and
+	 * its reach, not in the loop's (the probe is not ported: serial's). */
+	run.phase[0] = 2.0;
+	run.total = 2.501;
+	ck_assert_int_eq(apod_sol_eval(&w, &prm, &gpu, 0, &serial, &run, &m, &sol), 0);
+	ck_assert_double_eq_tol(sol.loop_bound, 0.50016, 1e-12);
+	ck_assert_double_eq_tol(sol.loop_time, 0.501, 1e-12);
+	ck_assert_double_eq_tol(sol.loop_reached, 0.50016 / 0.501, 1e-12);
+	ck_assert_double_eq_tol(sol.reached, sol.bound / 2.501, 1e-12);
+	run.phase[0] = 0;
+	run.total = 0.501;
 	/* Host clocks that time launches cannot be held to it phase by phase;
 	 * their sum still is: 10 us of steps is faster than light. */
 	ck_assert_uint_eq(sol.faster, 0);
@@ -821,8 +837,13 @@ START_TEST(the_speed_of_light_bounds_and_checks_itself)
 	/* Timed on the device, the phase itself is. */
 	run.has_device = 1;
 	run.device[1] = 1e-5;
+	run.device[2] = 0.25;
 	ck_assert_int_eq(apod_sol_eval(&w, &prm, &gpu, 0, &serial, &run, &m, &sol), 0);
 	ck_assert_uint_eq(sol.faster, 1u << 1);
+	/* The loop's time is then the device's: 10 us stepping, 0.25 s probing
+	 * (the host's 0.5 s held the wait for the device). */
+	ck_assert_double_eq_tol(sol.loop_time, 1e-5 + 0.25, 1e-15);
+	ck_assert_double_eq_tol(sol.loop_reached, 0.50016 / (1e-5 + 0.25), 1e-9);
 	/* No device measured: no speed of light, and why. */
 	m.have_device = 0;
 	snprintf(m.why_no_device, sizeof m.why_no_device, "no GPU here");

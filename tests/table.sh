@@ -14,12 +14,12 @@ if [ "${APOD_SANITIZE:-no}" = yes ]; then
 fi
 expect 0 "reference" "$APOD" --deck="$deck" --json="$work/table.json"
 grep -E '^omp .*PASS' "$work/out" >/dev/null || { echo "FAIL: omp row not verified"; cat "$work/out"; fails=$((fails + 1)); }
-for s in gpu1 gpu2 gpu3 gpu4 mpi mgpu; do
+for s in gpu1 gpu2 gpu3 gpu4 gpu5 mpi mgpu; do
 	grep -q "^$s " "$work/out" || { echo "FAIL: $s missing from the table"; fails=$((fails + 1)); }
 done
 # The JSON is valid and holds a row per stage.
 if command -v python3 >/dev/null; then
-	python3 -c 'import json,sys; t=json.load(open(sys.argv[1])); assert len(t["stages"]) == 8, t; assert t["stages"][1]["verify_against_serial"]["pass"]' "$work/table.json" ||
+	python3 -c 'import json,sys; t=json.load(open(sys.argv[1])); assert len(t["stages"]) == 9, t; assert t["stages"][1]["verify_against_serial"]["pass"]' "$work/table.json" ||
 		{ echo "FAIL: table.json"; fails=$((fails + 1)); }
 fi
 # The speed of light (make check's ceilings: tests/data/README.md): every row that ran has
@@ -36,6 +36,12 @@ for r in t["stages"]:
     assert "reached" in sol, (r["stage"], sol)
     assert 0 < sol["reached"] <= 1, (r["stage"], sol)
     assert sol["faster_than_light"] == [], (r["stage"], sol)
+    # The step loop is a part of the run: its bound a part of the bound,
+    # its reach the ratio of its two figures.
+    assert 0 < sol["loop_bound_seconds"] <= sol["bound_seconds"] * (1 + 1e-12), (r["stage"], sol)
+    assert sol["loop_seconds"] > 0, (r["stage"], sol)
+    assert abs(sol["loop_reached"] - sol["loop_bound_seconds"] / sol["loop_seconds"]) <= \
+        1e-12 * sol["loop_reached"], (r["stage"], sol)
     if r["stage"] == "serial":
         assert r["bound_kind"] == "none", r
     elif r["n"] == -1 or r["stage"].startswith("gpu"):
@@ -61,4 +67,50 @@ APOD_CEILINGS=$work/slow.json expect 0 "MODEL BROKEN for serial: faster than its
 # A ceilings file that is not one: a usage error naming it.
 echo '{' > "$work/bad.json"
 APOD_CEILINGS=$work/bad.json expect 2 "bad.json" "$APOD" --workload=particles --n=1000 --steps=2
+# --ceilings=FILE, the same per command (it wins over APOD_CEILINGS), read before anything runs.
+for cmd in table "run --stage=serial" bench; do
+	# shellcheck disable=SC2086 # $cmd is the command and its option
+	expect 2 "bad.json" "$APOD" $cmd --workload=particles --n=1000 --steps=2 --ceilings="$work/bad.json"
+done
+APOD_CEILINGS=$work/bad.json expect 0 "MODEL BROKEN for serial: faster than its speed of light in computeForces" \
+	"$APOD" --workload=nbody --n=256 --steps=2 --ceilings="$work/slow.json"
+# run: each declared phase's speed of light, the whole run's, and the same in its report.
+expect 0 "stage: " "$APOD" run --stage=serial --workload=nbody --n=256 --steps=2 \
+	--ceilings="$work/slow.json" --json="$work/run.json"
+grep -q '^  computeForces .*%!$' "$work/out" || { echo "FAIL: run's speed of light per phase"; cat "$work/out"; fails=$((fails + 1)); }
+grep -q 'MODEL BROKEN' "$work/out" || { echo "FAIL: run does not say the model broke"; fails=$((fails + 1)); }
+if command -v python3 >/dev/null; then
+	python3 - "$work/run.json" <<'PY' || { echo "FAIL: speed_of_light in run's report"; fails=$((fails + 1)); }
+import json, sys
+s = json.load(open(sys.argv[1]))["speed_of_light"]
+f = s["phases"]["computeForces"]
+assert f["faster_than_light"] and f["reached"] > 1 and f["sol_seconds"] > f["seconds"], s
+assert s["bound_seconds"] > 0 and s["reached"] > 0, s
+PY
+fi
+# Without ceilings to hold it to, run says why.
+cat > "$work/nohost.json" <<'JSON'
+{"apod_ceilings": 1, "host": "none", "cpu": "none", "device": "", "device_id": "", "build": "test",
+ "measured_at": "2026-11-26T00:00:00Z", "seconds": 0, "resources": {
+ "host_one_core": {"measured": false, "why": "none in this test"},
+ "host_all_cores": {"measured": false, "why": "none in this test"},
+ "device": {"measured": false, "why": "none in this test"},
+ "pcie_h2d": {"measured": false, "why": "none in this test"},
+ "pcie_d2h": {"measured": false, "why": "none in this test"}}}
+JSON
+expect 0 "speed of light: none: no host ceilings" "$APOD" run --stage=serial --workload=particles \
+	--n=1000 --steps=2 --ceilings="$work/nohost.json"
+# The noise the table held each phase to: serial's row gives it.
+if command -v python3 >/dev/null; then
+	python3 - "$work/table.json" <<'PY' || { echo "FAIL: phase_noise in table.json"; fails=$((fails + 1)); }
+import json, sys
+t = json.load(open(sys.argv[1]))["stages"]
+n = t[0]["phase_noise"]
+for k, v in n["timings"].items():
+    assert 1 <= v, (k, n)
+    assert n["allowance_seconds"][k] >= 1e-3, (k, n)
+assert n["timings"]["writeReport"] == 1, n   # no --out: no writeReport to sample
+assert all("phase_noise" not in r for r in t[1:]), t
+PY
+fi
 finish

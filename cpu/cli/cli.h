@@ -34,6 +34,7 @@ struct apod_deck_opts {
 enum {
 	OPT_DECK = 1000, OPT_WORKLOAD, OPT_OUT, OPT_JSON, OPT_STAGE, OPT_HELP, OPT_REPS,
 	OPT_KERNELS, OPT_TRACE,
+	OPT_CEILINGS,               /* --ceilings=FILE: table, run, bench and `apod ceilings` */
 	OPT_ANY_DECK,
 	OPT_ABBREV,                 /* apod_getopt: an option given by a prefix of its name */
 	OPT_PARAM = 2000            /* + the key's index in the workload's table */
@@ -77,6 +78,7 @@ int apod_command_error(const char *cmd);
 struct apod_run_args {
 	struct apod_deck_opts deck;
 	const char *stage, *out, *json;
+	const char *ceilings;       /* --ceilings=FILE, for apod_cli_ceilings_file */
 };
 /* `apod run`'s own options (its entry, cmd_run.c, names them). */
 extern const struct option apod_run_options[];
@@ -131,6 +133,14 @@ int apod_ladder(const struct apod_workload *w, const void *params, const void *p
                 const char *out, json_object **json_rows, double *serial_total);
 
 void apod_print_phases(FILE *f, const struct apod_run *r);
+
+/* `apod run`'s speed of light (run_sol.c): stage e's run r, as
+ * apod_sol_eval gave it with no serial run beside it; printed after its
+ * phases, and in its report as "speed_of_light" (why_not where none). */
+struct apod_sol;
+void apod_run_sol_print(FILE *f, const struct apod_run *r, const struct apod_stage *e,
+                        const struct apod_sol *sol);
+json_object *apod_run_sol_json(const struct apod_run *r, const struct apod_sol *sol);
 
 /* A JSON report's head, as table, bench and scale write it: the workload,
  * its params and the host's cores. */

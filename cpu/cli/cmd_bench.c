@@ -24,8 +24,20 @@
 #include "outfile.h"
 #include "results.h"
 
+/* How much of the speed of light the step loop (the step and the probes)
+ * reached in a stage's row, or -1 where it has none. */
+static double loop_reached(json_object *row)
+{
+	json_object *sol, *x;
+	if (!json_object_object_get_ex(row, "speed_of_light", &sol) ||
+	    !json_object_object_get_ex(sol, "loop_reached", &x))
+		return -1;
+	return json_object_get_double(x);
+}
+
 /* The headline: per stage, the compute of one step apart from setup and
- * I/O (device time where the stage timed it there), beside the whole run. */
+ * I/O (device time where the stage timed it there), beside the whole run,
+ * and the step loop's share of its speed of light. */
 static void headline(json_object *rows)
 {
 	int traced = 0;
@@ -35,8 +47,8 @@ static void headline(json_object *rows)
 		traced |= json_object_object_get_ex(json_object_array_get_idx(rows, i),
 		                                    "device_work_seconds_per_step", &x);
 	}
-	printf("\n%-7s %16s %16s %14s%s\n", "stage", "compute/step", "vs serial", "whole run (s)",
-	       traced ? "      work/step" : "");
+	printf("\n%-7s %16s %16s %14s %9s%s\n", "stage", "compute/step", "vs serial", "whole run (s)",
+	       "loop SoL", traced ? "      work/step" : "");
 	for (size_t i = 0; i < json_object_array_length(rows); i++) {
 		json_object *row = json_object_array_get_idx(rows, i), *x, *t, *d, *b;
 		double c;
@@ -49,6 +61,10 @@ static void headline(json_object *rows)
 		json_object_object_get_ex(row, "stage", &x);
 		printf("%-7s %13.3f ms %15.1fx %14.4f", json_object_get_string(x), 1e3 * c,
 		       c > 0 ? base / c : 0.0, json_object_get_double(t));
+		if (loop_reached(row) > 0)
+			printf(" %8.1f%%", 100 * loop_reached(row));
+		else
+			printf(" %9s", "-");
 		if (traced && json_object_object_get_ex(row, "device_work_seconds_per_step", &b))
 			printf(" %11.3f ms", 1e3 * json_object_get_double(b));
 		else if (traced)
@@ -105,6 +121,7 @@ static int bench_opt(int c, const char *arg, void *ctx)
 	switch (c) {
 	case OPT_JSON: o->json = arg; return 0;
 	case OPT_KERNELS: o->kernels_only = 1; return 0;
+	case OPT_CEILINGS: apod_cli_ceilings_file = arg; return 0;
 	case OPT_REPS: return apod_opt_count("reps", arg, 1, 10000, &o->reps);
 	}
 	return apod_option_fail(c, NULL);
@@ -132,6 +149,7 @@ static const struct option bench_options[] = {
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "reps", required_argument, NULL, OPT_REPS },
 	{ "kernels", no_argument, NULL, OPT_KERNELS },
+	{ "ceilings", required_argument, NULL, OPT_CEILINGS },
 	{ "trace", no_argument, NULL, OPT_TRACE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -185,9 +203,14 @@ static int bench_main(int argc, char **argv)
 		switch (apod_ladder(b.w, b.params, b.problem, scratch, &rows, &serial_total)) {
 		case 0:
 			break;
-		case -2:   /* the user's ceilings file */
-			failed = 1, status = apod_report_failure();
-			break;
+		case -2:   /* the user's ceilings file: nothing ran; a usage error */
+			status = apod_report_failure();
+			if (remove_scratch(scratch))
+				fprintf(stderr, "%s: could not remove %s: %s\n", apod_prog->name, scratch,
+				        apod_failure());
+			json_object_put(out);
+			apod_cmd_close(&b);
+			return status;
 		default:
 			failed = 1;
 		}
@@ -226,11 +249,13 @@ static int bench_main(int argc, char **argv)
 const struct apod_cmd apod_cmd_bench_entry = {
 	.name = "bench",
 	.help = "measure every stage (and, where there are some, the GPU kernels); write JSON",
-	.synopsis = "[deck options] [--reps=N] [--kernels] [--json=FILE] [--trace]",
+	.synopsis = "[deck options] [--reps=N] [--kernels] [--json=FILE] [--ceilings=FILE] [--trace]",
 	.about = "Measure every stage (whole runs, with snapshots) and the GPU kernels;\n"
 	         "--kernels measures the kernels only, and fails where there are none to measure\n"
-	         "(no GPU, or none for the workload).  --trace adds each stage's device busy\n"
-	         "time per step (CUPTI; it slows every CUDA call, so whole runs are slower).\n",
+	         "(no GPU, or none for the workload).  --ceilings=FILE: the speed of light\n"
+	         "against that file's ceilings (also APOD_CEILINGS).  --trace adds each stage's\n"
+	         "device busy time per step (CUPTI; it slows every CUDA call, so whole runs are\n"
+	         "slower).\n",
 	.options = bench_options,
 	.deck = 1,
 	.main = bench_main,

@@ -94,7 +94,7 @@ static void print_ceilings(const struct apod_ceilings *c)
 	       "between back-to-back launches (us).\n");
 }
 
-enum { OPT_REFRESH = 3100, OPT_CEILINGS };
+enum { OPT_REFRESH = 3100 };
 static const struct option ceilings_options[] = {
 	{ "refresh", no_argument, NULL, OPT_REFRESH },
 	{ "ceilings", required_argument, NULL, OPT_CEILINGS },

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "fail.h"
 #include "results.h"
+#include "sol.h"
 #include "typed.h"
 
 /* A column of seconds, or "-" where the phase has no such figure. */
@@ -94,19 +95,59 @@ static void print_final(const struct apod_run *r)
 	putchar('\n');
 }
 
+/* The ceilings the speed of light is held to: 1 read, 0 none (why says
+ * why), -2 where the file the user named is unreadable. */
+static int machine(struct apod_sol_machine *m, char *why, size_t len)
+{
+	switch (apod_cli_machine(m, why, len)) {
+	case 0:
+		return 1;
+	case -2:
+		return -2;
+	}
+	return 0;
+}
+
+/* After the phases: each one's speed of light, and the stage's. */
+static void speed_of_light(const struct apod_open *o, const struct apod_stage *e,
+                           const struct apod_run *r, const struct apod_sol_machine *m, int have,
+                           const char *why, json_object *rep)
+{
+	struct apod_sol sol;
+	memset(&sol, 0, sizeof sol);
+	if (have)
+		apod_sol_eval(o->w, o->params, e, e == o->w->stages[0], NULL, r, m, &sol);
+	else
+		snprintf(sol.why, sizeof sol.why, "%s", why);
+	apod_run_sol_print(stdout, r, e, &sol);
+	if (rep)
+		json_object_object_add(rep, "speed_of_light", apod_run_sol_json(r, &sol));
+}
+
 static int run_main(int argc, char **argv)
 {
 	struct apod_run_args args;
 	struct apod_open o;
 	const struct apod_stage *e;
 	struct apod_run r;
-	int rc = apod_run_parse(argc, argv, &args);
+	struct apod_sol_machine m;
+	const char *env = getenv("APOD_CEILINGS");
+	char why[512] = "";
+	int named, have = 0, rc = apod_run_parse(argc, argv, &args);
 
 	if (apod_cmd_parsed(&o, &apod_cmd_run_entry, rc))
 		return o.status;
 	if (!(e = apod_stage_find(args.deck.w, args.stage)))
 		return apod_usage_error("run", "unknown stage '%s' of workload %s (see '%s stages')",
 		                        args.stage, args.deck.w->name, apod_prog->name);
+	/* A file the user named is read before the run, so that a wrong one
+	 * stops it; this machine's cache (measured the first time) after it,
+	 * by the reporter alone, so that a stage's processes do not all
+	 * measure at once. */
+	apod_cli_ceilings_file = args.ceilings;
+	named = (args.ceilings && *args.ceilings) || (env && *env);
+	if (named && (have = machine(&m, why, sizeof why)) < 0)
+		return apod_report_failure();
 	if (apod_cmd_begin(&o, &args.deck, APOD_OPEN_PROBLEM))
 		return o.status;
 	if (apod_run_stage(o.w, e, o.params, o.problem, args.out, &r)) {
@@ -116,16 +157,17 @@ static int run_main(int argc, char **argv)
 	rc = APOD_EXIT_OK;
 	/* One of several processes: the reporter prints and writes alone. */
 	if (apod_reporting()) {
+		json_object *rep = args.json ? apod_report_json(o.params, &r) : NULL;
 		printf("workload %s, stage %s, deck %s: %ld steps, %s precision\n", o.w->name, e->name,
 		       apod_deck_title(o.w, o.params), r.steps, apod_run_precision(&r));
 		apod_print_phases(stdout, &r);
+		if (!named)
+			have = machine(&m, why, sizeof why) == 1;
+		speed_of_light(&o, e, &r, &m, have, why, rep);
 		print_final(&r);
 		if (args.out)
 			printf("results in %s (%ld snapshots)\n", args.out, r.snapshots);
-	}
-	if (apod_reporting() && args.json) {
-		json_object *rep = apod_report_json(o.params, &r);
-		if (apod_json_write(args.json, rep))
+		if (rep && apod_json_write(args.json, rep))
 			rc = apod_report_failure();
 		json_object_put(rep);
 	}
@@ -137,10 +179,14 @@ static int run_main(int argc, char **argv)
 const struct apod_cmd apod_cmd_run_entry = {
 	.name = "run",
 	.help = "run one stage: its phase timers, its results (--out), its report (--json)",
-	.synopsis = "--stage=NAME [deck options] [--out=DIR] [--json=FILE] [--trace]",
+	.synopsis = "--stage=NAME [deck options] [--out=DIR] [--json=FILE] [--ceilings=FILE] [--trace]",
 	.about = "Run one stage.  --out=DIR writes its results directory (swapped in whole\n"
-	         "when the run succeeds); --json=FILE its report.  --trace adds the device's\n"
-	         "own time per phase, from CUPTI (it slows every CUDA call).\n",
+	         "when the run succeeds); --json=FILE its report.  After the phase timers,\n"
+	         "each phase's speed of light (its declared work over the ceilings of the\n"
+	         "resource the stage runs on) beside the time it took; --ceilings=FILE holds\n"
+	         "it to that file's ceilings in place of this machine's (also APOD_CEILINGS).\n"
+	         "--trace adds the device's own time per phase, from CUPTI (it slows every\n"
+	         "CUDA call).\n",
 	.options = apod_run_options,
 	.deck = 1,
 	.main = run_main,

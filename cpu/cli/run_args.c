@@ -194,6 +194,7 @@ static int run_opt(int c, const char *arg, void *ctx)
 	case OPT_STAGE: a->stage = arg; return 0;
 	case OPT_OUT: a->out = arg; return 0;
 	case OPT_JSON: a->json = arg; return 0;
+	case OPT_CEILINGS: a->ceilings = arg; return 0;
 	}
 	return apod_option_fail(c, NULL);
 }
@@ -202,6 +203,7 @@ const struct option apod_run_options[] = {
 	{ "stage", required_argument, NULL, OPT_STAGE },
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "json", required_argument, NULL, OPT_JSON },
+	{ "ceilings", required_argument, NULL, OPT_CEILINGS },
 	{ "trace", no_argument, NULL, OPT_TRACE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },

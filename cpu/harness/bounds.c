@@ -24,18 +24,54 @@ double apod_gustafson(double p, double n)
 	return n + (1 - p) * (1 - n);
 }
 
-void apod_bound_eval(int nphases, const double *serial, const double *stage,
-                     const unsigned *phase_bits, unsigned ports, int width, struct apod_bound *b)
+void apod_noise_init(struct apod_noise *n, int nphases, const double *reference)
 {
+	memset(n, 0, sizeof *n);
+	for (int i = 0; i < nphases && i < APOD_MAX_PHASES; i++)
+		apod_noise_add(n, i, reference[i]);
+}
+
+void apod_noise_add(struct apod_noise *n, int i, double seconds)
+{
+	if (i < 0 || i >= APOD_MAX_PHASES || !(seconds >= 0))
+		return;
+	if (!n->samples[i]++) {
+		n->least[i] = n->most[i] = seconds;
+		return;
+	}
+	n->least[i] = fmin(n->least[i], seconds);
+	n->most[i] = fmax(n->most[i], seconds);
+}
+
+double apod_noise_allowance(const struct apod_noise *n, int i)
+{
+	double one = fmax(APOD_BOUND_NOISE * n->least[i], APOD_NOISE_ABS);
+	/* Timed once, nothing is known of the reference's own spread: the
+	 * difference of two timings, each with one timing's noise. */
+	if (n->samples[i] < 2)
+		return 2 * one;
+	return n->most[i] - n->least[i] + one;
+}
+
+void apod_bound_eval(int nphases, const double *serial, const double *stage,
+                     const unsigned *phase_bits, unsigned ports, int width,
+                     const struct apod_noise *noise, struct apod_bound *b)
+{
+	struct apod_noise once;
 	double ts = 0, tt = 0, ps = 0, pt = 0;
 	memset(b, 0, sizeof *b);
+	if (!noise) {
+		apod_noise_init(&once, nphases, serial);
+		noise = &once;
+	}
 	for (int i = 0; i < nphases; i++) {
 		ts += serial[i];
 		tt += stage[i];
 		if (ports & phase_bits[i]) {
 			ps += serial[i];
 			pt += stage[i];
-		} else if (stage[i] < serial[i] - fmax(0.2 * serial[i], 2e-3))
+		} else if (noise->samples[i] &&
+		           stage[i] < noise->least[i] - apod_noise_allowance(noise, i))
 			b->undeclared_faster |= 1u << i;
 	}
 	b->p = ts > 0 ? ps / ts : 0;

@@ -193,6 +193,12 @@ static int collect_all(const struct apod_stage *e, void *ctx, struct apod_run *r
 	return 0;
 }
 
+static void touch_results(struct apod_run *r)
+{
+	for (int a = 0; a < r->narrays; a++)
+		memset(r->arrays[a].data, 0, r->arrays[a].count * apod_dtype_size(r->arrays[a].dtype));
+}
+
 int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, const void *params,
                   const void *problem, const char *outdir, unsigned flags, struct apod_run *r)
 {
@@ -221,8 +227,7 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 	/* Touch the result buffers before any timer runs: fetchResults then
 	 * times the copy, not the kernel mapping fresh pages (which made one
 	 * stage's fetch four times another's for the same memcpy). */
-	for (int a = 0; a < r->narrays; a++)
-		memset(r->arrays[a].data, 0, r->arrays[a].count * apod_dtype_size(r->arrays[a].dtype));
+	touch_results(r);
 	for (int k = 0; k < nprobes; k++)
 		every[k] = w->probes[k].every(params);
 	if (M && !e->snapshot_begin && snapshot_bytes(r) && !(snap = malloc(snapshot_bytes(r)))) {
@@ -377,4 +382,32 @@ fail:
 	free(snap);
 	apod_run_free(r);
 	return -1;
+}
+
+int apod_retime_setup_fetch(const struct apod_workload *w, const struct apod_stage *e,
+                            const void *params, const void *problem, double *setup, double *fetch)
+{
+	struct apod_run r;
+	void *ctx;
+	double t;
+	int rc = -1;
+	if (apod_run_alloc(&r, w, params))
+		return -1;
+	touch_results(&r);   /* as in a run */
+	t = apod_now();
+	ctx = e->create(problem);
+	*setup = apod_now() - t;
+	if (!ctx)
+		goto out;
+	t = apod_now();
+	for (int a = 0; a < r.narrays; a++)
+		if (e->fetch(ctx, a, r.arrays[a].data))
+			goto out_ctx;
+	*fetch = apod_now() - t;
+	rc = 0;
+out_ctx:
+	e->destroy(ctx);
+out:
+	apod_run_free(&r);
+	return rc;
 }

@@ -85,6 +85,13 @@ void apod_run_free(struct apod_run *r);
 int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, const void *params,
                   const void *problem, const char *outdir, unsigned flags, struct apod_run *r);
 
+/* Stage e's setup (create) and fetchResults timed again, on a context of
+ * its own that takes no step: samples of their run-to-run noise (bounds.h),
+ * for a stage of one process that keeps no device marks.  0, or -1 with
+ * the failure recorded. */
+int apod_retime_setup_fetch(const struct apod_workload *w, const struct apod_stage *e,
+                            const void *params, const void *problem, double *setup, double *fetch);
+
 /* Where a run's time went, when its stage timed phases on the device:
  * apod_device_timed says whether phase i was (the step, the probes, the
  * snapshots and the fetch; not setup and not writeReport);

@@ -138,7 +138,9 @@ int apod_sol_eval(const struct apod_workload *w, const void *params, const struc
 			 * declared: nothing is known of its least time but that it is
 			 * at least 0, except for the reference, which measured it. */
 			const struct apod_run *ref = serial ? serial : stage;
-			sol->bound += !ported || is_reference ? ref->phase[i] : 0;
+			t = !ported || is_reference ? ref->phase[i] : 0;
+			sol->bound += t;
+			sol->loop_bound += compute ? t : 0;
 			continue;
 		}
 		declared = 1;
@@ -150,6 +152,7 @@ int apod_sol_eval(const struct apod_workload *w, const void *params, const struc
 		                     m->h2d, m->d2h);
 		sol->phase[i] = t;
 		sol->bound += t;
+		sol->loop_bound += compute ? t : 0;
 		ported_sol += t;
 		ported_serial += serial ? serial->phase[i] : 0;
 		measured = checkable(stage, i, on);
@@ -178,5 +181,8 @@ int apod_sol_eval(const struct apod_workload *w, const void *params, const struc
 	sol->n = ported_sol > 0 ? ported_serial / ported_sol : INFINITY;
 	sol->speedup = !serial ? 0 : sol->bound > 0 ? serial->total / sol->bound : INFINITY;
 	sol->reached = stage->total > 0 ? sol->bound / stage->total : 0;
+	for (int i = APOD_PHASE_STEP; i < 2 + nprobes && i < stage->nphases; i++)
+		sol->loop_time += apod_attributed(stage, i);
+	sol->loop_reached = sol->loop_time > 0 ? sol->loop_bound / sol->loop_time : 0;
 	return 0;
 }

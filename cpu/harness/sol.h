@@ -72,6 +72,13 @@ struct apod_sol {
 	 * declared work, or the ceilings, are wrong. */
 	unsigned faster;
 	unsigned resident;                 /* phases whose bytes fit in the last-level cache */
+	/* The step loop alone (the step and the probes, without setup, I/O and
+	 * the results): what a stage that ports the loop is held to.
+	 * loop_bound is the bound's share in those phases; loop_time the
+	 * stage's time there, device time where it timed them on the device
+	 * (apod_attributed), host time otherwise; loop_reached their ratio
+	 * (0 where the loop took no measured time). */
+	double loop_bound, loop_time, loop_reached;
 };
 
 /* The speed of light of `stage`, a run of stage e, against `serial`, the

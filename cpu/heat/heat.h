@@ -37,6 +37,7 @@ struct heat_deck {
 	double t_init;            /* interior at step 0 */
 	double t_hot;             /* top edge, held fixed */
 	double t_cold;            /* other three edges, held fixed */
+	long stats_every;         /* calcStats every K steps (0: never) */
 	long summary_every;       /* calcSummaryData every K steps (0: never) */
 	long snapshot_every;      /* snapshot every M steps (0: never) */
 	long zones[2];            /* zones across, down */

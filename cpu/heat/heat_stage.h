@@ -20,7 +20,8 @@
 extern "C" {
 #endif
 
-/* Heat's probes, in order: calcStats every step, calcSummaryData every K. */
+/* Heat's probes, in order: calcStats every stats_every steps, calcSummaryData
+ * every summary_every. */
 enum { HEAT_PROBE_STATS, HEAT_PROBE_SUMMARY };
 /* The per-step computation: what a parallel stage of heat takes over. */
 #define HEAT_PORTS_COMPUTE \
@@ -38,6 +39,8 @@ enum { HEAT_PROBE_STATS, HEAT_PROBE_SUMMARY };
 #define HEAT_GPU2_ABOUT "GPU stage 2: field resident on the device, statistics reduced there"
 #define HEAT_GPU3_ABOUT "GPU stage 3: snapshots downloaded on a copy stream, overlapping steps"
 #define HEAT_GPU4_ABOUT "GPU stage 4: tuned kernels, statistics fused into the sweep"
+#define HEAT_GPU5_ABOUT \
+	"GPU stage 5: temporally blocked, up to 4 steps a pass with the statistics in the tile"
 #define HEAT_MPI_ABOUT \
 	"MPI ranks x OpenMP threads, rows split, halos traded (1 rank in the table: use mpirun)"
 #define HEAT_MGPU_ABOUT \
@@ -45,6 +48,7 @@ enum { HEAT_PROBE_STATS, HEAT_PROBE_SUMMARY };
 
 extern const struct apod_stage heat_stage_serial, heat_stage_omp;
 extern const struct apod_stage heat_stage_gpu1, heat_stage_gpu2, heat_stage_gpu3, heat_stage_gpu4;
+extern const struct apod_stage heat_stage_gpu5;
 extern const struct apod_stage heat_stage_mpi, heat_stage_mgpu;
 /* bench --kernels (kernels.c): the workload's kernels member. */
 int heat_kernels(const void *problem, int reps, void *json);

@@ -152,6 +152,8 @@ const struct apod_param heat_params[] = {
 	TEMP("t_init", "20", t_init, "interior temperature at step 0"),
 	TEMP("t_hot", "100", t_hot, "top edge, held fixed"),
 	TEMP("t_cold", "0", t_cold, "the other three edges, held fixed"),
+	{ .key = "stats_every", .type = APOD_PARAM_INT, .def = "1", .lo = 0, .hi = HEAT_MAX_STEPS,
+	  .offset = AT(stats_every), .help = "calcStats every K steps (0: never)" },
 	{ .key = "summary_every", .type = APOD_PARAM_INT, .def = "10", .lo = 0, .hi = HEAT_MAX_STEPS,
 	  .offset = AT(summary_every), .help = "calcSummaryData every K steps (0: never)" },
 	{ .key = "snapshot_every", .type = APOD_PARAM_INT, .def = "100", .lo = 0,
@@ -200,14 +202,16 @@ void heat_deck_hist_range(const struct heat_deck *d, double *lo, double *hi)
 
 size_t heat_deck_run_bytes(const struct heat_deck *d)
 {
-	size_t cells, bytes, per_step, steps_bytes;
+	size_t cells, bytes, per_step, steps_bytes, rows;
 	/* Two fields, the final copy and a snapshot buffer... */
 	if (__builtin_mul_overflow((size_t)d->size[0], (size_t)d->size[1], &cells) ||
 	    __builtin_mul_overflow(cells, 4 * sizeof(heat_real), &bytes))
 		return 0;
-	/* ...and the statistics kept for every step: moments and histogram, in double. */
+	/* ...and the statistics kept for every stats_every-th step: moments and
+	 * histogram, in double. */
 	per_step = (4 + (size_t)d->hist_bins) * sizeof(double);
-	if (__builtin_mul_overflow((size_t)d->steps, per_step, &steps_bytes) ||
+	rows = d->stats_every > 0 ? (size_t)(d->steps / d->stats_every) : 0;
+	if (__builtin_mul_overflow(rows, per_step, &steps_bytes) ||
 	    __builtin_add_overflow(bytes, steps_bytes, &bytes))
 		return 0;
 	return bytes;

@@ -11,19 +11,22 @@
 #include "heat_stage.h"
 
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
-#define GPU1 heat_stage_gpu1   /* gpu/heat/stage1.cu .. stage4.cu */
+#define GPU1 heat_stage_gpu1   /* gpu/heat/stage1.cu .. stage5.cu */
 #define GPU2 heat_stage_gpu2
 #define GPU3 heat_stage_gpu3
 #define GPU4 heat_stage_gpu4
+#define GPU5 heat_stage_gpu5
 #else
 APOD_STAGE_UNBUILT(unbuilt1, "gpu1", HEAT_GPU1_ABOUT, HEAT_GPU1_PORTS, APOD_WHY_NO_CUDA);
 APOD_STAGE_UNBUILT(unbuilt2, "gpu2", HEAT_GPU2_ABOUT, HEAT_PORTS_DEVICE, APOD_WHY_NO_CUDA);
 APOD_STAGE_UNBUILT(unbuilt3, "gpu3", HEAT_GPU3_ABOUT, HEAT_PORTS_DEVICE, APOD_WHY_NO_CUDA);
 APOD_STAGE_UNBUILT(unbuilt4, "gpu4", HEAT_GPU4_ABOUT, HEAT_PORTS_DEVICE, APOD_WHY_NO_CUDA);
+APOD_STAGE_UNBUILT(unbuilt5, "gpu5", HEAT_GPU5_ABOUT, HEAT_PORTS_DEVICE, APOD_WHY_NO_CUDA);
 #define GPU1 unbuilt1
 #define GPU2 unbuilt2
 #define GPU3 unbuilt3
 #define GPU4 unbuilt4
+#define GPU5 unbuilt5
 #endif
 
 #define WHY_NO_MPI "built without MPI (configure found no mpicc, or --without-mpi)"
@@ -56,6 +59,7 @@ const struct apod_stage *const heat_stages[] = {
 	&GPU2,
 	&GPU3,
 	&GPU4,
+	&GPU5,
 	&MPI_STAGE,
 	&MGPU_STAGE,
 	NULL,

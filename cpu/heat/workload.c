@@ -1,7 +1,7 @@
 /*
  * workload.c: heat, declared to the harness: its deck, its problem, its
- * probes (calcStats every step, calcSummaryData every K), its outputs and
- * the tolerances the gate holds them to.
+ * probes (calcStats every stats_every steps, calcSummaryData every
+ * summary_every), its outputs and the tolerances the gate holds them to.
  *
  * The reasoning behind each tolerance is in doc/verification.md; in short:
  * with alpha <= 1/4 every update is a convex combination, so the difference
@@ -99,10 +99,9 @@ static int field_shape(const void *params, size_t dims[2])
 	return 2;
 }
 
-static long every_step(const void *params)
+static long stats_every(const void *params)
 {
-	(void)params;
-	return 1;
+	return ((const struct heat_deck *)params)->stats_every;
 }
 
 APOD_PARAM_LONG(summary_every, struct heat_deck, summary_every)
@@ -197,7 +196,7 @@ static void problem_destroy(void *problem)
 }
 
 static const struct apod_probe probes[] = {
-	[HEAT_PROBE_STATS] = { .name = "calcStats", .every = every_step },
+	[HEAT_PROBE_STATS] = { .name = "calcStats", .every = stats_every },
 	[HEAT_PROBE_SUMMARY] = { .name = "calcSummaryData", .every = summary_every },
 	{ .name = NULL },
 };

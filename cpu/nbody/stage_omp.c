@@ -131,7 +131,8 @@ static int omp_fetch(void *ctx, int a, void *dst)
 const struct apod_stage nbody_stage_omp = {
 	.name = "omp",
 	.about = "the same engine on every core with OpenMP, parallel over bodies",
-	.ports = NBODY_PORTS,
+	/* Its setup touches the state first on every core, so it is ported too. */
+	.ports = APOD_PORTS_SETUP | NBODY_PORTS,
 	.available = apod_omp_available,
 	.width = apod_omp_width,
 	.create = omp_create,

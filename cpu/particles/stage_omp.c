@@ -104,7 +104,8 @@ static int omp_fetch(void *ctx, int a, void *dst)
 const struct apod_stage particles_stage_omp = {
 	.name = "omp",
 	.about = "the same loops on every core with OpenMP, energy by reduction",
-	.ports = PARTICLES_PORTS,
+	/* Its setup copies the state in on every core (first touch), so it is ported too. */
+	.ports = APOD_PORTS_SETUP | PARTICLES_PORTS,
 	.available = apod_omp_available,
 	.width = apod_omp_width,
 	.create = omp_create,

@@ -9,6 +9,9 @@
 # then the columns:
 #   1 index  2 stage  3 total_seconds  4 speedup_vs_serial  5 amdahl_at_n
 #   6 amdahl_limit (NaN where unbounded: the table writes -1 there)
+#   7 the speed-of-light speedup ("speed_of_light"."speedup"; NaN where the
+#     row has none: a table from before it, or a why_not)
+# amdahl_at_n is NaN where the table wrote -1 (no bound).
 set -u
 if [ $# -ne 1 ] || [ ! -r "$1" ]; then
 	echo "usage: table2dat.sh TABLE.json (the JSON of 'apod --json=TABLE.json')" >&2
@@ -22,10 +25,18 @@ function value(s) { sub(/^ *"[^"]*": */, "", s); sub(/, *$/, "", s); gsub(/"/, "
 /^  "host_cores": */ { cores = value($0) }
 /^  "stages": *\[/ { in_stages = 1; depth = 0; next }
 in_stages {
-	# A key of a row (depth 1), read before the line opens anything.
-	if (depth == 1 && match($0, /^ *"[A-Za-z0-9_]+": */)) {
+	# A key of a row (depth 1), or of its speed_of_light (depth 2), read
+	# before the line opens anything.
+	if (depth == 1) {
+		inner = ""
+		if (match($0, /^ *"[A-Za-z0-9_]+": */)) {
+			key = $0; sub(/^ *"/, "", key); sub(/".*/, "", key)
+			row[key] = value($0)
+			inner = key
+		}
+	} else if (depth == 2 && inner == "speed_of_light" && match($0, /^ *"[A-Za-z0-9_]+": */)) {
 		key = $0; sub(/^ *"/, "", key); sub(/".*/, "", key)
-		row[key] = value($0)
+		row["sol_" key] = value($0)
 	}
 	b = bare($0)
 	opens = gsub(/[[{]/, "", b)
@@ -35,8 +46,10 @@ in_stages {
 	if (before >= 1 && depth == 0) {
 		if (row["ran"] == "true") {
 			lim = row["amdahl_limit"] + 0 < 0 ? "NaN" : row["amdahl_limit"]
-			rows[++n] = sprintf("%d %s %s %s %s %s", n, row["stage"], row["total_seconds"],
-			                    row["speedup_vs_serial"], row["amdahl_at_n"], lim)
+			atn = row["amdahl_at_n"] + 0 < 0 ? "NaN" : row["amdahl_at_n"]
+			sol = ("sol_speedup" in row) && row["sol_speedup"] + 0 > 0 ? row["sol_speedup"] : "NaN"
+			rows[++n] = sprintf("%d %s %s %s %s %s %s", n, row["stage"], row["total_seconds"],
+			                    row["speedup_vs_serial"], atn, lim, sol)
 		}
 		split("", row)
 	}
@@ -49,7 +62,7 @@ END {
 		exit 1
 	}
 	printf "# workload %s, %s cores\n", workload == "" ? "?" : workload, cores == "" ? "?" : cores
-	print "# 1 index  2 stage  3 total_seconds  4 speedup_vs_serial  5 amdahl_at_n  6 amdahl_limit"
+	print "# 1 index  2 stage  3 total_seconds  4 speedup_vs_serial  5 amdahl_at_n  6 amdahl_limit  7 sol_speedup"
 	for (i = 1; i <= n; i++)
 		print rows[i]
 }' "$1"

@@ -3,7 +3,10 @@
  * device-side statistics and summaries that go with it (gpu2 onwards).
  *
  * Each step only the small results come back: the moments (40 bytes), the
- * histogram (nbins counts) and, every K steps, the zone means.
+ * histogram (nbins counts) and, every K steps, the zone means.  They come
+ * back in batches (deferred probes, apod/workload.h): each probe writes its
+ * row into a ring on the device and returns without waiting; the harness
+ * collects the pending rows in one copy and one wait (doc/parallelize.md).
  */
 #ifndef APOD_HEAT_RESIDENT_H
 #define APOD_HEAT_RESIDENT_H
@@ -29,7 +32,18 @@ struct heat_resident {
 	double *h_zones;
 	int stats_blocks, stats_threads;
 	struct apod_phase_events *events;  /* device time per phase, on `stream` */
+	/* The deferred probes' rings: row `row` of a probe lives in slot
+	 * row % RESIDENT_DEFER_ROWS; a run with fewer rows gets fewer slots. */
+	size_t stats_stride;           /* bytes of a calcStats row: moments, then nbins counts */
+	long stats_slots, zone_slots;
+	unsigned char *d_stats_ring, *h_stats_ring;   /* h_: pinned, the rows collected */
+	double *d_zone_ring, *h_zone_ring;
 };
+
+/* Rows a deferred probe holds on the device before the harness collects
+ * them (the stages' defer_rows): 128 calcStats rows of the largest
+ * histogram are 2 MB; the summary's ring is sized to the run's rows. */
+#define RESIDENT_DEFER_ROWS 128
 
 /* Allocate and upload; `extra_fields` more fields' worth of device memory
  * will be allocated by the stage and is counted in the size check. */
@@ -53,6 +67,19 @@ int resident_stats_issue(struct heat_resident *r);
 /* Merge d_parts (filled by some kernel, d_hist too) and bring them home. */
 int resident_stats_finish(struct heat_resident *r, int nparts, struct apod_moments *m);
 int resident_zones(struct heat_resident *r, double *zone_means);
+
+/* Deferred: resident_defer_stats merges the nparts partials in d_parts and
+ * copies d_hist, both into calcStats's ring row `row`, in the kernel
+ * resident_stats_finish merges with (so the rows are the same bit for bit);
+ * resident_defer_zones computes the zone means into the summary's ring row.
+ * Neither waits.  resident_collect brings probe k's rows first ..
+ * first+count-1 home (one copy, two where the ring wraps, and one wait)
+ * and writes them into the harness's rows as resident_probe would. */
+int resident_defer_stats(struct heat_resident *r, int nparts, long row);
+int resident_defer_zones(struct heat_resident *r, long row);
+/* calcStats with the plain statistics kernel, deferred (gpu2, gpu3). */
+int resident_defer_plain_stats(struct heat_resident *r, long row);
+int resident_collect(struct heat_resident *r, int k, long first, long count, void *const *rows);
 int resident_fetch(struct heat_resident *r, heat_real *dst);
 
 /* Snapshots that overlap the steps (gpu3 onwards).  The field is copied on

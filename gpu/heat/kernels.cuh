@@ -63,9 +63,15 @@ static __global__ void stats_kernel(const heat_real *__restrict__ f, size_t n, h
 			atomicAdd(&hist[b], block_hist[b]);
 }
 
-/* Merge the per-block partial moments, in a fixed order, in one block. */
+/* Merge the per-block partial moments, in a fixed order, in one block of
+ * 256 threads.  With hist_out, the histogram's counts are copied beside
+ * them: the deferred probes' ring row (resident.cu).  The synchronous and
+ * the deferred calcStats both merge here, so their rows are the same bit
+ * for bit. */
 static __global__ void merge_kernel(const struct apod_moments *__restrict__ partials, int nparts,
-                                    struct apod_moments *__restrict__ total)
+                                    struct apod_moments *__restrict__ total,
+                                    const unsigned *__restrict__ hist = NULL,
+                                    unsigned *__restrict__ hist_out = NULL, int nbins = 0)
 {
 	struct apod_moments m;
 	apod_moments_init(&m);
@@ -74,6 +80,9 @@ static __global__ void merge_kernel(const struct apod_moments *__restrict__ part
 	block_merge_moments(&m);
 	if (threadIdx.x == 0)
 		*total = m;
+	if (hist_out)
+		for (int b = threadIdx.x; b < nbins; b += blockDim.x)
+			hist_out[b] = hist[b];
 }
 
 /* calcSummaryData: one block per zone, summing in double. */

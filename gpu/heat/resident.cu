@@ -4,12 +4,28 @@
 #include "device.h"
 #include "kernels.cuh"
 #include "heat_resident.h"
+#include "heat_stage.h"
+
+/* Slots a deferred probe's ring needs: RESIDENT_DEFER_ROWS, or the rows
+ * the run will have if fewer (at least one, so the buffers exist). */
+static long ring_slots(long steps, long every)
+{
+	long rows = every > 0 ? steps / every : 0;
+	if (rows > RESIDENT_DEFER_ROWS)
+		rows = RESIDENT_DEFER_ROWS;
+	return rows > 0 ? rows : 1;
+}
 
 int resident_init(struct heat_resident *r, const struct heat_problem *p, const char *stage,
                   cudaStream_t stream, int nparts, int extra_fields)
 {
 	size_t field = p->n * sizeof(heat_real);
-	size_t need = (2 + (size_t)extra_fields) * field + p->nsrc * (sizeof(size_t) + sizeof(heat_real)) +
+	/* A calcStats row: the moments, then the counts, 8-byte aligned. */
+	size_t stride = (sizeof(struct apod_moments) + (size_t)p->nbins * sizeof(unsigned) + 7) / 8 * 8;
+	long stats_slots = ring_slots(p->deck->steps, 1);
+	long zone_slots = ring_slots(p->deck->steps, p->deck->summary_every);
+	size_t rings = (size_t)stats_slots * stride + (size_t)zone_slots * p->nzones * sizeof(double);
+	size_t need = rings + (2 + (size_t)extra_fields) * field + p->nsrc * (sizeof(size_t) + sizeof(heat_real)) +
 	              (size_t)nparts * sizeof(struct apod_moments) + (size_t)p->nbins * sizeof(unsigned) +
 	              (size_t)p->nzones * sizeof(double) + (64u << 20); /* context and slack */
 	int dev, sms;
@@ -17,6 +33,9 @@ int resident_init(struct heat_resident *r, const struct heat_problem *p, const c
 	r->p = p;
 	r->stream = stream;
 	r->nparts = nparts;
+	r->stats_stride = stride;
+	r->stats_slots = stats_slots;
+	r->zone_slots = zone_slots;
 	if (apod_gpu_require(stage, need))
 		return -1;
 	APOD_CUDA_TRY(cudaMalloc(&r->d_cur, field));
@@ -30,6 +49,10 @@ int resident_init(struct heat_resident *r, const struct heat_problem *p, const c
 	APOD_CUDA_TRY(cudaMallocHost(&r->h_total, sizeof(struct apod_moments)));
 	APOD_CUDA_TRY(cudaMallocHost(&r->h_hist, (size_t)p->nbins * sizeof(unsigned)));
 	APOD_CUDA_TRY(cudaMallocHost(&r->h_zones, (size_t)p->nzones * sizeof(double)));
+	APOD_CUDA_TRY(cudaMalloc(&r->d_stats_ring, (size_t)stats_slots * stride));
+	APOD_CUDA_TRY(cudaMallocHost(&r->h_stats_ring, (size_t)stats_slots * stride));
+	APOD_CUDA_TRY(cudaMalloc(&r->d_zone_ring, (size_t)zone_slots * p->nzones * sizeof(double)));
+	APOD_CUDA_TRY(cudaMallocHost(&r->h_zone_ring, (size_t)zone_slots * p->nzones * sizeof(double)));
 	/* Both buffers start whole: the sweep never writes the fixed edges. */
 	APOD_CUDA_TRY(cudaMemcpy(r->d_cur, p->init, field, cudaMemcpyHostToDevice));
 	APOD_CUDA_TRY(cudaMemcpy(r->d_next, p->init, field, cudaMemcpyHostToDevice));
@@ -77,6 +100,10 @@ void resident_free(struct heat_resident *r)
 	cudaFreeHost(r->h_total);
 	cudaFreeHost(r->h_hist);
 	cudaFreeHost(r->h_zones);
+	cudaFree(r->d_stats_ring);
+	cudaFreeHost(r->h_stats_ring);
+	cudaFree(r->d_zone_ring);
+	cudaFreeHost(r->h_zone_ring);
 	memset(r, 0, sizeof *r);
 }
 
@@ -102,7 +129,8 @@ int resident_sweep(struct heat_resident *r)
 static int stats_send(struct heat_resident *r, int nparts)
 {
 	const struct heat_problem *p = r->p;
-	APOD_LAUNCH_TRY((merge_kernel<<<1, 256, 0, r->stream>>>(r->d_parts, nparts, r->d_total)));
+	APOD_LAUNCH_TRY((merge_kernel<<<1, 256, 0, r->stream>>>(r->d_parts, nparts, r->d_total, NULL,
+	                                                                   NULL, 0)));
 	APOD_CUDA_TRY(cudaMemcpyAsync(r->h_total, r->d_total, sizeof *r->h_total, cudaMemcpyDeviceToHost,
 	                         r->stream));
 	APOD_CUDA_TRY(cudaMemcpyAsync(r->h_hist, r->d_hist, (size_t)p->nbins * sizeof *r->h_hist,
@@ -123,14 +151,25 @@ int resident_stats_finish(struct heat_resident *r, int nparts, struct apod_momen
 	return stats_send(r, nparts) || stats_take(r, m) ? -1 : 0;
 }
 
-int resident_stats_issue(struct heat_resident *r)
+/* calcStats with the plain kernel, into d_parts and d_hist. */
+static int stats_gather(struct heat_resident *r)
 {
 	const struct heat_problem *p = r->p;
 	APOD_CUDA_TRY(cudaMemsetAsync(r->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), r->stream));
 	APOD_LAUNCH_TRY((stats_kernel<<<r->stats_blocks, r->stats_threads, (size_t)p->nbins * sizeof(unsigned),
 	                           r->stream>>>(r->d_cur, p->n, p->hist_lo, p->hist_inv_width, p->nbins,
 	                                        r->d_parts, r->d_hist)));
-	return stats_send(r, r->stats_blocks);
+	return 0;
+}
+
+int resident_stats_issue(struct heat_resident *r)
+{
+	return stats_gather(r) || stats_send(r, r->stats_blocks) ? -1 : 0;
+}
+
+int resident_defer_plain_stats(struct heat_resident *r, long row)
+{
+	return stats_gather(r) || resident_defer_stats(r, r->stats_blocks, row) ? -1 : 0;
 }
 
 int resident_stats(struct heat_resident *r, struct apod_moments *m)
@@ -147,6 +186,98 @@ int resident_zones(struct heat_resident *r, double *zone_means)
 	                         cudaMemcpyDeviceToHost, r->stream));
 	APOD_CUDA_TRY(cudaStreamSynchronize(r->stream));
 	memcpy(zone_means, r->h_zones, (size_t)p->nzones * sizeof(double));
+	return 0;
+}
+
+/* The ring row of `row` in a ring of `slots` (the harness numbers its
+ * rows so that none pending share a slot). */
+static int ring_slot(long row, long slots, const char *what, long *slot)
+{
+	*slot = row % RESIDENT_DEFER_ROWS;
+	if (row < 0 || *slot >= slots)
+		return apod_fail("%s: row %ld is beyond the %ld rows the run was sized for", what, row,
+		                 slots);
+	return 0;
+}
+
+int resident_defer_stats(struct heat_resident *r, int nparts, long row)
+{
+	const struct heat_problem *p = r->p;
+	unsigned char *dst;
+	long slot;
+	if (ring_slot(row, r->stats_slots, "calcStats", &slot))
+		return -1;
+	dst = r->d_stats_ring + (size_t)slot * r->stats_stride;
+	APOD_LAUNCH_TRY((merge_kernel<<<1, 256, 0, r->stream>>>(
+		r->d_parts, nparts, (struct apod_moments *)dst, r->d_hist,
+		(unsigned *)(dst + sizeof(struct apod_moments)), p->nbins)));
+	return 0;
+}
+
+int resident_defer_zones(struct heat_resident *r, long row)
+{
+	const struct heat_problem *p = r->p;
+	long slot;
+	if (ring_slot(row, r->zone_slots, "calcSummaryData", &slot))
+		return -1;
+	APOD_LAUNCH_TRY((zones_kernel<<<p->nzones, 256, 0, r->stream>>>(
+		r->d_cur, p->nx, p->ny, p->zones_x, p->zones_y,
+		r->d_zone_ring + (size_t)slot * p->nzones)));
+	return 0;
+}
+
+/* Copy slots first .. first+count-1 (mod slots) of a ring home, in one
+ * piece or, where they wrap, two. */
+static int ring_download(struct heat_resident *r, const void *dev, void *host, size_t stride,
+                         long slots, long first, long count)
+{
+	long a = first % slots, n1 = count < slots - a ? count : slots - a;
+	APOD_CUDA_TRY(cudaMemcpyAsync((char *)host + (size_t)a * stride,
+	                         (const char *)dev + (size_t)a * stride, (size_t)n1 * stride,
+	                         cudaMemcpyDeviceToHost, r->stream));
+	if (count > n1)
+		APOD_CUDA_TRY(cudaMemcpyAsync(host, dev, (size_t)(count - n1) * stride,
+		                         cudaMemcpyDeviceToHost, r->stream));
+	return 0;
+}
+
+int resident_collect(struct heat_resident *r, int k, long first, long count, void *const *rows)
+{
+	const struct heat_problem *p = r->p;
+	int summary = k == HEAT_PROBE_SUMMARY;
+	long slots = summary ? r->zone_slots : r->stats_slots, slot;
+	size_t stride = summary ? (size_t)p->nzones * sizeof(double) : r->stats_stride;
+	const char *what = summary ? "calcSummaryData" : "calcStats";
+	if (count <= 0)
+		return 0;
+	if (count > slots)
+		return apod_fail("%s: %ld rows to collect from a ring of %ld", what, count, slots);
+	if (ring_slot(first, slots, what, &slot) || ring_slot(first + count - 1, slots, what, &slot))
+		return -1;
+	if (ring_download(r, summary ? (const void *)r->d_zone_ring : r->d_stats_ring,
+	                  summary ? (void *)r->h_zone_ring : r->h_stats_ring, stride, slots, first,
+	                  count))
+		return -1;
+	/* The one wait: every pending row's kernels and the copies. */
+	APOD_CUDA_TRY(cudaStreamSynchronize(r->stream));
+	for (long i = 0; i < count; i++) {
+		long s = (first + i) % slots;
+		if (summary) {
+			if (rows[HEAT_SERIES_ZONES])
+				memcpy((double *)rows[HEAT_SERIES_ZONES] + (size_t)i * p->nzones,
+				       r->h_zone_ring + (size_t)s * p->nzones, (size_t)p->nzones * sizeof(double));
+		} else {
+			const unsigned char *src = r->h_stats_ring + (size_t)s * r->stats_stride;
+			struct apod_moments m;
+			double *row[3] = { NULL, NULL, NULL };
+			memcpy(&m, src, sizeof m);
+			if (rows[HEAT_SERIES_STATS])
+				row[HEAT_SERIES_STATS] = (double *)rows[HEAT_SERIES_STATS] + (size_t)i * 4;
+			if (rows[HEAT_SERIES_HIST])
+				row[HEAT_SERIES_HIST] = (double *)rows[HEAT_SERIES_HIST] + (size_t)i * p->nbins;
+			heat_stats_rows(p, &m, (const unsigned *)(src + sizeof m), row);
+		}
+	}
 	return 0;
 }
 

@@ -7,6 +7,10 @@
  *
  *     .create = resident_create<gpu3, gpu3_setup, gpu3_destroy>,
  *     .step = resident_step<gpu3>, .probe = resident_probe<gpu3>, ...
+ *
+ * Their probes are deferred (probe_defer, probe_collect): the harness uses
+ * those; probe, the synchronous path, stays for callers that want one row
+ * now (tests/check_gpu.c compares the two).
  */
 #ifndef APOD_GPU_RESIDENT_STAGE_CUH
 #define APOD_GPU_RESIDENT_STAGE_CUH
@@ -57,6 +61,31 @@ static int resident_probe(void *ctx, int k, double *const *rows)
 		return -1;
 	heat_stats_rows(g->r.p, &m, g->r.h_hist, rows);
 	return 0;
+}
+
+/* The same probes deferred (apod/workload.h): each row is computed into a
+ * ring on the device and nothing waits; the harness collects the rows in
+ * batches.  calcStats's row by `defer` (the plain statistics kernel, then
+ * the merge into the ring), calcSummaryData's by the zone kernel. */
+template <class T> static int resident_defer_plain_of(T *g, long row)
+{
+	return resident_defer_plain_stats(&g->r, row);
+}
+
+template <class T, int (*defer)(T *, long) = resident_defer_plain_of<T> >
+static int resident_probe_defer(void *ctx, int k, long step, long row)
+{
+	T *g = (T *)ctx;
+	(void)step;
+	if (k == HEAT_PROBE_SUMMARY)
+		return resident_defer_zones(&g->r, row);
+	return defer(g, row);
+}
+
+template <class T>
+static int resident_probe_collect(void *ctx, int k, long first, long count, void *const *rows)
+{
+	return resident_collect(&((T *)ctx)->r, k, first, count, rows);
 }
 
 template <class T> static int resident_fetch_op(void *ctx, int array, void *dst)

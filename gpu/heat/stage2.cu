@@ -6,8 +6,9 @@
  * onto the device too (resident.cu: a Welford-per-thread statistics kernel,
  * a one-block-per-zone summary kernel), even though on their own they would
  * not be worth porting: the guide's advice to minimise transfers even at
- * the cost of running unremarkable kernels on the device.  Each step now
- * brings back 40 bytes of moments and a histogram.
+ * the cost of running unremarkable kernels on the device.  Each step's 40
+ * bytes of moments and its histogram stay in a ring on the device until
+ * the harness collects a batch of rows (deferred probes): no step waits.
  */
 #include <stdlib.h>
 
@@ -53,4 +54,7 @@ extern "C" const struct apod_stage heat_stage_gpu2 = {
 	.mark = resident_mark_op<gpu2>,
 	.device_seconds = resident_device_op<gpu2>,
 	.runs_on = APOD_RUNS_DEVICE,
+	.defer_rows = RESIDENT_DEFER_ROWS,
+	.probe_defer = resident_probe_defer<gpu2>,
+	.probe_collect = resident_probe_collect<gpu2>,
 };

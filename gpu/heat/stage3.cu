@@ -62,4 +62,7 @@ extern "C" const struct apod_stage heat_stage_gpu3 = {
 	.mark = resident_mark_op<gpu3>,
 	.device_seconds = resident_device_op<gpu3>,
 	.runs_on = APOD_RUNS_DEVICE,
+	.defer_rows = RESIDENT_DEFER_ROWS,
+	.probe_defer = resident_probe_defer<gpu3>,
+	.probe_collect = resident_probe_collect<gpu3>,
 };

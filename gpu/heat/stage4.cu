@@ -155,6 +155,12 @@ static int gpu4_stats(struct gpu4 *g, struct apod_moments *m)
 	return resident_stats_finish(&g->r, (int)(g->grid.x * g->grid.y), m);
 }
 
+/* Deferred: the merge goes into the ring row, and nothing waits. */
+static int gpu4_defer_stats(struct gpu4 *g, long row)
+{
+	return resident_defer_stats(&g->r, (int)(g->grid.x * g->grid.y), row);
+}
+
 /* Placed in the ladder in cpu/heat/stages.c. */
 extern "C" const struct apod_stage heat_stage_gpu4 = {
 	.name = "gpu4",
@@ -172,6 +178,9 @@ extern "C" const struct apod_stage heat_stage_gpu4 = {
 	.mark = resident_mark_op<gpu4>,
 	.device_seconds = resident_device_op<gpu4>,
 	.runs_on = APOD_RUNS_DEVICE,
+	.defer_rows = RESIDENT_DEFER_ROWS,
+	.probe_defer = resident_probe_defer<gpu4, gpu4_defer_stats>,
+	.probe_collect = resident_probe_collect<gpu4>,
 };
 
 /* Hooks for `apod bench`, which times the fused kernel on its own. */
@@ -193,6 +202,32 @@ void heat_gpu4_bench_destroy(void *ctx)
 cudaStream_t heat_gpu4_bench_stream(void *ctx)
 {
 	return ((struct gpu4 *)ctx)->compute;
+}
+
+/* `apod bench`: the rows gpu4's calcStats ring holds (the steps a loop of
+ * heat_gpu4_loop_once may take). */
+int heat_gpu4_loop_steps(void *ctx)
+{
+	return (int)((struct gpu4 *)ctx)->r.stats_slots;
+}
+
+/* `apod bench`: `steps` steps with calcStats every step, as a run issues
+ * them: with the rows deferred and collected once at the end, or with
+ * each row waited for before the next step (the synchronous probe, as
+ * before the deferred probes).  stats and hist hold steps rows. */
+int heat_gpu4_loop_once(void *ctx, int deferred, int steps, double *stats, double *hist)
+{
+	struct gpu4 *g = (struct gpu4 *)ctx;
+	int nbins = g->r.p->nbins;
+	void *rows[3] = { stats, hist, NULL };
+	for (int s = 0; s < steps; s++) {
+		double *one[3] = { stats + (size_t)s * 4, hist + (size_t)s * nbins, NULL };
+		if (gpu4_step(g) ||
+		    (deferred ? gpu4_defer_stats(g, s)
+		              : resident_probe<gpu4, gpu4_stats>(g, HEAT_PROBE_STATS, one)))
+			return -1;
+	}
+	return deferred ? resident_collect(&g->r, HEAT_PROBE_STATS, 0, steps, rows) : 0;
 }
 
 /* gpu4's fused kernel with parts of the statistics left out, for `apod bench`:

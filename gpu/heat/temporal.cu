@@ -7,7 +7,8 @@
  * a thread holds 127 registers and 16 warps fit on an SM; at depth 8 the
  * statistics of 8 levels take 238 registers, 8 warps, and the pass runs
  * slower a step (320 against 405 GCells/s at 8192^2).  Without statistics
- * depth 8 wins (1308 GCells/s), which is what `bench --kernels` shows.
+ * depth 8 wins (1308 GCells/s), which is what `bench --kernels` shows, and
+ * what gpu5 fuses between statistics steps where stats_every > 1.
  * Chunk: 64 rows where that gives the device two waves of warps or more,
  * else 32 (the 2048^2 deck): a shorter chunk recomputes more overlap rows.
  */
@@ -17,6 +18,7 @@
 
 #include "apod/cuda.h"
 #include "device.h"
+#include "heat/passes.h"
 #include "temporal.cuh"
 #include "temporal.h"
 
@@ -63,7 +65,9 @@ static size_t parts_needed(const struct heat_problem *p, int depth, int chunk)
 	return bx * TEMPORAL_WARPS * by;
 }
 
-int temporal_init(struct temporal *t, const struct heat_problem *p, cudaStream_t stream)
+/* Fields of the caller's (cur and next) or, where NULL, made here. */
+static int init_fields(struct temporal *t, const struct heat_problem *p, cudaStream_t stream,
+                       heat_real *cur, heat_real *next)
 {
 	size_t field = p->n * sizeof(heat_real), words = (p->n + 31) / 32, nparts, need;
 	const char *why;
@@ -75,6 +79,7 @@ int temporal_init(struct temporal *t, const struct heat_problem *p, cudaStream_t
 	memset(t, 0, sizeof *t);
 	t->p = p;
 	t->stream = stream;
+	t->lent = cur != NULL;
 	if (!temporal_supported(p, &why))
 		return apod_fail("%s", why);
 	t->depth = TEMPORAL_DEPTH;
@@ -83,19 +88,24 @@ int temporal_init(struct temporal *t, const struct heat_problem *p, cudaStream_t
 	slots = sms * TEMPORAL_MINB * TEMPORAL_WARPS;
 	t->chunk = parts_needed(p, t->depth, 64) >= 2 * (size_t)slots ? 64 : 32;
 	nparts = parts_needed(p, 1, t->chunk);   /* depth 1 has the most strips */
-	need = 2 * field + words * sizeof(unsigned) + TEMPORAL_MAX_DEPTH * nparts * sizeof(struct apod_moments) +
-	       (64u << 20);
+	need = (t->lent ? 0 : 2 * field) + words * sizeof(unsigned) +
+	       TEMPORAL_MAX_DEPTH * nparts * sizeof(struct apod_moments) + (64u << 20);
 	if (apod_gpu_require("gpu5", need))
 		return -1;
-	APOD_CUDA_TRY(cudaMalloc(&t->d_cur, field));
-	APOD_CUDA_TRY(cudaMalloc(&t->d_next, field));
+	if (t->lent) {
+		t->d_cur = cur;
+		t->d_next = next;
+	} else {
+		APOD_CUDA_TRY(cudaMalloc(&t->d_cur, field));
+		APOD_CUDA_TRY(cudaMalloc(&t->d_next, field));
+		APOD_CUDA_TRY(cudaMemcpy(t->d_cur, p->init, field, cudaMemcpyHostToDevice));
+		APOD_CUDA_TRY(cudaMemcpy(t->d_next, p->init, field, cudaMemcpyHostToDevice));
+	}
 	APOD_CUDA_TRY(cudaMalloc(&t->d_mask, words * sizeof(unsigned)));
 	APOD_CUDA_TRY(cudaMalloc(&t->d_edges, ((size_t)p->nbins + 1) * 2 * sizeof(float)));
 	APOD_CUDA_TRY(cudaMalloc(&t->d_parts, (size_t)t->depth * nparts * sizeof(struct apod_moments)));
 	APOD_CUDA_TRY(cudaMalloc(&t->d_total, (size_t)t->depth * sizeof(struct apod_moments)));
 	APOD_CUDA_TRY(cudaMalloc(&t->d_hist, (size_t)t->depth * p->nbins * sizeof(unsigned)));
-	APOD_CUDA_TRY(cudaMemcpy(t->d_cur, p->init, field, cudaMemcpyHostToDevice));
-	APOD_CUDA_TRY(cudaMemcpy(t->d_next, p->init, field, cudaMemcpyHostToDevice));
 
 	mask = (unsigned *)calloc(words, sizeof *mask);
 	edges = (heat_real *)malloc(((size_t)p->nbins + 1) * sizeof *edges);
@@ -129,11 +139,26 @@ int temporal_init(struct temporal *t, const struct heat_problem *p, cudaStream_t
 	return 0;
 }
 
+int temporal_init(struct temporal *t, const struct heat_problem *p, cudaStream_t stream)
+{
+	return init_fields(t, p, stream, NULL, NULL);
+}
+
+int temporal_init_on(struct temporal *t, const struct heat_problem *p, cudaStream_t stream,
+                     heat_real *cur, heat_real *next)
+{
+	if (!cur || !next)
+		return apod_fail("gpu5: temporal_init_on needs both fields");
+	return init_fields(t, p, stream, cur, next);
+}
+
 void temporal_free(struct temporal *t)
 {
 	/* Teardown: nothing useful to do with a failure but go on freeing. */
-	cudaFree(t->d_cur);
-	cudaFree(t->d_next);
+	if (!t->lent) {
+		cudaFree(t->d_cur);
+		cudaFree(t->d_next);
+	}
 	cudaFree(t->d_mask);
 	cudaFree(t->d_edges);
 	cudaFree(t->d_parts);
@@ -166,31 +191,24 @@ template <int T, bool STATS, int MINB> static int launch(struct temporal *t)
 int temporal_pass(struct temporal *t, int depth, int stats)
 {
 #ifdef APOD_REAL_FLOAT
+	/* A kernel for each depth; past depth 4 the sweep alone is let use
+	 * every register it needs (no blocks-per-SM bound). */
+	typedef int (*launch_fn)(struct temporal *);
+	static const launch_fn with_stats[TEMPORAL_DEPTH] = {
+		launch<1, true, TEMPORAL_MINB>, launch<2, true, TEMPORAL_MINB>,
+		launch<3, true, TEMPORAL_MINB>, launch<4, true, TEMPORAL_MINB>,
+	};
+	static const launch_fn sweep_only[TEMPORAL_SWEEP_DEPTH] = {
+		launch<1, false, TEMPORAL_MINB>, launch<2, false, TEMPORAL_MINB>,
+		launch<3, false, TEMPORAL_MINB>, launch<4, false, TEMPORAL_MINB>,
+		launch<5, false, 1>, launch<6, false, 1>, launch<7, false, 1>, launch<8, false, 1>,
+	};
+	int most = stats ? t->depth : TEMPORAL_SWEEP_DEPTH;
 	heat_real *swap;
-	int err;
-	if (!stats) {   /* the sweep alone, for bench: 4 or 8 steps */
-		if (depth != 4 && depth != 8)
-			return apod_fail("gpu5: a pass without statistics is of 4 or 8 steps, not %d", depth);
-		err = depth == 8 ? launch<8, false, 1>(t) : launch<4, false, TEMPORAL_MINB>(t);
-	} else {
-		if (depth < 1 || depth > t->depth)
-			return apod_fail("gpu5: a pass of %d steps (1 to %d)", depth, t->depth);
-		switch (depth) {
-		case 1:
-			err = launch<1, true, TEMPORAL_MINB>(t);
-			break;
-		case 2:
-			err = launch<2, true, TEMPORAL_MINB>(t);
-			break;
-		case 3:
-			err = launch<3, true, TEMPORAL_MINB>(t);
-			break;
-		default:
-			err = launch<4, true, TEMPORAL_MINB>(t);
-			break;
-		}
-	}
-	if (err)
+	if (depth < 1 || depth > most)
+		return apod_fail("gpu5: a pass %s of %d steps (1 to %d)",
+		                 stats ? "with statistics" : "without statistics", depth, most);
+	if ((stats ? with_stats : sweep_only)[depth - 1](t))
 		return -1;
 	swap = t->d_cur;
 	t->d_cur = t->d_next;
@@ -202,4 +220,13 @@ int temporal_pass(struct temporal *t, int depth, int stats)
 	(void)stats;
 	return apod_fail("gpu5 needs a float build");
 #endif
+}
+
+int temporal_next(const struct temporal *t, long done, long until, long stats_every, int *stats)
+{
+	int depth = heat_next_pass(t->depth, TEMPORAL_SWEEP_DEPTH, done, until, stats_every, stats);
+	if (depth < 1)
+		return apod_fail("gpu5: no step left before step %ld (the field is at step %ld)", until,
+		                 done);
+	return depth;
 }

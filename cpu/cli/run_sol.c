@@ -1,0 +1,89 @@
+/*
+ * run_sol.c: `apod run`'s speed of light: each phase with declared work
+ * against its least time on the resource the stage runs on (sol.h), and
+ * the whole run's share of it, on the screen and in the report.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "sol.h"
+
+/* The time phase i took, as the speed of light holds it: the device's
+ * where the stage timed the phase there. */
+static double taken(const struct apod_run *r, int i)
+{
+	return apod_device_timed(r, i) ? r->device[i] : r->phase[i];
+}
+
+static const char *where(unsigned on)
+{
+	if (on & APOD_RUNS_DEVICE)
+		return on & APOD_RUNS_OVER_BUS ? "the device, its data over the bus every step"
+		                               : "the device";
+	return on & APOD_RUNS_HOST_CORES ? "every core of the host" : "one core of the host";
+}
+
+void apod_run_sol_print(FILE *f, const struct apod_run *r, const struct apod_stage *e,
+                        const struct apod_sol *sol)
+{
+	int nw = apod_phase_width(r->w, 16), marks = 0;
+	unsigned on = e == r->w->stages[0] ? APOD_RUNS_HOST_CORE : apod_sol_runs_on(e, r->width);
+	if (!sol->have) {
+		fprintf(f, "speed of light: none: %s\n", sol->why);
+		return;
+	}
+	fprintf(f, "speed of light, on %s:\n", where(on));
+	fprintf(f, "  %-*s %12s %12s %8s\n", nw, "phase", "SoL s", "taken s", "% SoL");
+	for (int i = 0; i < r->nphases; i++) {
+		const char *mark = sol->faster & (1u << i) ? "!" : sol->resident & (1u << i) ? "*" : "";
+		if (sol->phase[i] < 0)
+			continue;
+		marks |= *mark;
+		fprintf(f, "  %-*s %12.6g %12.6f %7.1f%%%s\n", nw, apod_phase_name(r->w, i),
+		        sol->phase[i], taken(r, i),
+		        taken(r, i) > 0 ? 100 * sol->phase[i] / taken(r, i) : 0.0, mark);
+	}
+	fprintf(f, "  stage: %.1f%% of its speed of light (at least %.6g s of the %.6g s it took)\n",
+	       100 * sol->reached, sol->bound, r->total);
+	fprintf(f, "  SoL: the phase's declared work over this machine's measured ceilings; taken:\n"
+	        "  device time where the stage timed the phase there.  The stage's whole run\n"
+	        "  counts every phase, those without declared work at the time they took.\n");
+	if (marks && sol->resident)
+		fprintf(f, "  *: the phase's data fit in the last-level cache, which can beat the\n"
+		        "  main-memory speed of light: it is not held to it.\n");
+	if (sol->faster)
+		fprintf(f, "  !: MODEL BROKEN: faster than its speed of light%s: the work %s declares,\n"
+		        "  or this machine's ceilings, are wrong\n",
+		        sol->faster & (1u << 31) ? " (here, its ported phases together)" : "",
+		        r->w->name);
+}
+
+json_object *apod_run_sol_json(const struct apod_run *r, const struct apod_sol *sol)
+{
+	json_object *o = json_object_new_object(), *ph;
+	if (!sol->have) {
+		json_object_object_add(o, "why_not", json_object_new_string(sol->why));
+		return o;
+	}
+	ph = json_object_new_object();
+	for (int i = 0; i < r->nphases; i++) {
+		json_object *p;
+		if (sol->phase[i] < 0)
+			continue;
+		p = json_object_new_object();
+		json_object_object_add(p, "sol_seconds", json_object_new_double(sol->phase[i]));
+		json_object_object_add(p, "seconds", json_object_new_double(taken(r, i)));
+		json_object_object_add(p, "reached", json_object_new_double(
+			taken(r, i) > 0 ? sol->phase[i] / taken(r, i) : 0));
+		json_object_object_add(p, "cache_resident",
+		                       json_object_new_boolean(!!(sol->resident & (1u << i))));
+		json_object_object_add(p, "faster_than_light",
+		                       json_object_new_boolean(!!(sol->faster & (1u << i))));
+		json_object_object_add(ph, apod_phase_name(r->w, i), p);
+	}
+	json_object_object_add(o, "bound_seconds", json_object_new_double(sol->bound));
+	json_object_object_add(o, "reached", json_object_new_double(sol->reached));
+	json_object_object_add(o, "phases", ph);
+	return o;
+}
