@@ -8,14 +8,14 @@
 #include <stdio.h>
 
 #include "apod/apod.h"
-#include "heat_workload.h"
-#include "lab_cmd.h"
-#include "nbody_workload.h"
-#include "montecarlo_workload.h"
-#include "particles_workload.h"
+#include "cpu/heat/heat_workload.h"
+#include "cpu/labs/lab_cmd.h"
+#include "cpu/nbody/nbody_workload.h"
+#include "cpu/montecarlo/montecarlo_workload.h"
+#include "cpu/particles/particles_workload.h"
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
-#include "gpu_ceilings.h"
-#include "gpu_info.h"
+#include "gpu/gpu_ceilings.h"
+#include "gpu/gpu_info.h"
 #endif
 
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)

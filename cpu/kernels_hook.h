@@ -15,7 +15,7 @@
 #include "apod/apod.h"
 
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
-#include "device.h"
+#include "gpu/device.h"
 #define APOD_KERNELS_HOOK(fn, workload, bench)                                          \
 	int fn(const void *problem, int reps, void *json)                               \
 	{                                                                               \

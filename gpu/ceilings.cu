@@ -11,14 +11,14 @@
 #include <string.h>
 
 #include "apod/ceilings.h"
-#include "ceilings.h"
+#include "cpu/harness/ceilings.h"
 #include "copy4.cuh"
 #include "apod/cuda.h"
 #include "device.h"
 #include "fma_peak.cuh"
 #include "gpu_ceilings.h"
-#include "kit.cuh"
-#include "timer.h"
+#include "gpu/labs/kit.cuh"
+#include "cpu/harness/timer.h"
 
 #define REPS 20
 #define COPY_BYTES ((size_t)512 << 20)   /* 10x the H200's L2, the devices lab's default */

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "apod/cuda.h"
-#include "trace.h"
+#include "cpu/harness/trace.h"
 
 /* Median of the recorded times. */
 static inline double median_ms(std::vector<float> &v)

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bounds.h"
-#include "heat_workload.h"
-#include "run.h"
+#include "cpu/harness/bounds.h"
+#include "cpu/heat/heat_workload.h"
+#include "cpu/harness/run.h"
 #include "check_run.h"
 
 START_TEST(guide_three_quarters_gives_four)

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "apod/apod.h"
-#include "ceilings.h"
+#include "cpu/harness/ceilings.h"
 #include "check_run.h"
 
 /* A full set: the host measured, the device too, the links not (with why). */

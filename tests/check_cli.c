@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cpu/cli/commands.h"
 #include "check_run.h"
 
 static const struct apod_workload *const no_workloads[] = { NULL };

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fail.h"
-#include "heat.h"
-#include "heat_workload.h"
-#include "params.h"
-#include "problem.h"
+#include "cpu/harness/fail.h"
+#include "cpu/heat/heat.h"
+#include "cpu/heat/heat_workload.h"
+#include "cpu/harness/params.h"
+#include "cpu/heat/problem.h"
 #include "check_run.h"
 
 static struct heat_deck *defaults(void)

@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device.h"
-#include "provoke.h"
-#include "fail.h"
-#include "heat.h"
-#include "heat_workload.h"
-#include "params.h"
-#include "run.h"
+#include "gpu/device.h"
+#include "gpu/provoke.h"
+#include "cpu/harness/fail.h"
+#include "cpu/heat/heat.h"
+#include "cpu/heat/heat_workload.h"
+#include "cpu/harness/params.h"
+#include "cpu/harness/run.h"
 #include "check_run.h"
 
 START_TEST(too_big_for_the_device_names_the_bytes)

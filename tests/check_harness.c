@@ -11,15 +11,15 @@
 #include <string.h>
 
 #include "apod/apod.h"
-#include "commands.h"
-#include "params.h"
-#include "registry.h"
-#include "results.h"
-#include "run.h"
-#include "sol.h"
-#include "trace_book.h"
-#include "upgrade.h"
-#include "verify.h"
+#include "cpu/cli/commands.h"
+#include "cpu/harness/params.h"
+#include "cpu/harness/registry.h"
+#include "cpu/harness/results.h"
+#include "cpu/harness/run.h"
+#include "cpu/harness/sol.h"
+#include "cpu/harness/trace_book.h"
+#include "cpu/harness/upgrade.h"
+#include "cpu/harness/verify.h"
 #include "check_run.h"
 
 /* ---- "count": x[i] += i every step; a series of its sum and a drift ---- */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab_models.h"
+#include "cpu/labs/lab_models.h"
 #include "check_run.h"
 
 static unsigned gcd(unsigned a, unsigned b)

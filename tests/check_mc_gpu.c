@@ -11,11 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "device.h"
-#include "fail.h"
-#include "montecarlo.h"
-#include "montecarlo_workload.h"
-#include "params.h"
+#include "gpu/device.h"
+#include "cpu/harness/fail.h"
+#include "cpu/montecarlo/montecarlo.h"
+#include "cpu/montecarlo/montecarlo_workload.h"
+#include "cpu/harness/params.h"
 #include "check_run.h"
 
 static void paths_within_eta(const char *monitor, const char *sigma)

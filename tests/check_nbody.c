@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nbody.h"
-#include "nbody/interact.h"
-#include "tolerance.h"
+#include "cpu/nbody/nbody.h"
+#include "shared/nbody/interact.h"
+#include "cpu/nbody/tolerance.h"
 #include "check_run.h"
 
 /* The pull of one body, in double, for comparison. */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "occupancy.h"
+#include "cpu/labs/occupancy.h"
 #include "check_run.h"
 
 /* NVIDIA's own occupancy model, a header-only C file in the CUDA toolkit:

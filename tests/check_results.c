@@ -11,14 +11,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fail.h"
-#include "heat.h"
-#include "heat_workload.h"
-#include "npy.h"
-#include "params.h"
-#include "results.h"
-#include "run.h"
-#include "verify.h"
+#include "cpu/harness/fail.h"
+#include "cpu/heat/heat.h"
+#include "cpu/heat/heat_workload.h"
+#include "cpu/harness/npy.h"
+#include "cpu/harness/params.h"
+#include "cpu/harness/results.h"
+#include "cpu/harness/run.h"
+#include "cpu/harness/verify.h"
 
 #include "check_results.h"
 #include "check_run.h"

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "heat.h"
-#include "heat_workload.h"
-#include "params.h"
+#include "cpu/heat/heat.h"
+#include "cpu/heat/heat_workload.h"
+#include "cpu/harness/params.h"
 
 static char tmpdir[64];
 

@@ -4,14 +4,14 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "heat/cell.h"
-#include "heat/hist.h"
-#include "heat/passes.h"
-#include "montecarlo/closed_form.h"
-#include "montecarlo/path.h"
-#include "compare.h"
-#include "rng.h"
-#include "stats.h"
+#include "shared/heat/cell.h"
+#include "shared/heat/hist.h"
+#include "shared/heat/passes.h"
+#include "shared/montecarlo/closed_form.h"
+#include "shared/montecarlo/path.h"
+#include "shared/compare.h"
+#include "shared/rng.h"
+#include "shared/stats.h"
 #include "check_run.h"
 
 START_TEST(cell_update_is_the_five_point_formula)

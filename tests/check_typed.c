@@ -13,12 +13,12 @@
 #include <unistd.h>
 
 #include "apod/apod.h"
-#include "npy.h"
-#include "params.h"
-#include "registry.h"
-#include "results.h"
-#include "run.h"
-#include "verify.h"
+#include "cpu/harness/npy.h"
+#include "cpu/harness/params.h"
+#include "cpu/harness/registry.h"
+#include "cpu/harness/results.h"
+#include "cpu/harness/run.h"
+#include "cpu/harness/verify.h"
 #include "check_run.h"
 
 /* ---- "tally": integer outputs of every kind, stepped with step_at ------- */

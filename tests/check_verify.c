@@ -9,17 +9,17 @@
 #include <unistd.h>
 #include <dirent.h>
 
-#include "heat/real.h"
-#include "fail.h"
-#include "heat.h"
-#include "heat_workload.h"
-#include "npy.h"
-#include "outdir.h"
-#include "outfile.h"
-#include "params.h"
-#include "results.h"
-#include "run.h"
-#include "verify.h"
+#include "shared/heat/real.h"
+#include "cpu/harness/fail.h"
+#include "cpu/heat/heat.h"
+#include "cpu/heat/heat_workload.h"
+#include "cpu/harness/npy.h"
+#include "cpu/harness/outdir.h"
+#include "cpu/harness/outfile.h"
+#include "cpu/harness/params.h"
+#include "cpu/harness/results.h"
+#include "cpu/harness/run.h"
+#include "cpu/harness/verify.h"
 
 #include "check_results.h"
 #include "check_run.h"

@@ -23,4 +23,15 @@ for name in $names; do
 		fi
 	done
 done
+# Includes name their folder from the root, so a harness file reaches only
+# what lies below it: its own folders, the public headers and shared/'s own.
+hits=$(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$top_srcdir"/cpu/harness/*.[ch] \
+	"$top_srcdir"/cpu/harness/apod/*.h "$top_srcdir"/cpu/cli/*.[ch] 2>/dev/null |
+	grep -v '"\(apod/\|cpu/harness/\|cpu/cli/\|shared/[a-z0-9_]*\.h"\|[a-z0-9_]*\.h"\)')
+if [ -n "$hits" ]; then
+	echo "FAIL: the harness includes a header of a layer above it:"; echo "$hits" | sed 's/^/  /'
+	fails=$((fails + 1))
+else
+	echo "ok: the harness includes only its own headers, apod/ and shared/"
+fi
 finish

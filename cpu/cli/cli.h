@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "apod/apod.h"
-#include "run.h"
+#include "cpu/harness/run.h"
 
 /* The program apod_main was called for. */
 extern const struct apod_program *apod_prog;

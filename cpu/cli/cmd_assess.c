@@ -22,12 +22,12 @@
 #endif
 
 #include "apod_paths.h"
-#include "bounds.h"
+#include "cpu/harness/bounds.h"
 #include "commands.h"
-#include "fail.h"
-#include "outfile.h"
-#include "params.h"
-#include "results.h"
+#include "cpu/harness/fail.h"
+#include "cpu/harness/outfile.h"
+#include "cpu/harness/params.h"
+#include "cpu/harness/results.h"
 
 #ifndef GPROF_PATH
 #define GPROF_PATH "gprof"

@@ -18,11 +18,11 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "fail.h"
-#include "outdir.h"
-#include "params.h"
-#include "outfile.h"
-#include "results.h"
+#include "cpu/harness/fail.h"
+#include "cpu/harness/outdir.h"
+#include "cpu/harness/params.h"
+#include "cpu/harness/outfile.h"
+#include "cpu/harness/results.h"
 
 /* How much of the speed of light the step loop (the step and the probes)
  * reached in a stage's row, or -1 where it has none. */

@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ceilings.h"
+#include "cpu/harness/ceilings.h"
 #include "commands.h"
-#include "fail.h"
-#include "results.h"
-#include "timer.h"
+#include "cpu/harness/fail.h"
+#include "cpu/harness/results.h"
+#include "cpu/harness/timer.h"
 
 /* The host's name and CPU, and the device's through the program's hook. */
 static int identify(struct apod_ceilings *c, int measure)

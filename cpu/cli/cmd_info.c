@@ -9,10 +9,10 @@
 #include <omp.h>
 #endif
 
-#include "ceilings.h"
+#include "cpu/harness/ceilings.h"
 #include "commands.h"
-#include "fail.h"
-#include "params.h"
+#include "cpu/harness/fail.h"
+#include "cpu/harness/params.h"
 
 static int no_args(const struct apod_cmd *cmd, int argc, char **argv)
 {

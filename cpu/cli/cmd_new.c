@@ -24,8 +24,8 @@
 
 #include "apod_paths.h"
 #include "commands.h"
-#include "fail.h"
-#include "outfile.h"
+#include "cpu/harness/fail.h"
+#include "cpu/harness/outfile.h"
 
 static int template_dir(char *buf, size_t len)
 {

@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "commands.h"
-#include "fail.h"
-#include "results.h"
-#include "sol.h"
-#include "typed.h"
+#include "cpu/harness/fail.h"
+#include "cpu/harness/results.h"
+#include "cpu/harness/sol.h"
+#include "cpu/harness/typed.h"
 
 /* A column of seconds, or "-" where the phase has no such figure. */
 static void cell(FILE *f, int has, double v)

@@ -28,7 +28,7 @@
 #endif
 
 #include "commands.h"
-#include "fail.h"
+#include "cpu/harness/fail.h"
 #include "scale.h"
 
 /* Option codes of this command alone: above cli.h's, below OPT_PARAM. */

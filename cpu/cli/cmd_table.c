@@ -9,13 +9,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bounds.h"
+#include "cpu/harness/bounds.h"
 #include "commands.h"
-#include "fail.h"
-#include "params.h"
-#include "results.h"
-#include "sol.h"
-#include "verify.h"
+#include "cpu/harness/fail.h"
+#include "cpu/harness/params.h"
+#include "cpu/harness/results.h"
+#include "cpu/harness/sol.h"
+#include "cpu/harness/verify.h"
 
 #define MAX_ROWS 32
 

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 
 #include "commands.h"
-#include "fail.h"
-#include "params.h"
-#include "results.h"
-#include "verify.h"
+#include "cpu/harness/fail.h"
+#include "cpu/harness/params.h"
+#include "cpu/harness/results.h"
+#include "cpu/harness/verify.h"
 
 static const struct option verify_options[] = {
 	{ "any-deck", no_argument, NULL, OPT_ANY_DECK },

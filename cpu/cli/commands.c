@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "registry.h"
+#include "cpu/harness/registry.h"
 
 const struct apod_cmd *const apod_commands[] = {
 	&apod_cmd_table_entry, &apod_cmd_run_entry,   &apod_cmd_stages_entry,

@@ -10,10 +10,10 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "fail.h"
-#include "outdir.h"
-#include "params.h"
-#include "trace.h"
+#include "cpu/harness/fail.h"
+#include "cpu/harness/outdir.h"
+#include "cpu/harness/params.h"
+#include "cpu/harness/trace.h"
 
 const struct apod_program *apod_prog;
 

@@ -9,8 +9,8 @@
 
 #include "apod/ceilings.h"
 #include "cli.h"
-#include "fail.h"
-#include "sol.h"
+#include "cpu/harness/fail.h"
+#include "cpu/harness/sol.h"
 
 const char *apod_cli_ceilings_file;
 

@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "commands.h"
-#include "fail.h"
-#include "registry.h"
-#include "results.h"
+#include "cpu/harness/fail.h"
+#include "cpu/harness/registry.h"
+#include "cpu/harness/results.h"
 #include "threads.h"
 
 static const char deck_text[] =

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "fail.h"
+#include "cpu/harness/fail.h"
 
 int apod_cmd_parsed(struct apod_open *o, const struct apod_cmd *cmd, int rc)
 {

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "fail.h"
-#include "params.h"
+#include "cpu/harness/fail.h"
+#include "cpu/harness/params.h"
 
 const struct apod_workload *apod_cli_workload(int argc, char **argv)
 {

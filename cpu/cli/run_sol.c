@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
-#include "sol.h"
+#include "cpu/harness/sol.h"
 
 /* The time phase i took, as the speed of light holds it: the device's
  * where the stage timed the phase there. */

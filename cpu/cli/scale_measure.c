@@ -21,9 +21,9 @@
 #include <omp.h>
 #endif
 
-#include "bounds.h"
-#include "fail.h"
-#include "params.h"
+#include "cpu/harness/bounds.h"
+#include "cpu/harness/fail.h"
+#include "cpu/harness/params.h"
 #include "scale.h"
 
 void scale_note(struct scale *s, const char *fmt, ...)

@@ -3,7 +3,7 @@
  */
 #include <stdio.h>
 
-#include "bounds.h"
+#include "cpu/harness/bounds.h"
 #include "scale.h"
 
 void scale_print_strong(const struct scale *s)

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fail.h"
-#include "outfile.h"
-#include "params.h"
-#include "results.h"
+#include "cpu/harness/fail.h"
+#include "cpu/harness/outfile.h"
+#include "cpu/harness/params.h"
+#include "cpu/harness/results.h"
 #include "scale.h"
 
 /* JSON has no NaN or infinity: null stands for either. */

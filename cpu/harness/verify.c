@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "shared/compare.h"
 #include "fail.h"
 #include "npy.h"
 #include "results.h"

@@ -14,7 +14,7 @@
 #include "apod/workload.h"
 #include "heat_workload.h"
 #include "problem.h"
-#include "stats.h"
+#include "shared/stats.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -9,9 +9,9 @@
 #ifndef APOD_HOSTPHASES_H
 #define APOD_HOSTPHASES_H
 
-#include "heat/real.h"
+#include "shared/heat/real.h"
 #include "problem.h"
-#include "stats.h"
+#include "shared/stats.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -9,7 +9,7 @@
 
 #include <mpi.h>
 
-#include "heat/real.h"
+#include "shared/heat/real.h"
 
 #ifdef __cplusplus
 extern "C" {

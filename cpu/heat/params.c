@@ -13,8 +13,8 @@
 
 #include "apod/apod.h"
 #include "heat.h"
-#include "heat/real.h"
-#include "stats.h"
+#include "shared/heat/real.h"
+#include "shared/stats.h"
 
 /* Split s into at most max whitespace-separated words (modifies s). */
 static int split_words(char *s, char **w, int max)

@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "heat.h"
-#include "heat/real.h"
+#include "shared/heat/real.h"
 
 #ifdef __cplusplus
 extern "C" {

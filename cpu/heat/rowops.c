@@ -10,8 +10,8 @@
  * doc/assess.md for the -fopt-info-vec output that confirms it.
  */
 #include "rowops.h"
-#include "heat/cell.h"
-#include "heat/hist.h"
+#include "shared/heat/cell.h"
+#include "shared/heat/hist.h"
 
 #define LANES 8
 

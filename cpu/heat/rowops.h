@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-#include "heat/real.h"
-#include "stats.h"
+#include "shared/heat/real.h"
+#include "shared/stats.h"
 
 /* One stencil sweep of row c (interior columns only) into out. */
 void heat_sweep_row(const heat_real *restrict up, const heat_real *restrict c,

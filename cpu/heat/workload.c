@@ -16,7 +16,7 @@
 #include "apod/apod.h"
 #include "apod/stock.h"
 #include "heat.h"
-#include "heat/real.h"
+#include "shared/heat/real.h"
 #include "heat_stage.h"
 #include "heat_workload.h"
 #include "problem.h"

@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cpu/cli/cli.h"
 #include "lab_cmd.h"
-#include "fail.h"
-#include "results.h"
+#include "cpu/harness/fail.h"
+#include "cpu/harness/results.h"
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
-#include "device.h"
-#include "lab.h"
+#include "gpu/device.h"
+#include "gpu/labs/lab.h"
 #define LAB_RUN(name) apod_lab_##name
 #else
 struct apod_lab_opts;
@@ -29,7 +29,7 @@ static const struct {
 	int (*run)(const struct apod_lab_opts *, json_object *);
 } lab_list[] = {
 #define LAB(name, about, size_means) { #name, about, size_means, LAB_RUN(name) },
-#include "labs.def"
+#include "gpu/labs/labs.def"
 #undef LAB
 };
 

@@ -8,9 +8,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "compare.h"   /* apod_float_ordinal: +0 and -0 are one point, neighbours 1 apart */
+#include "shared/compare.h"   /* apod_float_ordinal: +0 and -0 are one point, neighbours 1 apart */
 #include "lab_models.h"
-#include "labs/splitmix.h"
+#include "shared/labs/splitmix.h"
 
 #define LN2 0.69314718055994531
 

@@ -23,8 +23,8 @@
 #include <stddef.h>
 
 #include "apod/workload.h"
-#include "montecarlo/path.h"
-#include "stats.h"
+#include "shared/montecarlo/path.h"
+#include "shared/stats.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -63,7 +63,7 @@
 #include "apod/apod.h"
 #include "apod/stock.h"
 #include "montecarlo.h"
-#include "montecarlo/closed_form.h"
+#include "shared/montecarlo/closed_form.h"
 #include "montecarlo_workload.h"
 
 #define C_Z 25.0

@@ -17,7 +17,7 @@
 
 #include "apod/apod.h"
 #include "nbody.h"
-#include "nbody/interact.h"
+#include "shared/nbody/interact.h"
 
 #define NBODY_IBLOCK 256
 

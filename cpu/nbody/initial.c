@@ -28,7 +28,7 @@
 
 #include "apod/apod.h"
 #include "nbody.h"
-#include "rng.h"
+#include "shared/rng.h"
 
 enum { STREAM_RADIUS, STREAM_DIRECTION, STREAM_SPEED, STREAM_VDIRECTION, STREAM_DISK };
 

@@ -29,7 +29,7 @@
 #include <math.h>
 
 #include "nbody.h"
-#include "nbody/interact.h"
+#include "shared/nbody/interact.h"
 #include "tolerance.h"
 
 void nbody_design(const struct nbody_params *p, struct nbody_tolerance *t)

@@ -9,7 +9,7 @@
 
 #include "apod/apod.h"
 #include "particles.h"
-#include "particles/update.h"
+#include "shared/particles/update.h"
 
 #define AT(member) offsetof(struct particles_params, member)
 

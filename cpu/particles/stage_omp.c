@@ -21,7 +21,7 @@
 #include "apod/apod.h"
 #include "apod/stock.h"
 #include "particles.h"
-#include "particles/update.h"
+#include "shared/particles/update.h"
 
 struct omp {
 	const struct particles_problem *p;

@@ -16,7 +16,7 @@
 #include "apod/apod.h"
 #include "apod/stock.h"
 #include "particles.h"
-#include "particles/update.h"
+#include "shared/particles/update.h"
 
 struct serial {
 	const struct particles_problem *p;

@@ -29,7 +29,7 @@
 #include "apod/apod.h"
 #include "apod/stock.h"
 #include "particles.h"
-#include "particles/update.h"
+#include "shared/particles/update.h"
 #include "particles_workload.h"
 
 /* Rounding one implementation commits in one step, in units of u*N. */

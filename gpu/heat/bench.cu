@@ -19,13 +19,13 @@
 #include <cub/device/device_reduce.cuh>
 
 #include "heat_bench.h"
-#include "copy4.cuh"
+#include "gpu/copy4.cuh"
 #include "apod/cuda.h"
-#include "device.h"
+#include "gpu/device.h"
 #include "kernels.cuh"
 #include "heat_resident.h"
 #include "temporal.h"
-#include "timing.cuh"
+#include "gpu/timing.cuh"
 #include "tuned.cuh"
 
 static __global__ void copy_kernel(const heat_real *__restrict__ in, heat_real *__restrict__ out,

@@ -7,7 +7,7 @@
 
 #include <json-c/json.h>
 
-#include "problem.h"
+#include "cpu/heat/problem.h"
 
 #ifdef __cplusplus
 extern "C" {

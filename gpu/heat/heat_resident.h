@@ -13,9 +13,9 @@
 
 #include <cuda_runtime.h>
 
-#include "phase_events.h"
-#include "problem.h"
-#include "stats.h"
+#include "gpu/phase_events.h"
+#include "cpu/heat/problem.h"
+#include "shared/stats.h"
 
 struct heat_resident {
 	const struct heat_problem *p;

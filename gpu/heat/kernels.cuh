@@ -6,10 +6,10 @@
 #ifndef APOD_GPU_KERNELS_CUH
 #define APOD_GPU_KERNELS_CUH
 
-#include "heat/cell.h"
-#include "heat/hist.h"
+#include "shared/heat/cell.h"
+#include "shared/heat/hist.h"
 #include "reduce.cuh"
-#include "stats.h"
+#include "shared/stats.h"
 
 #define SWEEP_BX 32   /* a warp spans a row segment: loads are coalesced */
 #define SWEEP_BY 8

@@ -9,7 +9,7 @@
 #ifndef APOD_GPU_REDUCE_CUH
 #define APOD_GPU_REDUCE_CUH
 
-#include "stats.h"
+#include "shared/stats.h"
 
 #define APOD_MAX_WARPS 32
 

@@ -1,10 +1,10 @@
 #include <string.h>
 
 #include "apod/cuda.h"
-#include "device.h"
+#include "gpu/device.h"
 #include "kernels.cuh"
 #include "heat_resident.h"
-#include "heat_stage.h"
+#include "cpu/heat/heat_stage.h"
 
 /* Slots a deferred probe's ring needs: RESIDENT_DEFER_ROWS, or the rows
  * the run will have if fewer (at least one, so the buffers exist). */

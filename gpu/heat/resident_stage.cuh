@@ -18,7 +18,7 @@
 #include <stdlib.h>
 
 #include "apod/apod.h"
-#include "heat_stage.h"
+#include "cpu/heat/heat_stage.h"
 #include "heat_resident.h"
 
 /* calloc the context, run its setup, and on failure undo what setup did. */

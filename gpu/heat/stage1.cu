@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "apod/cuda.h"
-#include "device.h"
-#include "heat_stage.h"
+#include "gpu/device.h"
+#include "cpu/heat/heat_stage.h"
 #include "kernels.cuh"
-#include "phase_events.h"
+#include "gpu/phase_events.h"
 
 struct gpu1 {
 	const struct heat_problem *p;

@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "heat/cell.h"
+#include "shared/heat/cell.h"
 #include "apod/cuda.h"
-#include "device.h"
-#include "heat_stage.h"
+#include "gpu/device.h"
+#include "cpu/heat/heat_stage.h"
 #include "heat_resident.h"
 #include "resident_stage.cuh"
 #include "tuned.cuh"

@@ -26,8 +26,8 @@
 #include <stdlib.h>
 
 #include "apod/cuda.h"
-#include "device.h"
-#include "heat_stage.h"
+#include "gpu/device.h"
+#include "cpu/heat/heat_stage.h"
 #include "heat_resident.h"
 #include "resident_stage.cuh"
 #include "temporal.h"

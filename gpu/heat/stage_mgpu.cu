@@ -29,10 +29,10 @@
 #include <nccl.h>
 
 #include "apod/cuda.h"
-#include "device.h"
-#include "heat_stage.h"
+#include "gpu/device.h"
+#include "cpu/heat/heat_stage.h"
 #include "kernels.cuh"
-#include "mpi_comm.h"
+#include "cpu/heat/mpi_comm.h"
 
 /* Record "CALL failed at FILE:LINE: ncclError: description"; returns -1. */
 static int nccl_fail(ncclResult_t r, const char *call, const char *file, int line)

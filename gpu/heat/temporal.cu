@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "apod/cuda.h"
-#include "device.h"
-#include "heat/passes.h"
+#include "gpu/device.h"
+#include "shared/heat/passes.h"
 #include "temporal.cuh"
 #include "temporal.h"
 

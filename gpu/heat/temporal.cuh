@@ -30,10 +30,10 @@
 #ifndef APOD_GPU_TEMPORAL_CUH
 #define APOD_GPU_TEMPORAL_CUH
 
-#include "heat/cell.h"
-#include "heat/hist.h"
+#include "shared/heat/cell.h"
+#include "shared/heat/hist.h"
 #include "reduce.cuh"
-#include "stats.h"
+#include "shared/stats.h"
 
 #define TEMPORAL_WARPS 4
 #define TEMPORAL_MAX_DEPTH 12

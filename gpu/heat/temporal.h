@@ -16,8 +16,8 @@
 
 #include <cuda_runtime.h>
 
-#include "problem.h"
-#include "stats.h"
+#include "cpu/heat/problem.h"
+#include "shared/stats.h"
 
 struct temporal {
 	const struct heat_problem *p;

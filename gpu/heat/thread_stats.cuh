@@ -16,7 +16,7 @@
 #ifndef APOD_GPU_THREAD_STATS_CUH
 #define APOD_GPU_THREAD_STATS_CUH
 
-#include "stats.h"
+#include "shared/stats.h"
 
 struct thread_stats {
 	double shift, s1, s2;

@@ -6,8 +6,8 @@
 
 #include <math.h>
 
-#include "heat/cell.h"
-#include "heat/hist.h"
+#include "shared/heat/cell.h"
+#include "shared/heat/hist.h"
 #include "reduce.cuh"
 #include "thread_stats.cuh"
 

@@ -31,7 +31,7 @@
 
 #include <cuda_pipeline.h>
 
-#include "copy4.cuh"
+#include "gpu/copy4.cuh"
 #include "kit.cuh"
 
 #define THREADS 128

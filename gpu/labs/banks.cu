@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "kit.cuh"
-#include "lab_models.h"   /* the wavefront model: apod_model_*_wavefronts */
+#include "cpu/labs/lab_models.h"   /* the wavefront model: apod_model_*_wavefronts */
 
 #define WARPS 8
 #define THREADS (WARPS * 32)

@@ -35,9 +35,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "copy4.cuh"
+#include "gpu/copy4.cuh"
 #include "kit.cuh"
-#include "lab_models.h"   /* the sector model: apod_model_sectors_*, apod_model_layout_* */
+#include "cpu/labs/lab_models.h"   /* the sector model: apod_model_sectors_*, apod_model_layout_* */
 
 #define THREADS 256      /* a multiple of 32: every warp starts on a 32-element boundary */
 #define MAX_OFFSET 32

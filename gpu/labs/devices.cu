@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "copy4.cuh"
-#include "gpu_info.h"
+#include "gpu/copy4.cuh"
+#include "gpu/gpu_info.h"
 #include "kit.cuh"
 
 /* The guide's theoretical bandwidth of device dev, in GB/s: memory clock x 2 x bus bytes. */

@@ -33,7 +33,7 @@
 #include <stdlib.h>
 
 #include "kit.cuh"
-#include "lab_models.h"   /* apod_model_paths_per_warp, and the coins the model is counted on */
+#include "cpu/labs/lab_models.h"   /* apod_model_paths_per_warp, and the coins the model is counted on */
 
 #define THREADS 256
 #define PATHS 32

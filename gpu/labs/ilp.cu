@@ -30,11 +30,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "copy4.cuh"
-#include "fma_peak.cuh"   /* fma_chains<ILP>, shared with bench --kernels */
+#include "gpu/copy4.cuh"
+#include "gpu/fma_peak.cuh"   /* fma_chains<ILP>, shared with bench --kernels */
 #include "kit.cuh"
-#include "labs/splitmix.h"
-#include "lab_models.h"   /* Little's law: apod_model_little_* */
+#include "shared/labs/splitmix.h"
+#include "cpu/labs/lab_models.h"   /* Little's law: apod_model_little_* */
 
 #define BLOCK 128        /* four warps: one for each scheduler of a Volta-to-Hopper SM */
 #define NILP 4

@@ -40,8 +40,8 @@
 #include <string.h>
 
 #include "kit.cuh"
-#include "labs/splitmix.h"
-#include "lab_models.h"   /* apod_model_ulp_dist and the bounds of __expf and __powf */
+#include "shared/labs/splitmix.h"
+#include "cpu/labs/lab_models.h"   /* apod_model_ulp_dist and the bounds of __expf and __powf */
 
 #define THREADS 256
 #define CHAINS 4               /* independent dependency chains per thread */

@@ -42,7 +42,7 @@
 #include "apod/cuda.h"
 #include "lab.h"
 #include "report.cuh"
-#include "timing.cuh"
+#include "gpu/timing.cuh"
 
 /* The caller's file and line, for the failure messages below. */
 #define APOD_HERE std::source_location at = std::source_location::current()

@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "copy4.cuh"
+#include "gpu/copy4.cuh"
 #include "kit.cuh"
 
 #define THREADS 256

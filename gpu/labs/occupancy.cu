@@ -41,9 +41,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "copy4.cuh"
+#include "gpu/copy4.cuh"
 #include "kit.cuh"
-#include "occupancy.h"
+#include "cpu/labs/occupancy.h"
 
 #define FMA_STEPS 2048      /* dependent FMAs per thread in the compute-bound kernel */
 #define LIVE 96             /* values each thread of the register kernels keeps live */

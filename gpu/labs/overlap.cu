@@ -48,7 +48,7 @@
 #include <string.h>
 
 #include "kit.cuh"
-#include "lab_models.h"   /* the two models: apod_model_staged, apod_model_pipeline */
+#include "cpu/labs/lab_models.h"   /* the two models: apod_model_staged, apod_model_pipeline */
 
 #define THREADS 256
 #define MAX_STREAMS 16

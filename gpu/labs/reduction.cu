@@ -27,7 +27,7 @@
 #include <cub/device/device_reduce.cuh>
 
 #include "kit.cuh"
-#include "labs/splitmix.h"
+#include "shared/labs/splitmix.h"
 
 #define THREADS 256
 #define PER_THREAD4 8    /* version 5: 16-byte loads a thread sums before any exchange */

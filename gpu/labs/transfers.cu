@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "copy4.cuh"
+#include "gpu/copy4.cuh"
 #include "kit.cuh"
 
 enum { PAGEABLE, PINNED, REGISTERED, KINDS };

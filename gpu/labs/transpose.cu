@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "copy4.cuh"
+#include "gpu/copy4.cuh"
 #include "kit.cuh"
 
 #define COL_THREADS 1024   /* version 1: the talk's block of [1024,1,1] */

@@ -25,11 +25,11 @@
 #include <curand.h>
 
 #include "apod/cuda.h"
-#include "device.h"
+#include "gpu/device.h"
 #include "kernels.cuh"
-#include "montecarlo.h"
+#include "cpu/montecarlo/montecarlo.h"
 #include "montecarlo_bench.h"
-#include "timing.cuh"
+#include "gpu/timing.cuh"
 
 #define YARD_BYTES ((size_t)1 << 29)   /* 512 MiB of normals at most a chunk */
 

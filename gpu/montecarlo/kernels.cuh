@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #include "apod/cuda.h"
-#include "montecarlo.h"
+#include "cpu/montecarlo/montecarlo.h"
 
 #define MC_BLOCK 256                     /* threads a block, a power of two */
 #define MC_WARPS (MC_BLOCK / 32)

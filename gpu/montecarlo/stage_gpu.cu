@@ -22,10 +22,10 @@
 #include <stdlib.h>
 
 #include "apod/cuda.h"
-#include "device.h"
+#include "gpu/device.h"
 #include "kernels.cuh"
-#include "montecarlo.h"
-#include "phase_events.h"
+#include "cpu/montecarlo/montecarlo.h"
+#include "gpu/phase_events.h"
 
 struct gpu {
 	struct mc_host h;

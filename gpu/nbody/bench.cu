@@ -12,12 +12,12 @@
 #include <stdio.h>
 
 #include "apod/cuda.h"
-#include "device.h"
-#include "fma_peak.cuh"
+#include "gpu/device.h"
+#include "gpu/fma_peak.cuh"
 #include "forces.cuh"
 #include "nbody_bench.h"
 #include "nbody_resident.h"
-#include "timing.cuh"
+#include "gpu/timing.cuh"
 
 static void row(json_object *arr, const char *name, double ms, double n, double peak, int block,
                 const char *note)

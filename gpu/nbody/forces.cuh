@@ -15,7 +15,7 @@
 #define APOD_GPU_NBODY_FORCES_CUH
 
 #include "apod/cuda.h"
-#include "nbody/interact.h"
+#include "shared/nbody/interact.h"
 
 /* gpu1, gpu2: one thread a body, every body j read from global memory (the
  * same address across a warp: one broadcast load from L1). */

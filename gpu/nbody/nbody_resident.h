@@ -8,11 +8,11 @@
 
 #include <cuda_runtime.h>
 
-#include "nbody.h"
+#include "cpu/nbody/nbody.h"
 
 enum nbody_variant { NBODY_SIMPLE = 2, NBODY_TILED = 3, NBODY_TUNED = 4 };
 
-#include "phase_events.h"
+#include "gpu/phase_events.h"
 
 struct nbody_resident {
 	const struct nbody_problem *p;

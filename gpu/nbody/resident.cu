@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #include "apod/cuda.h"
-#include "device.h"
+#include "gpu/device.h"
 #include "forces.cuh"
 #include "nbody_resident.h"
 

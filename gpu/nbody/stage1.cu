@@ -12,9 +12,9 @@
 #include <stdlib.h>
 
 #include "apod/cuda.h"
-#include "device.h"
+#include "gpu/device.h"
 #include "forces.cuh"
-#include "nbody.h"
+#include "cpu/nbody/nbody.h"
 #include "nbody_resident.h"
 
 #define BLOCK 256

@@ -4,7 +4,7 @@
  * and the energy reduced there.  Bit for bit with serial under --disable-
  * fmad (the same interaction, j in order).
  */
-#include "device.h"
+#include "gpu/device.h"
 #include "nbody_resident.h"
 
 NBODY_RESIDENT_STAGE(gpu2, NBODY_SIMPLE, NBODY_GPU2_ABOUT);

@@ -4,7 +4,7 @@
  * every thread reads them from there.  Still j in order, one accumulator:
  * bit for bit with serial under --disable-fmad.
  */
-#include "device.h"
+#include "gpu/device.h"
 #include "nbody_resident.h"
 
 NBODY_RESIDENT_STAGE(gpu3, NBODY_TILED, NBODY_GPU3_ABOUT);

@@ -7,7 +7,7 @@
  * are equal, the last kick fused in.  Never bit for bit (the rsqrt is
  * 2 ulp, the sum is in slices): held to the designed tolerances alone.
  */
-#include "device.h"
+#include "gpu/device.h"
 #include "nbody_resident.h"
 
 NBODY_RESIDENT_STAGE(gpu4, NBODY_TUNED, NBODY_GPU4_ABOUT);

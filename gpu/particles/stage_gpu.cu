@@ -20,9 +20,9 @@
 #include <stdlib.h>
 
 #include "apod/cuda.h"
-#include "device.h"
-#include "particles.h"
-#include "particles/update.h"
+#include "gpu/device.h"
+#include "cpu/particles/particles.h"
+#include "shared/particles/update.h"
 
 #define BLOCK 256             /* threads a block, a power of two (the tree below) */
 #define ENERGY_BLOCKS 1024    /* at most: partial sums per probe */

@@ -9,8 +9,8 @@
 #ifndef APOD_CELL_H
 #define APOD_CELL_H
 
-#include "apod_hd.h"
-#include "heat/real.h"
+#include "shared/apod_hd.h"
+#include "real.h"
 
 APOD_HD heat_real heat_cell_update(heat_real c, heat_real n, heat_real s,
                                    heat_real e, heat_real w, heat_real alpha)

@@ -7,8 +7,8 @@
 
 #include <string.h>
 
-#include "apod_hd.h"
-#include "heat/real.h"
+#include "shared/apod_hd.h"
+#include "real.h"
 
 /*
  * The histogram bin of x: nbins equal bins over [lo, lo + nbins/inv_width),

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "apod_hd.h"
+#include "shared/apod_hd.h"
 
 /* The output function alone: distinct inputs give distinct, scattered words. */
 APOD_HD uint64_t apod_splitmix64_mix(uint64_t z)

@@ -27,7 +27,7 @@
 
 #include <math.h>
 
-#include "apod_hd.h"
+#include "shared/apod_hd.h"
 
 APOD_HD double mc_phi(double x)
 {

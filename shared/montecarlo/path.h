@@ -27,8 +27,8 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "apod_hd.h"
-#include "rng.h"
+#include "shared/apod_hd.h"
+#include "shared/rng.h"
 
 /* Philox stream of the path normals (shared/rng.h's mapping). */
 #define MC_STREAM_PATH 0u

@@ -23,7 +23,7 @@
 
 #include <math.h>
 
-#include "apod_hd.h"
+#include "shared/apod_hd.h"
 
 /* The flop convention of the benchmarks: 20 flops per interaction (3 subs,
  * 6 for the squared distance with eps^2, sqrt, mul and div counted as the

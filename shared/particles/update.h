@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#include "apod_hd.h"
+#include "shared/apod_hd.h"
 
 /* Columns of the state array, one row per particle. */
 enum { PARTICLES_X, PARTICLES_Y, PARTICLES_VX, PARTICLES_VY, PARTICLES_COLS };

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "heat.h"
+#include "cpu/cli/cli.h"
+#include "cpu/heat/heat.h"
 
 /* Heat's deck alone, as the program the parser serves. */
 static const struct apod_workload deck_only = {

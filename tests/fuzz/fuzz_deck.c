@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "heat.h"
+#include "cpu/heat/heat.h"
 #include "input_file.h"
-#include "params.h"
+#include "cpu/harness/params.h"
 
 /* Heat's deck alone: the fuzzer needs no stages. */
 static const struct apod_workload deck_only = {

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "input_file.h"
-#include "npy.h"
+#include "cpu/harness/npy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -19,12 +19,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fail.h"
-#include "npy.h"
-#include "params.h"
-#include "results.h"
-#include "run.h"
-#include "verify.h"
+#include "cpu/harness/fail.h"
+#include "cpu/harness/npy.h"
+#include "cpu/harness/params.h"
+#include "cpu/harness/results.h"
+#include "cpu/harness/run.h"
+#include "cpu/harness/verify.h"
 
 struct fz_params {
 	char name[APOD_NAME_MAX];

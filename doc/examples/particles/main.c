@@ -12,7 +12,7 @@
 
 #include <apod/apod.h>
 
-#include "particles_workload.h"
+#include "cpu/particles/particles_workload.h"
 
 static const struct apod_workload *const workloads[] = { &particles_workload, NULL };
 
