@@ -178,6 +178,18 @@ template <typename T> struct apod_cuda_buffer {
 		pinned = true;
 		return 0;
 	}
+	/* Given back here so that a failure is reported; let go of first, so
+	 * that nothing is freed twice. */
+	int release()
+	{
+		T *q = p;
+		p = nullptr;
+		if (q && pinned)
+			APOD_CUDA_TRY(cudaFreeHost(q));
+		else if (q)
+			APOD_CUDA_TRY(cudaFree(q));
+		return 0;
+	}
 };
 
 /* The current device's multiprocessors. */
@@ -237,7 +249,8 @@ static inline int apod_cuda_copy_gbs(size_t bytes, int reps, double *gbs)
 		    return 0; }, &ms) ||
 	    apod_cuda_time(reps, [&] {
 		    APOD_CUDA_TRY(cudaMemcpyAsync(out.p, in.p, nbytes, cudaMemcpyDeviceToDevice));
-		    return 0; }, &ms_memcpy))
+		    return 0; }, &ms_memcpy) ||
+	    in.release() || out.release())
 		return -1;
 	*gbs = 2.0 * nbytes / (std::min(ms, ms_memcpy) * 1e-3) / 1e9;
 	return 0;
@@ -318,7 +331,8 @@ template <typename T> static inline int apod_cuda_fma_gflops(int reps, double *g
 	if (apod_cuda_time(reps, [&] {
 		    APOD_LAUNCH_TRY((apod_cuda_fma_chains<ILP, T><<<blocks, APOD_CUDA_FMA_BLOCK>>>(d_x0.p, d_x.p,
 		                                                                                  passes)));
-		    return 0; }, &ms))
+		    return 0; }, &ms) ||
+	    d_x0.release() || d_x.release())
 		return -1;
 	*gflops = 2.0 * threads * (double)fmas / (ms * 1e-3) / 1e9;
 	return 0;
@@ -389,7 +403,8 @@ static inline int apod_cuda_special_rate(int reps, double *ops)
 	if (apod_cuda_time(reps, [&] {
 		    APOD_LAUNCH_TRY((apod_cuda_rsqrt_chains<<<blocks, APOD_CUDA_FMA_BLOCK>>>(d_x0.p, d_x.p,
 		                                                                            passes)));
-		    return 0; }, &ms))
+		    return 0; }, &ms) ||
+	    d_x0.release() || d_x.release())
 		return -1;
 	*ops = (double)threads * passes * APOD_CUDA_PASS_FMAS / (ms * 1e-3);
 	return 0;
@@ -455,7 +470,8 @@ static inline int apod_cuda_pcie(size_t bytes, int reps, double *h2d, double *d2
 	*h2d = bytes / (ms * 1e-3);
 	if (apod_cuda_time(reps, [&] {
 		    APOD_CUDA_TRY(cudaMemcpyAsync(back.p, d.p, bytes, cudaMemcpyDeviceToHost));
-		    return 0; }, &ms))
+		    return 0; }, &ms) ||
+	    h.release() || back.release() || d.release())
 		return -1;
 	*d2h = bytes / (ms * 1e-3);
 	return 0;
@@ -486,7 +502,7 @@ static inline int apod_cuda_measure_device(struct apod_ceilings *c)
  * device as apod_cuda_usable takes it (apod names its configure option). */
 static inline int apod_cuda_ceilings_advised(struct apod_ceilings *c, int measure, const char *rebuild)
 {
-	char why[256];
+	char why[512];   /* room for a device's name (256) and the advice; cut to 256 in c */
 	int dev = 0;
 	cudaDeviceProp p;
 	if (!apod_cuda_usable(why, sizeof why, rebuild)) {
