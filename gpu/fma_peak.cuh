@@ -16,7 +16,7 @@
 
 #define FMA_PEAK_BLOCK APOD_CUDA_FMA_BLOCK
 #define PASS_FMAS APOD_CUDA_PASS_FMAS
-#define fma_chains apod_cuda_fma_chains
+#define fma_chains apod_cuda_chains
 
 /* The FP32 peak in GFLOP/s (bench --kernels). */
 static inline int fma_peak_gflops(int reps, double *gflops)

@@ -268,14 +268,25 @@ static __device__ __forceinline__ double apod_cuda_fma_rn(double a, double b, do
 	return __fma_rn(a, b, c);
 }
 
-/* ILP independent chains a thread, x <- fma(x, 2, 1), x <- fma(x, 0.5,
- * -0.25): on quarter-integers every result is exact, so a chain of L FMAs
- * from x0 ends at exactly x0 + L/8.  One pass is the same 64 FMAs and the
- * same loop overhead for every ILP; only how they depend on each other
- * changes (apod's ilp lab runs ILP 1 to 8). */
-template <int ILP, typename T = float>
+/* One step of an FMA chain, x <- fma(x, 2, 1), x <- fma(x, 0.5, -0.25):
+ * on quarter-integers every result is exact, so a chain of L FMAs from x0
+ * ends at exactly x0 + L/8. */
+template <typename T> struct apod_cuda_fma_step {
+	static constexpr int ops = 2;
+	static __device__ __forceinline__ T apply(T v)
+	{
+		v = apod_cuda_fma_rn(v, (T)2, (T)1);
+		return apod_cuda_fma_rn(v, (T)0.5, (T)-0.25);
+	}
+};
+
+/* ILP independent chains a thread of Step (an FMA chain by default).  One
+ * pass is the same 64 operations and the same loop overhead for every ILP;
+ * only how they depend on each other changes (apod's ilp lab runs ILP 1 to
+ * 8). */
+template <int ILP, typename T = float, typename Step = apod_cuda_fma_step<T>>
 static __global__ void __launch_bounds__(APOD_CUDA_FMA_BLOCK)
-	apod_cuda_fma_chains(const T *__restrict__ x0, T *__restrict__ x, int passes)
+	apod_cuda_chains(const T *__restrict__ x0, T *__restrict__ x, int passes)
 {
 	const int threads = gridDim.x * blockDim.x, t = blockIdx.x * blockDim.x + threadIdx.x;
 	T v[ILP];
@@ -285,12 +296,10 @@ static __global__ void __launch_bounds__(APOD_CUDA_FMA_BLOCK)
 #pragma unroll 1
 	for (int p = 0; p < passes; p++) {
 #pragma unroll
-		for (int s = 0; s < APOD_CUDA_PASS_FMAS / (2 * ILP); s++) {
+		for (int s = 0; s < APOD_CUDA_PASS_FMAS / (Step::ops * ILP); s++) {
 #pragma unroll
-			for (int j = 0; j < ILP; j++) {
-				v[j] = apod_cuda_fma_rn(v[j], (T)2, (T)1);
-				v[j] = apod_cuda_fma_rn(v[j], (T)0.5, (T)-0.25);
-			}
+			for (int j = 0; j < ILP; j++)
+				v[j] = Step::apply(v[j]);
 		}
 	}
 #pragma unroll
@@ -309,7 +318,7 @@ template <typename T> static inline int apod_cuda_fma_gflops(int reps, double *g
 	double ms = 0;
 	if (apod_cuda_sms(&sms))
 		return -1;
-	APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, apod_cuda_fma_chains<ILP, T>,
+	APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, apod_cuda_chains<ILP, T>,
 	                                                            APOD_CUDA_FMA_BLOCK, 0));
 	blocks = sms * per_sm;
 	threads = blocks * APOD_CUDA_FMA_BLOCK;
@@ -320,7 +329,7 @@ template <typename T> static inline int apod_cuda_fma_gflops(int reps, double *g
 		for (size_t e = 0; e < h.size(); e++)
 			h[e] = (T)(e % 4096) * (T)0.25 - (T)512;   /* quarter-integers, small */
 		APOD_CUDA_TRY(cudaMemcpy(d_x0.p, h.data(), d_x0.bytes(), cudaMemcpyHostToDevice));
-		APOD_LAUNCH_TRY((apod_cuda_fma_chains<ILP, T><<<blocks, APOD_CUDA_FMA_BLOCK>>>(d_x0.p, d_x.p,
+		APOD_LAUNCH_TRY((apod_cuda_chains<ILP, T><<<blocks, APOD_CUDA_FMA_BLOCK>>>(d_x0.p, d_x.p,
 		                                                                              passes)));
 		APOD_CUDA_TRY(cudaMemcpy(got.data(), d_x.p, d_x.bytes(), cudaMemcpyDeviceToHost));
 		for (size_t e = 0; e < got.size(); e++)
@@ -329,7 +338,7 @@ template <typename T> static inline int apod_cuda_fma_gflops(int reps, double *g
 				                 h[e] + fmas / ILP / 8.0);
 	}
 	if (apod_cuda_time(reps, [&] {
-		    APOD_LAUNCH_TRY((apod_cuda_fma_chains<ILP, T><<<blocks, APOD_CUDA_FMA_BLOCK>>>(d_x0.p, d_x.p,
+		    APOD_LAUNCH_TRY((apod_cuda_chains<ILP, T><<<blocks, APOD_CUDA_FMA_BLOCK>>>(d_x0.p, d_x.p,
 		                                                                                  passes)));
 		    return 0; }, &ms) ||
 	    d_x0.release() || d_x.release())
@@ -347,42 +356,24 @@ static __device__ __forceinline__ float apod_cuda_rsqrt_approx(float x)
 	return y;
 }
 
-/* APOD_CUDA_ILP independent chains x <- 1/sqrt(x) a thread: the fixed point
- * is 1, which every chain from a positive start reaches (the map halves the
- * distance in the exponent each time). */
-static __global__ void __launch_bounds__(APOD_CUDA_FMA_BLOCK)
-	apod_cuda_rsqrt_chains(const float *__restrict__ x0, float *__restrict__ x, int passes)
-{
-	const int threads = gridDim.x * blockDim.x, t = blockIdx.x * blockDim.x + threadIdx.x;
-	float v[APOD_CUDA_ILP];
-#pragma unroll
-	for (int j = 0; j < APOD_CUDA_ILP; j++)
-		v[j] = x0[j * threads + t];
-#pragma unroll 1
-	for (int p = 0; p < passes; p++) {
-#pragma unroll
-		for (int s = 0; s < APOD_CUDA_PASS_FMAS / APOD_CUDA_ILP; s++) {
-#pragma unroll
-			for (int j = 0; j < APOD_CUDA_ILP; j++)
-				v[j] = apod_cuda_rsqrt_approx(v[j]);
-		}
-	}
-#pragma unroll
-	for (int j = 0; j < APOD_CUDA_ILP; j++)
-		x[j * threads + t] = v[j];
-}
+/* x <- 1/sqrt(x): the fixed point is 1, which every chain from a positive
+ * start reaches (the map halves the distance in the exponent each time). */
+struct apod_cuda_rsqrt_step {
+	static constexpr int ops = 1;
+	static __device__ __forceinline__ float apply(float v) { return apod_cuda_rsqrt_approx(v); }
+};
 
 /* rsqrt op/s, every SM full; checked: every chain ends at its fixed point 1. */
 static inline int apod_cuda_special_rate(int reps, double *ops)
 {
 	const int passes = 1 << 12;
+	void (*const chains)(const float *, float *, int) = apod_cuda_chains<APOD_CUDA_ILP, float, apod_cuda_rsqrt_step>;
 	int sms = 0, per_sm = 0, blocks, threads;
 	apod_cuda_buffer<float> d_x0, d_x;
 	double ms = 0;
 	if (apod_cuda_sms(&sms))
 		return -1;
-	APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, apod_cuda_rsqrt_chains,
-	                                                            APOD_CUDA_FMA_BLOCK, 0));
+	APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, chains, APOD_CUDA_FMA_BLOCK, 0));
 	blocks = sms * per_sm;
 	threads = blocks * APOD_CUDA_FMA_BLOCK;
 	if (d_x0.alloc((size_t)threads * APOD_CUDA_ILP) || d_x.alloc((size_t)threads * APOD_CUDA_ILP))
@@ -393,7 +384,7 @@ static inline int apod_cuda_special_rate(int reps, double *ops)
 			h[e] = 0.5f + (float)(e % 1024) / 256.0f;   /* 0.5 to 4.5 */
 		APOD_CUDA_TRY(cudaMemcpy(d_x0.p, h.data(), d_x0.bytes(), cudaMemcpyHostToDevice));
 		APOD_CUDA_TRY(cudaMemset(d_x.p, 0, d_x.bytes()));
-		APOD_LAUNCH_TRY((apod_cuda_rsqrt_chains<<<blocks, APOD_CUDA_FMA_BLOCK>>>(d_x0.p, d_x.p, passes)));
+		APOD_LAUNCH_TRY((chains<<<blocks, APOD_CUDA_FMA_BLOCK>>>(d_x0.p, d_x.p, passes)));
 		APOD_CUDA_TRY(cudaMemcpy(h.data(), d_x.p, d_x.bytes(), cudaMemcpyDeviceToHost));
 		for (size_t e = 0; e < h.size(); e++)
 			if (!(fabsf(h[e] - 1.0f) < 1e-5f))
@@ -401,8 +392,7 @@ static inline int apod_cuda_special_rate(int reps, double *ops)
 				                 e, h[e]);
 	}
 	if (apod_cuda_time(reps, [&] {
-		    APOD_LAUNCH_TRY((apod_cuda_rsqrt_chains<<<blocks, APOD_CUDA_FMA_BLOCK>>>(d_x0.p, d_x.p,
-		                                                                            passes)));
+		    APOD_LAUNCH_TRY((chains<<<blocks, APOD_CUDA_FMA_BLOCK>>>(d_x0.p, d_x.p, passes)));
 		    return 0; }, &ms) ||
 	    d_x0.release() || d_x.release())
 		return -1;
