@@ -6,6 +6,10 @@
 
 #include <stddef.h>
 
+/* apod's advice for a binary without code for the device (after "rebuild
+ * it "), followed by the architecture's two digits. */
+#define APOD_GPU_REBUILD "with configure --with-cuda-arch="
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -10,34 +10,10 @@
 #ifndef APOD_GPU_TIMING_CUH
 #define APOD_GPU_TIMING_CUH
 
-#include <algorithm>
 #include <vector>
 
-#include "apod/cuda.h"
+#include "apod/cuda_ceilings.cuh"   /* apod_cuda_time, apod_cuda_events */
 #include "cpu/harness/trace.h"
-
-/* Median of the recorded times. */
-static inline double median_ms(std::vector<float> &v)
-{
-	std::sort(v.begin(), v.end());
-	return v.empty() ? 0 : v[v.size() / 2];
-}
-
-/* The two events time_it records between, destroyed on every way out of it. */
-struct time_it_events {
-	cudaEvent_t a = nullptr, b = nullptr;
-
-	time_it_events() = default;
-	time_it_events(const time_it_events &) = delete;
-	time_it_events &operator=(const time_it_events &) = delete;
-	~time_it_events()
-	{
-		if (a)
-			cudaEventDestroy(a);
-		if (b)
-			cudaEventDestroy(b);
-	}
-};
 
 /* Keeps the device busy for ns nanoseconds of its global timer: whatever
  * the host launches behind it meanwhile is queued by the time it ends. */
@@ -55,16 +31,14 @@ static __global__ void apod_spacer_kernel(unsigned long long ns)
  * kernels, far less than it takes to notice. */
 #define APOD_SPACER_NS 200000ull
 
-template <typename F> static inline int time_it_impl(int reps, F f, double *ms, cudaStream_t s,
-                                                     bool queued, double *busy_ms);
-
 /* Run f once to warm up, then `reps` times between events on stream s.
  * Each repetition starts on an idle device, so the first event fires at
  * once and the time includes the host's latency to launch f's first
- * kernel: what a caller that launches and waits sees. */
+ * kernel: what a caller that launches and waits sees.  The installed
+ * header's timer, the one a user's port measures its ceilings with. */
 template <typename F> static inline int time_it(int reps, F f, double *ms, cudaStream_t s = 0)
 {
-	return time_it_impl(reps, f, ms, s, false, nullptr);
+	return apod_cuda_time(reps, f, ms, s);
 }
 
 /* The same, with f's work queued behind a spacer kernel before the first
@@ -77,27 +51,13 @@ template <typename F> static inline int time_it(int reps, F f, double *ms, cudaS
 template <typename F>
 static inline int time_queued(int reps, F f, double *ms, cudaStream_t s = 0, double *busy_ms = nullptr)
 {
-	return time_it_impl(reps, f, ms, s, true, busy_ms);
-}
-
-template <typename F> static inline int time_it_impl(int reps, F f, double *ms, cudaStream_t s,
-                                                     bool queued, double *busy_ms)
-{
 	double busy = 0, work = 0, other = 0;
 	bool traced = busy_ms && apod_trace_on();
-	time_it_events ev;
+	apod_cuda_events ev;
 	cudaEvent_t &a = ev.a, &b = ev.b;
 	std::vector<float> t;
-	cudaError_t err;
-	/* Null again after a failed create: the owner destroys only what was made. */
-	if ((err = cudaEventCreate(&a)) != cudaSuccess) {
-		a = nullptr;
-		return apod_cuda_failed(err, "cudaEventCreate(&a)", __FILE__, __LINE__);
-	}
-	if ((err = cudaEventCreate(&b)) != cudaSuccess) {
-		b = nullptr;
-		return apod_cuda_failed(err, "cudaEventCreate(&b)", __FILE__, __LINE__);
-	}
+	if (ev.create())
+		return -1;
 	if (f())
 		return -1;
 	APOD_CUDA_TRY(cudaDeviceSynchronize());
@@ -107,8 +67,7 @@ template <typename F> static inline int time_it_impl(int reps, F f, double *ms, 
 	busy = 0;
 	for (int r = 0; r < reps; r++) {
 		float x;
-		if (queued)
-			APOD_LAUNCH_TRY((apod_spacer_kernel<<<1, 1, 0, s>>>(APOD_SPACER_NS)));
+		APOD_LAUNCH_TRY((apod_spacer_kernel<<<1, 1, 0, s>>>(APOD_SPACER_NS)));
 		APOD_CUDA_TRY(cudaEventRecord(a, s));
 		if (traced && apod_trace_enter(0))
 			return -1;
@@ -123,20 +82,9 @@ template <typename F> static inline int time_it_impl(int reps, F f, double *ms, 
 		APOD_CUDA_TRY(cudaEventElapsedTime(&x, a, b));
 		t.push_back(x);
 	}
-	/* Destroyed here so that a failure is reported; the owner lets go of
-	 * each event first, so that nothing is destroyed twice. */
-	{
-		cudaEvent_t ea = a, eb = b;
-		a = b = nullptr;
-		cudaError_t err_b;
-		err = cudaEventDestroy(ea);
-		err_b = cudaEventDestroy(eb);
-		if (err != cudaSuccess)
-			return apod_cuda_failed(err, "cudaEventDestroy(a)", __FILE__, __LINE__);
-		if (err_b != cudaSuccess)
-			return apod_cuda_failed(err_b, "cudaEventDestroy(b)", __FILE__, __LINE__);
-	}
-	*ms = median_ms(t);
+	if (ev.destroy())
+		return -1;
+	*ms = apod_cuda_median_ms(t);
 	if (traced) {
 		if (apod_trace_collect(&busy, &work, 1, &other))
 			return -1;

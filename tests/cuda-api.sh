@@ -77,7 +77,24 @@ grep -q "^launch: -1: .*empty_kernel.* failed at .*cuda_user_stage.cu:[0-9]*: cu
 	&& echo "ok: APOD_LAUNCH_TRY names the launch, its file and line, and CUDA's error" \
 	|| { echo "FAIL: APOD_LAUNCH_TRY's message"; fails=$((fails + 1)); }
 
+# The program's GPU hooks, from <apod/cuda_ceilings.cuh>: `info` describes
+# CUDA and the devices (not "none in this build"), and `ceilings` names the
+# device and measures it, or says why it cannot.  The cache file goes to
+# the test's own folder.
+XDG_CACHE_HOME=$work/cache
+export XDG_CACHE_HOME
+expect 0 "CUDA: runtime" "$prog" info
+grep -q "devices: none in this build" "$work/out" \
+	&& { echo "FAIL: info says there are no devices in this build"; fails=$((fails + 1)); }
+"$prog" ceilings > "$work/ceilings" 2>&1 || { echo "FAIL: ceilings exited non-zero"; cat "$work/ceilings"; exit 1; }
+grep -q "built without GPU support" "$work/ceilings" \
+	&& { echo "FAIL: ceilings says the program has no GPU support"; fails=$((fails + 1)); }
+
 if grep -q "^available: 0: " "$work/check"; then
+	# Without a GPU the hooks say why, in the ceilings' device row too.
+	grep -Eq "^device +not measured: .*(driver|device)" "$work/ceilings" \
+		&& echo "ok: ceilings says why the device was not measured" \
+		|| { echo "FAIL: ceilings gave no reason for the device"; sed 's/^/  | /' "$work/ceilings"; fails=$((fails + 1)); }
 	# No GPU: the reason must name what is missing, and the stage is not run.
 	grep -Eq "^available: 0: .*(driver|device)" "$work/check" \
 		&& echo "ok: available says why there is no GPU" \
@@ -93,6 +110,16 @@ fi
 
 echo "a GPU is here: running the user's stage"
 grep -q "^available: 1$" "$work/check" || { echo "FAIL: available printed neither 0 nor 1"; exit 1; }
+# The hooks on a GPU: info names it, ceilings measured it and PCIe both ways.
+expect 0 "device 0: " "$prog" info
+grep -q "this binary: runs here as sm_" "$work/out" \
+	&& echo "ok: info says the user's file carries code for the device" \
+	|| { echo "FAIL: info does not say the user's file runs on the device"; fails=$((fails + 1)); }
+for r in device pcie_h2d pcie_d2h; do
+	grep -Eq "^$r +- +[0-9]" "$work/ceilings" \
+		&& echo "ok: ceilings measured $r" \
+		|| { echo "FAIL: ceilings did not measure $r"; sed 's/^/  | /' "$work/ceilings"; fails=$((fails + 1)); }
+done
 expect 0 "" "$prog" run --stage=serial --n=100000 --steps=10 --out="$work/serial"
 expect 0 "" "$prog" run --stage=gpu --n=100000 --steps=10 --out="$work/gpu"
 expect 0 "" "$prog" verify "$work/serial" "$work/gpu"

@@ -7,6 +7,8 @@
  *
  *   ./user_stage cudacheck      what the header's helpers say here
  *   ./user_stage require BYTES  apod_cuda_require for BYTES
+ *   ./user_stage info|ceilings  the program's GPU hooks, from
+ *                               <apod/cuda_ceilings.cuh>
  *   ./user_stage run|verify|... the ordinary apod command line
  */
 #include <math.h>
@@ -17,6 +19,7 @@
 
 #include <apod/apod_hd.h>
 #include <apod/cuda.h>
+#include <apod/cuda_ceilings.cuh>
 
 struct user_params {
 	long n;
@@ -259,6 +262,7 @@ int main(int argc, char **argv)
 	static const struct apod_program program = {
 		.name = "user_stage", .about = "a user's GPU stage on apod/cuda.h",
 		.workloads = workloads, .commands = commands,
+		.device_info = apod_cuda_device_info, .ceilings = apod_cuda_ceilings,
 	};
 	return apod_main(argc, argv, &program);
 }

@@ -71,6 +71,14 @@ expect 2 "no nvcc 'nvcc-missing'" make -C withgpu NVCC=nvcc-missing
 	&& echo "ok: the --gpu skeleton builds with nvcc and pkg-config and passes its gate" \
 	|| { echo "FAIL: the --gpu skeleton"; sed 's/^/  | /' "$work/gpu.log"; fails=$((fails + 1)); }
 grep -i "warning" "$work/gpu.log" | grep -v "^make" && { echo "FAIL: the --gpu skeleton builds with warnings"; fails=$((fails + 1)); }
+# The program's GPU hooks (main.c, from stage_gpu.cu): info describes CUDA
+# and the devices, with a GPU or without, not "none in this build".  The
+# ceilings' cache file goes to the test's own folder.
+XDG_CACHE_HOME=$work/cache
+export XDG_CACHE_HOME
+expect 0 "CUDA: runtime" ./withgpu/withgpu info
+grep -q "devices: none in this build" "$work/out" \
+	&& { echo "FAIL: the --gpu skeleton's info says there are no devices in this build"; fails=$((fails + 1)); }
 if grep -q "the gpu stage was not run" "$work/gpu.log"; then
 	./withgpu/withgpu stages | sed 's/^/  | /'
 	[ "$fails" -eq 0 ] || finish
@@ -86,4 +94,15 @@ else
 	echo "FAIL: the gpu stage was neither run nor skipped"; sed 's/^/  | /' "$work/gpu.log"
 	fails=$((fails + 1))
 fi
+# Its hooks on a GPU: info names the device, ceilings measures it, and the
+# table then holds the gpu row against the device's speed of light.
+expect 0 "device 0: " ./withgpu/withgpu info
+expect 0 "ceilings of" ./withgpu/withgpu ceilings
+grep -Eq "^device +- +[0-9]" "$work/out" \
+	&& echo "ok: the skeleton's ceilings measured the device" \
+	|| { echo "FAIL: the skeleton's ceilings did not measure the device"; fails=$((fails + 1)); }
+expect 0 "SoL bound" ./withgpu/withgpu --n=20000 --steps=30
+grep -Eq "^gpu .*[0-9.]+x +[0-9.]+%" "$work/out" \
+	&& echo "ok: the skeleton's gpu row has a speed of light and the share of it reached" \
+	|| { echo "FAIL: the skeleton's gpu row has no speed of light"; fails=$((fails + 1)); }
 finish

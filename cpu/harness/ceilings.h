@@ -21,8 +21,6 @@ extern "C" {
 void apod_ceilings_identify_host(struct apod_ceilings *c);
 /* The CPU model from /proc/cpuinfo, or "unknown". */
 void apod_host_cpu_model(char *buf, size_t len);
-/* Mark every device resource as not measured, for this reason. */
-void apod_ceilings_no_device(struct apod_ceilings *c, const char *why);
 
 /* This machine's cache file, named by c's host, CPU and device:
  * $XDG_CACHE_HOME/apod/ceilings-HOST-CPUHASH-DEVICE.json (~/.cache without

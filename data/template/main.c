@@ -8,6 +8,10 @@
 #include <apod/apod.h>
 
 extern const struct apod_workload @NAME@_workload;
+@GPU@/* stage_gpu.cu: the GPU for `info`, and its measured ceilings, which the
+@GPU@ * table holds the gpu stage against (its speed of light). */
+@GPU@int @NAME@_device_info(FILE *f);
+@GPU@int @NAME@_ceilings(struct apod_ceilings *c, int measure);
 
 static const struct apod_workload *const workloads[] = { &@NAME@_workload, NULL };
 
@@ -15,6 +19,8 @@ static const struct apod_program program = {
 	.name = "@NAME@",
 	.about = "@NAME@, ported stage by stage with apod.",
 	.workloads = workloads,
+@GPU@	.device_info = @NAME@_device_info,
+@GPU@	.ceilings = @NAME@_ceilings,
 };
 
 int main(int argc, char **argv)

@@ -64,7 +64,8 @@ struct apod_program {
 	 * "kernels" to `json` (a json-c object), 1 where there is nothing to
 	 * measure (why recorded: apod_fail where there is no device,
 	 * apod_usage_fail where w has no kernels),
-	 * -1 on a failure (apod_fail). */
+	 * -1 on a failure (apod_fail).  A CUDA port's device_info and ceilings
+	 * (below) come with apod/cuda_ceilings.cuh. */
 	int (*device_info)(FILE *f);
 	int (*kernels)(const struct apod_workload *w, const void *problem, int reps, void *json);
 	/* Optional: the device's ceilings (apod/ceilings.h).  With measure 0,

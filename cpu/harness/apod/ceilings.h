@@ -77,6 +77,11 @@ enum {
  */
 int apod_ceilings_get(struct apod_ceilings *c, const char *file, int how);
 
+/* Mark every device resource of c as not measured, for this reason: what a
+ * program's `ceilings` hook (apod/apod.h) does where there is no usable
+ * device (apod/cuda_ceilings.cuh's apod_cuda_ceilings does it for you). */
+void apod_ceilings_no_device(struct apod_ceilings *c, const char *why);
+
 /* The resource's name in the cache file and in messages ("host_one_core"...). */
 const char *apod_ceiling_name(enum apod_resource k);
 

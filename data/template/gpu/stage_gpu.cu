@@ -16,11 +16,17 @@
  * Every CUDA call goes through APOD_CUDA_TRY and every launch through
  * APOD_LAUNCH_TRY (apod/cuda.h): a failure names the call, the file and the
  * line, and the stage returns -1 for the harness to report.
+ *
+ * At the end, the program's two GPU hooks (set in main.c), from
+ * <apod/cuda_ceilings.cuh>: `info` describes the device, and `ceilings`
+ * measures what it can do (copy bandwidth, FP32/FP64 FMA, rsqrt, launch
+ * latency, PCIe), the speed of light the table holds this stage against.
  */
 #include <math.h>
 #include <stdlib.h>
 
 #include <apod/cuda.h>
+#include <apod/cuda_ceilings.cuh>
 
 #include "@NAME@.h"
 
@@ -195,3 +201,16 @@ extern "C" const struct apod_stage @NAME@_stage_gpu = {
 	/* Where its phases run, for the speed of light (apod/workload.h). */
 	.runs_on = APOD_RUNS_DEVICE,
 };
+
+/* The program's hooks (main.c's struct apod_program): the device `info`
+ * prints, and its ceilings, measured by `ceilings` and kept in a cache
+ * file that the table, run and bench read. */
+extern "C" int @NAME@_device_info(FILE *f)
+{
+	return apod_cuda_device_info(f);
+}
+
+extern "C" int @NAME@_ceilings(struct apod_ceilings *c, int measure)
+{
+	return apod_cuda_ceilings(c, measure);
+}
