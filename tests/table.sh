@@ -62,7 +62,7 @@ cat > "$work/slow.json" <<'JSON'
  "pcie_h2d": {"measured": false, "why": "none in this test"},
  "pcie_d2h": {"measured": false, "why": "none in this test"}}}
 JSON
-APOD_CEILINGS=$work/slow.json expect 0 "MODEL BROKEN for serial: faster than its speed of light in computeForces" \
+APOD_CEILINGS=$work/slow.json expect 0 "MODEL BROKEN for serial: faster than its speed of light in its step and probes together" \
 	"$APOD" --workload=nbody --n=256 --steps=2
 # A ceilings file that is not one: a usage error naming it.
 echo '{' > "$work/bad.json"
@@ -72,7 +72,7 @@ for cmd in table "run --stage=serial" bench; do
 	# shellcheck disable=SC2086 # $cmd is the command and its option
 	expect 2 "bad.json" "$APOD" $cmd --workload=particles --n=1000 --steps=2 --ceilings="$work/bad.json"
 done
-APOD_CEILINGS=$work/bad.json expect 0 "MODEL BROKEN for serial: faster than its speed of light in computeForces" \
+APOD_CEILINGS=$work/bad.json expect 0 "MODEL BROKEN for serial: faster than its speed of light in its step and probes together" \
 	"$APOD" --workload=nbody --n=256 --steps=2 --ceilings="$work/slow.json"
 # run: each declared phase's speed of light, the whole run's, and the same in its report.
 expect 0 "stage: " "$APOD" run --stage=serial --workload=nbody --n=256 --steps=2 \

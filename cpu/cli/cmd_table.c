@@ -179,7 +179,7 @@ static json_object *sol_json(const struct apod_workload *wl, const struct apod_s
 			json_object_array_add(f, json_object_new_string(apod_phase_name(wl, i)));
 	}
 	if (sol->faster & (1u << 31))
-		json_object_array_add(f, json_object_new_string("(the ported phases together)"));
+		json_object_array_add(f, json_object_new_string("(the step and the probes together)"));
 	json_object_object_add(o, "bound_seconds", json_object_new_double(sol->bound));
 	json_object_object_add(o, "speedup", json_object_new_double(sol->speedup));
 	json_object_object_add(o, "reached", json_object_new_double(sol->reached));
@@ -440,8 +440,8 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 			phase_list(wl, w->sol.faster & ~(1u << 31), w->nphases, list, sizeof list);
 			printf("MODEL BROKEN for %s: faster than its speed of light in %s%s: the work "
 			       "%s declares there, or this machine's ceilings, are wrong\n", w->e->name,
-			       list, w->sol.faster & (1u << 31) ? (*list ? " and in its ported phases "
-			       "together" : "its ported phases together") : "", wl->name);
+			       list, w->sol.faster & (1u << 31) ? (*list ? " and in its step and "
+			       "probes together" : "its step and probes together") : "", wl->name);
 			for (int k = 0; k < w->nphases; k++)
 				if (w->sol.faster & (1u << k))
 					printf("  %s's %s took %.4g s; its speed of light is %.4g s\n",

@@ -55,7 +55,7 @@ void apod_run_sol_print(FILE *f, const struct apod_run *r, const struct apod_sta
 	if (sol->faster)
 		fprintf(f, "  !: MODEL BROKEN: faster than its speed of light%s: the work %s declares,\n"
 		        "  or this machine's ceilings, are wrong\n",
-		        sol->faster & (1u << 31) ? " (here, its ported phases together)" : "",
+		        sol->faster & (1u << 31) ? " (here, its step and probes together)" : "",
 		        r->w->name);
 }
 

@@ -161,15 +161,19 @@ int apod_sol_eval(const struct apod_workload *w, const void *params, const struc
 		    t <= occurrences(w, params, stage, i) * term(wk.bytes, c->bytes) * (1 + 1e-12)) {
 			/* Bound by bytes that fit in the cache: no bound to hold it to. */
 			sol->resident |= 1u << i;
-		} else if (measured < 0) {
+		} else if (measured < 0 || compute) {
+			/* The step and the probes are held to their speed of light
+			 * together: a stage may do a probe's work inside the step (gpu4
+			 * and gpu5 take the statistics in the sweep), which moves the
+			 * time, not the work.  So are the phases whose host clocks time
+			 * launches: their sum still bounds. */
 			unchecked = 1;
 			sum_sol += t;
-			sum_time += stage->phase[i];
+			sum_time += measured < 0 ? stage->phase[i] : measured;
 		} else if (measured < t * (1 - APOD_BOUND_NOISE)) {
 			sol->faster |= 1u << i;
 		}
 	}
-	/* The host's clocks around all of them still bound their sum. */
 	if (unchecked && sum_time < sum_sol * (1 - APOD_BOUND_NOISE))
 		sol->faster |= 1u << 31;
 	if (!declared) {

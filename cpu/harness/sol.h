@@ -67,9 +67,10 @@ struct apod_sol {
 	double speedup;                    /* serial's total / bound */
 	double reached;                    /* bound / the stage's measured total (1 = 100%) */
 	/* Phases measured faster than their speed of light beyond the noise
-	 * allowance (bit i: phase i; bit 31: the ported phases together, for a
-	 * stage whose phases are not timed one by one on its device): the
-	 * declared work, or the ceilings, are wrong. */
+	 * allowance: the declared work, or the ceilings, are wrong.  Bit i:
+	 * phase i (setup, writeSnapshot, fetchResults); bit 31: the step and
+	 * the probes together (a stage may do a probe's work inside the step),
+	 * with any phase a device stage's host clocks time only as launches. */
 	unsigned faster;
 	unsigned resident;                 /* phases whose bytes fit in the last-level cache */
 	/* The step loop alone (the step and the probes, without setup, I/O and

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include <apod/cuda.h>
+#include <apod/cuda_ceilings.cuh>
 
 #include "lookup.h"
 
@@ -177,3 +178,15 @@ extern "C" const struct apod_stage lookup_stage_gpu = {
 	.step_at = gpu_batch,
 	.probe_at = gpu_probe,
 };
+
+/* The program's device hooks (main.c): `info` names the GPU, and `ceilings`
+ * measures it, so that the gpu row of the table has a speed of light. */
+extern "C" int lookup_device_info(FILE *f)
+{
+	return apod_cuda_device_info(f);
+}
+
+extern "C" int lookup_ceilings(struct apod_ceilings *c, int measure)
+{
+	return apod_cuda_ceilings(c, measure);
+}
