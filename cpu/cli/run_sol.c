@@ -11,6 +11,15 @@
 
 /* The time phase i took, as the speed of light holds it: the device's
  * where the stage timed the phase there. */
+/* Phase i ran faster than its speed of light: on its own, or as one of
+ * the step and the probes, which are held to it together (sol.h). */
+static int too_fast(const struct apod_run *r, const struct apod_sol *sol, int i)
+{
+	int compute = i >= 1 && i < 2 + apod_probe_count(r->w);
+	return (sol->faster & (1u << i)) || (compute && (sol->faster & (1u << 31)) &&
+	                                     sol->phase[i] >= 0 && !(sol->resident & (1u << i)));
+}
+
 static double taken(const struct apod_run *r, int i)
 {
 	return apod_device_timed(r, i) ? r->device[i] : r->phase[i];
@@ -36,7 +45,7 @@ void apod_run_sol_print(FILE *f, const struct apod_run *r, const struct apod_sta
 	fprintf(f, "speed of light, on %s:\n", where(on));
 	fprintf(f, "  %-*s %12s %12s %8s\n", nw, "phase", "SoL s", "taken s", "% SoL");
 	for (int i = 0; i < r->nphases; i++) {
-		const char *mark = sol->faster & (1u << i) ? "!" : sol->resident & (1u << i) ? "*" : "";
+		const char *mark = too_fast(r, sol, i) ? "!" : sol->resident & (1u << i) ? "*" : "";
 		if (sol->phase[i] < 0)
 			continue;
 		marks |= *mark;
@@ -79,7 +88,7 @@ json_object *apod_run_sol_json(const struct apod_run *r, const struct apod_sol *
 		json_object_object_add(p, "cache_resident",
 		                       json_object_new_boolean(!!(sol->resident & (1u << i))));
 		json_object_object_add(p, "faster_than_light",
-		                       json_object_new_boolean(!!(sol->faster & (1u << i))));
+		                       json_object_new_boolean(too_fast(r, sol, i)));
 		json_object_object_add(ph, apod_phase_name(r->w, i), p);
 	}
 	json_object_object_add(o, "bound_seconds", json_object_new_double(sol->bound));
