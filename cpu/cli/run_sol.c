@@ -57,7 +57,9 @@ void apod_run_sol_print(FILE *f, const struct apod_run *r, const struct apod_sta
 	       100 * sol->reached, sol->bound, r->total);
 	fprintf(f, "  SoL: the phase's declared work over this machine's measured ceilings; taken:\n"
 	        "  device time where the stage timed the phase there.  The stage's whole run\n"
-	        "  counts every phase, those without declared work at the time they took.\n");
+	        "  counts every phase, those without declared work at the time they took.  The\n"
+	        "  step and the probes are held to it together: a stage that does a probe's\n"
+	        "  work inside its step shows that probe above 100%%.\n");
 	if (marks && sol->resident)
 		fprintf(f, "  *: the phase's data fit in the last-level cache, which can beat the\n"
 		        "  main-memory speed of light: it is not held to it.\n");
