@@ -10,6 +10,9 @@
 #include "cpu/heat/heat_workload.h"
 #include "cpu/harness/params.h"
 #include "cpu/heat/problem.h"
+#include "cpu/montecarlo/montecarlo_workload.h"
+#include "cpu/nbody/nbody_workload.h"
+#include "cpu/particles/particles_workload.h"
 #include "check_run.h"
 
 static struct heat_deck *defaults(void)
@@ -204,6 +207,38 @@ START_TEST(heat_declares_its_compulsory_work)
 }
 END_TEST
 
+/* The other workloads' declared work, held at its arithmetic: particles
+ * read and write 16 bytes a particle a step with 16 FP32 operations;
+ * n-body does N^2 interactions of 20 operations and one rsqrt; Monte Carlo
+ * 44 FP64 operations a path a monitoring date plus 52 a path. */
+static struct apod_work work_of(const struct apod_workload *w, const char *key, const char *n,
+                                int phase)
+{
+	void *p = apod_params_new(w);
+	struct apod_work k = { 0 };
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(apod_params_set(w, p, key, n, "t"), 0);
+	ck_assert_ptr_nonnull(w->work);
+	ck_assert_int_eq(w->work(p, phase, &k), 1);
+	free(p);
+	return k;
+}
+
+START_TEST(every_workload_declares_its_compulsory_work)
+{
+	struct apod_work k = work_of(&particles_workload, "n", "1000", APOD_PHASE_STEP);
+	ck_assert_double_eq(k.bytes, 32 * 1000.0);
+	ck_assert_double_eq(k.flops32, 16 * 1000.0);
+	k = work_of(&nbody_workload, "n", "1000", APOD_PHASE_STEP);
+	ck_assert_double_eq(k.flops32, 20 * 1000.0 * 1000.0);
+	ck_assert_double_eq(k.special, 1000.0 * 1000.0);
+	ck_assert_double_eq(k.bytes, 2 * 28 * 1000.0);
+	k = work_of(&montecarlo_workload, "paths_per_batch", "1000", APOD_PHASE_STEP);
+	ck_assert_double_eq(k.flops64, 1000.0 * (64 * 44.0 + 52));   /* the default 64 dates */
+	ck_assert_double_eq(k.bytes, 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("deck");
@@ -216,6 +251,7 @@ int main(void)
 	tcase_add_test(t, problem_has_fixed_edges_and_heaters);
 	tcase_add_test(t, params_json_round_trip);
 	tcase_add_test(t, heat_declares_its_compulsory_work);
+	tcase_add_test(t, every_workload_declares_its_compulsory_work);
 	suite_add_tcase(s, t);
 	return check_run(s, CK_FORK_GETENV);
 }
