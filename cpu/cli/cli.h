@@ -140,7 +140,10 @@ void apod_print_phases(FILE *f, const struct apod_run *r);
 struct apod_sol;
 void apod_run_sol_print(FILE *f, const struct apod_run *r, const struct apod_stage *e,
                         const struct apod_sol *sol);
-json_object *apod_run_sol_json(const struct apod_run *r, const struct apod_sol *sol);
+/* The speed of light as JSON, the same for `run`'s report and the
+ * table's rows: the bound, the share reached, the step loop's, and each
+ * phase's (why_not where there is none). */
+json_object *apod_sol_json(const struct apod_run *r, const struct apod_sol *sol);
 
 /* A JSON report's head, as table, bench and scale write it: the workload,
  * its params and the host's cores. */

@@ -121,7 +121,7 @@ static void speed_of_light(const struct apod_open *o, const struct apod_stage *e
 		snprintf(sol.why, sizeof sol.why, "%s", why);
 	apod_run_sol_print(stdout, r, e, &sol);
 	if (rep)
-		json_object_object_add(rep, "speed_of_light", apod_run_sol_json(r, &sol));
+		json_object_object_add(rep, "speed_of_light", apod_sol_json(r, &sol));
 }
 
 static int run_main(int argc, char **argv)

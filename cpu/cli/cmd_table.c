@@ -159,38 +159,14 @@ static json_object *ports_json(const struct apod_workload *wl, unsigned ports, i
 	return a;
 }
 
-/* The speed of light of a row: its bound, how much of it was reached, and
- * each phase's, for a script to read. */
-static json_object *sol_json(const struct apod_workload *wl, const struct apod_sol *sol,
-                             int nphases)
+/* The speed of light of a row, as `run` reports it (apod_sol_json), from
+ * the phases the row kept of its run. */
+static json_object *sol_json(const struct apod_workload *wl, const struct row *w)
 {
-	json_object *o = json_object_new_object(), *ph, *f;
-	if (!sol->have) {
-		json_object_object_add(o, "why_not", json_object_new_string(sol->why));
-		return o;
-	}
-	ph = json_object_new_object();
-	f = json_object_new_array();
-	for (int i = 0; i < nphases; i++) {
-		if (sol->phase[i] >= 0)
-			json_object_object_add(ph, apod_phase_name(wl, i),
-			                       json_object_new_double(sol->phase[i]));
-		if (sol->faster & (1u << i))
-			json_object_array_add(f, json_object_new_string(apod_phase_name(wl, i)));
-	}
-	if (sol->faster & (1u << 31))
-		json_object_array_add(f, json_object_new_string("(the step and the probes together)"));
-	json_object_object_add(o, "bound_seconds", json_object_new_double(sol->bound));
-	json_object_object_add(o, "speedup", json_object_new_double(sol->speedup));
-	json_object_object_add(o, "reached", json_object_new_double(sol->reached));
-	/* The step loop alone (the step and the probes): what a tuned stage's
-	 * kernels and probes answer for, apart from setup and I/O. */
-	json_object_object_add(o, "loop_bound_seconds", json_object_new_double(sol->loop_bound));
-	json_object_object_add(o, "loop_seconds", json_object_new_double(sol->loop_time));
-	json_object_object_add(o, "loop_reached", json_object_new_double(sol->loop_reached));
-	json_object_object_add(o, "phase_seconds", ph);
-	json_object_object_add(o, "faster_than_light", f);
-	return o;
+	struct apod_run view = { .w = wl, .nphases = w->nphases, .has_device = w->has_device };
+	memcpy(view.phase, w->phase, sizeof view.phase);
+	memcpy(view.device, w->device, sizeof view.device);
+	return apod_sol_json(&view, &w->sol);
 }
 
 static json_object *row_json(const struct apod_workload *wl, const struct row *w,
@@ -258,7 +234,7 @@ static json_object *row_json(const struct apod_workload *wl, const struct row *w
 		json_object_object_add(o, "bound_kind", json_object_new_string(
 			w->bound_kind == BOUND_SOL ? "speed_of_light" :
 			w->bound_kind == BOUND_AMDAHL ? "amdahl" : "none"));
-		json_object_object_add(o, "speed_of_light", sol_json(wl, &w->sol, w->nphases));
+		json_object_object_add(o, "speed_of_light", sol_json(wl, w));
 		/* JSON has no infinity: -1 stands for an unbounded limit. */
 		json_object_object_add(o, "amdahl_limit", json_object_new_double(isinf(w->b.limit) ? -1 : w->b.limit));
 		json_object_object_add(o, "bound_holds", json_object_new_boolean(w->b.holds));

@@ -9,8 +9,6 @@
 #include "cli.h"
 #include "cpu/harness/sol.h"
 
-/* The time phase i took, as the speed of light holds it: the device's
- * where the stage timed the phase there. */
 /* Phase i ran faster than its speed of light: on its own, or as one of
  * the step and the probes, which are held to it together (sol.h). */
 static int too_fast(const struct apod_run *r, const struct apod_sol *sol, int i)
@@ -20,6 +18,8 @@ static int too_fast(const struct apod_run *r, const struct apod_sol *sol, int i)
 	                                     sol->phase[i] >= 0 && !(sol->resident & (1u << i)));
 }
 
+/* The time phase i took, as the speed of light holds it: the device's
+ * where the stage timed the phase there. */
 static double taken(const struct apod_run *r, int i)
 {
 	return apod_device_timed(r, i) ? r->device[i] : r->phase[i];
@@ -70,14 +70,16 @@ void apod_run_sol_print(FILE *f, const struct apod_run *r, const struct apod_sta
 		        r->w->name);
 }
 
-json_object *apod_run_sol_json(const struct apod_run *r, const struct apod_sol *sol)
+json_object *apod_sol_json(const struct apod_run *r, const struct apod_sol *sol)
 {
-	json_object *o = json_object_new_object(), *ph;
+	json_object *o = json_object_new_object(), *ph, *secs, *f;
 	if (!sol->have) {
 		json_object_object_add(o, "why_not", json_object_new_string(sol->why));
 		return o;
 	}
 	ph = json_object_new_object();
+	secs = json_object_new_object();
+	f = json_object_new_array();
 	for (int i = 0; i < r->nphases; i++) {
 		json_object *p;
 		if (sol->phase[i] < 0)
@@ -92,9 +94,23 @@ json_object *apod_run_sol_json(const struct apod_run *r, const struct apod_sol *
 		json_object_object_add(p, "faster_than_light",
 		                       json_object_new_boolean(too_fast(r, sol, i)));
 		json_object_object_add(ph, apod_phase_name(r->w, i), p);
+		json_object_object_add(secs, apod_phase_name(r->w, i),
+		                       json_object_new_double(sol->phase[i]));
+		if (too_fast(r, sol, i))
+			json_object_array_add(f, json_object_new_string(apod_phase_name(r->w, i)));
 	}
 	json_object_object_add(o, "bound_seconds", json_object_new_double(sol->bound));
+	/* Against serial: the table's rows have one, `run` alone has none. */
+	if (sol->speedup > 0)
+		json_object_object_add(o, "speedup", json_object_new_double(sol->speedup));
 	json_object_object_add(o, "reached", json_object_new_double(sol->reached));
+	/* The step loop alone (the step and the probes): what a tuned stage's
+	 * kernels and probes answer for, apart from setup and I/O. */
+	json_object_object_add(o, "loop_bound_seconds", json_object_new_double(sol->loop_bound));
+	json_object_object_add(o, "loop_seconds", json_object_new_double(sol->loop_time));
+	json_object_object_add(o, "loop_reached", json_object_new_double(sol->loop_reached));
 	json_object_object_add(o, "phases", ph);
+	json_object_object_add(o, "phase_seconds", secs);
+	json_object_object_add(o, "faster_than_light", f);
 	return o;
 }
