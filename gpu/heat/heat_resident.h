@@ -27,6 +27,9 @@ struct heat_resident {
 	struct apod_moments *d_parts, *d_total;
 	unsigned *d_hist;
 	double *d_zones;
+	int zone_slices;               /* zones_sliced_kernel's slices a zone */
+	double *d_zone_parts;          /* nzones x zone_slices partial sums */
+	unsigned *d_zone_arrived;      /* a counter a zone */
 	struct apod_moments *h_total;  /* pinned, so the copies back can be async */
 	unsigned *h_hist;
 	double *h_zones;

@@ -85,7 +85,8 @@ static __global__ void merge_kernel(const struct apod_moments *__restrict__ part
 			hist_out[b] = hist[b];
 }
 
-/* calcSummaryData: one block per zone, summing in double. */
+/* calcSummaryData: one block per zone, summing in double.  `apod bench`'s
+ * "before" row; the stages use zones_sliced_kernel. */
 static __global__ void zones_kernel(const heat_real *__restrict__ f, size_t nx, size_t ny,
                                     int zones_x, int zones_y, double *__restrict__ means)
 {
@@ -99,6 +100,43 @@ static __global__ void zones_kernel(const heat_real *__restrict__ f, size_t nx, 
 	s = block_sum(s);
 	if (threadIdx.x == 0)
 		means[blockIdx.x] = s / (double)cells;
+}
+
+/* calcSummaryData in slices: grid (zones, S), each block sums S-th of a
+ * zone's rows in double into parts; the last slice of a zone to finish
+ * adds the S partials in order (the same bits every run) and writes the
+ * mean.  One block a zone left most of the H200 idle: 75.7 us for 64 zones
+ * at 2048^2, 12.6 us in 8 slices (doc/optimize.md, section 16).
+ * arrived: a counter a zone, zero between launches (the last slice puts
+ * it back). */
+static __global__ void zones_sliced_kernel(const heat_real *__restrict__ f, size_t nx, size_t ny,
+                                           int zones_x, int zones_y, double *__restrict__ parts,
+                                           unsigned *arrived, double *__restrict__ means)
+{
+	__shared__ int last;
+	int z = blockIdx.x, zr = z / zones_x, zc = z % zones_x, slices = gridDim.y;
+	size_t r0 = (size_t)zr * ny / zones_y, r1 = (size_t)(zr + 1) * ny / zones_y;
+	size_t c0 = (size_t)zc * nx / zones_x, c1 = (size_t)(zc + 1) * nx / zones_x;
+	size_t s0 = r0 + (r1 - r0) * blockIdx.y / slices, s1 = r0 + (r1 - r0) * (blockIdx.y + 1) / slices;
+	double s = 0.0;
+	for (size_t r = s0; r < s1; r++)
+		for (size_t c = c0 + threadIdx.x; c < c1; c += blockDim.x)
+			s += (double)f[r * nx + c];
+	s = block_sum(s);
+	if (threadIdx.x == 0) {
+		parts[(size_t)z * slices + blockIdx.y] = s;
+		__threadfence();
+		last = atomicAdd(&arrived[z], 1u) == (unsigned)slices - 1;
+	}
+	__syncthreads();
+	if (last && threadIdx.x == 0) {
+		double t = 0.0;
+		__threadfence();
+		for (int k = 0; k < slices; k++)
+			t += __ldcg(&parts[(size_t)z * slices + k]);
+		means[z] = t / (double)((r1 - r0) * (c1 - c0));
+		arrived[z] = 0;
+	}
 }
 
 #endif

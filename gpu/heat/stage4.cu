@@ -17,6 +17,15 @@
  *    shuffles; histogram counts are kept as runs in registers and added to
  *    shared memory when the bin changes (thread_stats.cuh).
  *  - The block size comes from the occupancy API, not a guess.
+ *  - A step is one launch (float, nx a multiple of 4): the kernel's last
+ *    block merges the statistics into the calcStats ring row the step's
+ *    probe will ask for, and clears the histogram for the next step; a
+ *    step with no calcStats after it runs the sweep alone.  On the medium
+ *    deck the memset and the merge kernel cost more than the sweep's tail.
+ *  - 128-thread blocks, as many as the device holds; where that leaves a
+ *    thread fewer than 16 rows to march (small grids), the 64-register
+ *    build at 8 blocks an SM, since the setup and the block's merge then
+ *    weigh more than latency hiding (doc/optimize.md, section 16).
  * Snapshots overlap as in gpu3.
  */
 #include <stdlib.h>
@@ -39,7 +48,19 @@ struct gpu4 {
 	dim3 grid_rows;         /* FUSED_ROWS-row blocks: fused_vec4_kernel, for apod bench */
 	size_t smem;
 	int vec4;               /* float and nx % 4 == 0: the 16-byte kernel */
+	int small;              /* the 64-register build (fused_bal_kernel<.., 2>) */
+	/* The one-launch step (vec4): */
+	unsigned *d_arrived;    /* blocks done, for the last block's merge */
+	unsigned *d_counts;     /* the blocks' histogram, cleared by the last block */
+	long steps;             /* steps taken */
+	long merged_row;        /* calcStats row the last step merged into the ring, or -1 */
+	struct apod_moments *merged_total;   /* where the last step merged (ring or scratch), or NULL */
+	unsigned *merged_counts;
 };
+
+/* The smallest number of rows a thread marches before the 42-register build
+ * at 12 blocks an SM pays: measured on the H200 (doc/optimize.md, section 16). */
+#define GPU4_MIN_ROWS 16
 
 static void gpu4_destroy(void *ctx)
 {
@@ -49,6 +70,8 @@ static void gpu4_destroy(void *ctx)
 	snapshots_free(&g->s);
 	resident_free(&g->r);
 	cudaFree(g->d_mask);
+	cudaFree(g->d_arrived);
+	cudaFree(g->d_counts);
 	if (g->compute)
 		cudaStreamDestroy(g->compute);
 	free(g);
@@ -56,7 +79,9 @@ static void gpu4_destroy(void *ctx)
 
 #ifdef APOD_REAL_FLOAT
 /* fused_bal_kernel's grid: as many blocks as the device holds at once, the
- * rows split evenly over them (one wave), at least one row a block. */
+ * rows split evenly over them (one wave), at least one row a block; the
+ * 64-register build where the 42-register one would leave a thread fewer
+ * than GPU4_MIN_ROWS rows. */
 static int balanced_rows(struct gpu4 *g, const struct heat_problem *p)
 {
 	int dev = 0, sms = 0, per_sm = 0;
@@ -65,6 +90,10 @@ static int balanced_rows(struct gpu4 *g, const struct heat_problem *p)
 	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fused_bal_kernel<true, true>,
 	                                                       (int)g->block.x, g->smem));
+	g->small = (size_t)(sms * per_sm) / g->grid.x * GPU4_MIN_ROWS > p->ny;
+	if (g->small)
+		APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+			&per_sm, fused_bal_kernel<true, true, 2>, (int)g->block.x, g->smem));
 	rows = (size_t)(sms * per_sm) / g->grid.x;
 	if (rows < 1)
 		rows = 1;
@@ -88,14 +117,14 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 	g->vec4 = p->nx % 4 == 0;
 #endif
 	threads_x = g->vec4 ? p->nx / 4 : p->nx;
-	/* The block size that gives the most resident warps for this kernel's
-	 * registers and shared memory; no wider than a row needs. */
-#ifdef APOD_REAL_FLOAT
+	g->merged_row = -1;
+	/* The 16-byte kernel: 128-thread blocks (measured best at 2048^2 and
+	 * 8192^2 on the H200).  The scalar one: the block size that gives the
+	 * most resident warps for its registers and shared memory.  Neither
+	 * wider than a row needs. */
 	if (g->vec4)
-		APOD_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_bal_kernel<true, true>, g->smem,
-		                                            1024));
+		block = 128;
 	else
-#endif
 		APOD_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_scalar_kernel,
 		                                            g->smem, 1024));
 	if ((size_t)block > (threads_x + 31) / 32 * 32)
@@ -123,8 +152,64 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 		return apod_fail("gpu4: cannot upload the heater mask (%zu bytes)", words * sizeof *mask);
 	}
 	free(mask);
+	if (g->vec4) {
+		APOD_CUDA_TRY(cudaMalloc(&g->d_arrived, sizeof *g->d_arrived));
+		APOD_CUDA_TRY(cudaMemset(g->d_arrived, 0, sizeof *g->d_arrived));
+		APOD_CUDA_TRY(cudaMalloc(&g->d_counts, (size_t)p->nbins * sizeof *g->d_counts));
+		APOD_CUDA_TRY(cudaMemset(g->d_counts, 0, (size_t)p->nbins * sizeof *g->d_counts));
+	}
 	return 0;
 }
+
+#ifdef APOD_REAL_FLOAT
+/* The one-launch step: the sweep alone where no calcStats follows, else
+ * the fused kernel with its last block merging into the ring row the probe
+ * will ask for (the harness's row of step s is s / every - 1), or into the
+ * scratch row where the ring has no slot for it. */
+static int gpu4_step_vec4(struct gpu4 *g)
+{
+	struct heat_resident *r = &g->r;
+	const struct heat_problem *p = r->p;
+	long every = p->deck->stats_every, s = ++g->steps, row = -1;
+	struct step_row out;
+	g->merged_row = -1;
+	g->merged_total = NULL;
+	g->merged_counts = NULL;
+	if (!every || s % every) {
+		if (g->small)
+			APOD_LAUNCH_TRY((fused_bal_kernel<false, false, 2><<<g->grid, g->block, g->smem, r->stream>>>(
+				r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo,
+				p->hist_inv_width, p->nbins, r->d_parts, g->d_counts)));
+		else
+			APOD_LAUNCH_TRY((fused_bal_kernel<false, false><<<g->grid, g->block, g->smem, r->stream>>>(
+				r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo,
+				p->hist_inv_width, p->nbins, r->d_parts, g->d_counts)));
+		return 0;
+	}
+	row = s / every - 1;
+	out.arrived = g->d_arrived;
+	if (row % RESIDENT_DEFER_ROWS < r->stats_slots) {
+		unsigned char *dst = r->d_stats_ring + (size_t)(row % RESIDENT_DEFER_ROWS) * r->stats_stride;
+		out.total = (struct apod_moments *)dst;
+		out.counts = (unsigned *)(dst + sizeof(struct apod_moments));
+		g->merged_row = row;
+	} else {
+		out.total = r->d_total;
+		out.counts = r->d_hist;
+	}
+	g->merged_total = out.total;
+	g->merged_counts = out.counts;
+	if (g->small)
+		APOD_LAUNCH_TRY((fused_bal_kernel<true, true, 2><<<g->grid, g->block, g->smem, r->stream>>>(
+			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width,
+			p->nbins, r->d_parts, g->d_counts, out)));
+	else
+		APOD_LAUNCH_TRY((fused_bal_kernel<true, true><<<g->grid, g->block, g->smem, r->stream>>>(
+			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width,
+			p->nbins, r->d_parts, g->d_counts, out)));
+	return 0;
+}
+#endif
 
 static int gpu4_step(void *ctx)
 {
@@ -132,33 +217,54 @@ static int gpu4_step(void *ctx)
 	struct heat_resident *r = &g->r;
 	const struct heat_problem *p = r->p;
 	heat_real *t;
-	APOD_CUDA_TRY(cudaMemsetAsync(r->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), r->stream));
 #ifdef APOD_REAL_FLOAT
-	if (g->vec4)
-		APOD_LAUNCH_TRY((fused_bal_kernel<true, true><<<g->grid, g->block, g->smem, r->stream>>>(
-			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo,
-			p->hist_inv_width, p->nbins, r->d_parts, r->d_hist)));
-	else
+	if (g->vec4) {
+		if (gpu4_step_vec4(g))
+			return -1;
+	} else
 #endif
+	{
+		APOD_CUDA_TRY(cudaMemsetAsync(r->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), r->stream));
 		APOD_LAUNCH_TRY((fused_scalar_kernel<<<g->grid, g->block, g->smem, r->stream>>>(
 			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo,
 			p->hist_inv_width, p->nbins, r->d_parts, r->d_hist)));
+	}
 	t = r->d_cur;
 	r->d_cur = r->d_next;
 	r->d_next = t;
 	return 0;
 }
 
-/* The statistics were gathered by the step; only the merge is left. */
+/* The statistics were gathered by the step: the scalar kernel left the
+ * merge to do; the one-launch step merged them already, so only the copy
+ * home is left; after a step that took none (a schedule other than the
+ * deck's), the plain statistics kernel. */
 static int gpu4_stats(struct gpu4 *g, struct apod_moments *m)
 {
-	return resident_stats_finish(&g->r, (int)(g->grid.x * g->grid.y), m);
+	struct heat_resident *r = &g->r;
+	if (!g->vec4)
+		return resident_stats_finish(r, (int)(g->grid.x * g->grid.y), m);
+	if (!g->merged_total)
+		return resident_stats(r, m);
+	APOD_CUDA_TRY(cudaMemcpyAsync(r->h_total, g->merged_total, sizeof *r->h_total,
+	                              cudaMemcpyDeviceToHost, r->stream));
+	APOD_CUDA_TRY(cudaMemcpyAsync(r->h_hist, g->merged_counts, (size_t)r->p->nbins * sizeof *r->h_hist,
+	                              cudaMemcpyDeviceToHost, r->stream));
+	APOD_CUDA_TRY(cudaStreamSynchronize(r->stream));
+	*m = *r->h_total;
+	return 0;
 }
 
-/* Deferred: the merge goes into the ring row, and nothing waits. */
+/* Deferred: the one-launch step has put the row in the ring already, and
+ * nothing is left to issue; otherwise the merge (scalar kernel) or the
+ * plain statistics go into the ring row, and nothing waits. */
 static int gpu4_defer_stats(struct gpu4 *g, long row)
 {
-	return resident_defer_stats(&g->r, (int)(g->grid.x * g->grid.y), row);
+	if (!g->vec4)
+		return resident_defer_stats(&g->r, (int)(g->grid.x * g->grid.y), row);
+	if (g->merged_row == row)
+		return 0;
+	return resident_defer_plain_stats(&g->r, row);
 }
 
 /* Placed in the ladder in cpu/heat/stages.c. */
@@ -220,6 +326,7 @@ int heat_gpu4_loop_once(void *ctx, int deferred, int steps, double *stats, doubl
 	struct gpu4 *g = (struct gpu4 *)ctx;
 	int nbins = g->r.p->nbins;
 	void *rows[3] = { stats, hist, NULL };
+	g->steps = 0;   /* each loop is a run's first steps: rows 0 .. steps-1 */
 	for (int s = 0; s < steps; s++) {
 		double *one[3] = { stats + (size_t)s * 4, hist + (size_t)s * nbins, NULL };
 		if (gpu4_step(g) ||
@@ -237,21 +344,28 @@ int heat_gpu4_loop_once(void *ctx, int deferred, int steps, double *stats, doubl
 static int fused_variant(void *ctx, int before, int moments, int hist)
 {
 #ifdef APOD_REAL_FLOAT
-	typedef void (*fused_fn)(const float *, float *, const unsigned *, size_t, size_t, float, float,
-	                         float, int, struct apod_moments *, unsigned *);
-	static const fused_fn kernels[2][3] = {
-		{ fused_bal_kernel<false, false>, fused_bal_kernel<true, false>, fused_bal_kernel<true, true> },
-		{ fused_vec4_kernel<false, false>, fused_vec4_kernel<true, false>, fused_vec4_kernel<true, true> },
-	};
+	typedef void (*bal_fn)(const float *, float *, const unsigned *, size_t, size_t, float, float,
+	                       float, int, struct apod_moments *, unsigned *, struct step_row);
+	typedef void (*rows_fn)(const float *, float *, const unsigned *, size_t, size_t, float, float,
+	                        float, int, struct apod_moments *, unsigned *);
+	static const bal_fn bal[3] = { fused_bal_kernel<false, false>, fused_bal_kernel<true, false>,
+	                               fused_bal_kernel<true, true> };
+	static const rows_fn rows[3] = { fused_vec4_kernel<false, false>, fused_vec4_kernel<true, false>,
+	                                 fused_vec4_kernel<true, true> };
 	struct gpu4 *g = (struct gpu4 *)ctx;
 	struct heat_resident *r = &g->r;
 	const struct heat_problem *p = r->p;
+	int which = moments ? (hist ? 2 : 1) : 0;
 	if (!g->vec4)
 		return apod_fail("gpu4 variants need the 16-byte kernel (float, nx a multiple of 4)");
-	APOD_LAUNCH_TRY((kernels[before ? 1 : 0][moments ? (hist ? 2 : 1) : 0]<<<before ? g->grid_rows : g->grid,
-	                                                                   g->block, g->smem, r->stream>>>(
-		r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width,
-		p->nbins, r->d_parts, r->d_hist)));
+	if (before)
+		APOD_LAUNCH_TRY((rows[which]<<<g->grid_rows, g->block, g->smem, r->stream>>>(
+			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width,
+			p->nbins, r->d_parts, r->d_hist)));
+	else
+		APOD_LAUNCH_TRY((bal[which]<<<g->grid, g->block, g->smem, r->stream>>>(
+			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width,
+			p->nbins, r->d_parts, r->d_hist, step_row())));
 	return 0;
 #else
 	(void)ctx;

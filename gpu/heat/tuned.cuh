@@ -48,6 +48,61 @@ static __device__ __forceinline__ void finish_block(struct thread_stats *t, unsi
 			atomicAdd(&hist[b], block_hist[b]);
 }
 
+/* Where a step kernel's last block puts the step's merged statistics (a
+ * calcStats row: the moments, then the counts), so that a step is one
+ * launch: no memset of the histogram before it, no merge kernel after it.
+ * arrived: the blocks that have finished, zero between launches (the last
+ * block puts it back); NULL: the kernel leaves its partials in parts and
+ * hist for a merge kernel, as before. */
+struct step_row {
+	unsigned *arrived;
+	struct apod_moments *total;
+	unsigned *counts;
+};
+
+#define LAST_MERGE_THREADS 256   /* merge_kernel's width: the same order, the same bits */
+
+/* Every thread calls this after finish_block.  The last block of the grid
+ * to get here merges every block's partial in merge_kernel's order, moves
+ * the histogram into the row and clears it for the next step.  The fences
+ * make each block's partial and its histogram additions visible before it
+ * counts itself in; the last block reads them past L1 (__ldcg). */
+static __device__ __forceinline__ void last_block_merge(const struct apod_moments *parts, int nparts,
+                                                        unsigned *hist, int nbins, struct step_row row)
+{
+	__shared__ int last;
+	struct apod_moments m;
+	int width = blockDim.x < LAST_MERGE_THREADS ? blockDim.x : LAST_MERGE_THREADS;
+	__threadfence();
+	__syncthreads();
+	if (threadIdx.x == 0)
+		last = atomicAdd(row.arrived, 1u) == (unsigned)nparts - 1;
+	__syncthreads();
+	if (!last)
+		return;
+	__threadfence();
+	apod_moments_init(&m);
+	if ((int)threadIdx.x < width)
+		for (int k = threadIdx.x; k < nparts; k += width) {
+			struct apod_moments o;
+			o.n = __ldcg(&parts[k].n);
+			o.mean = __ldcg(&parts[k].mean);
+			o.m2 = __ldcg(&parts[k].m2);
+			o.min = __ldcg(&parts[k].min);
+			o.max = __ldcg(&parts[k].max);
+			apod_moments_merge(&m, &o);
+		}
+	block_merge_moments(&m);
+	if (threadIdx.x == 0) {
+		*row.total = m;
+		*row.arrived = 0;
+	}
+	for (int b = threadIdx.x; b < nbins; b += blockDim.x) {
+		row.counts[b] = __ldcg(&hist[b]);
+		hist[b] = 0;
+	}
+}
+
 /* genTimeStep + calcStats, any width: one column per thread, marching down
  * FUSED_ROWS rows with the cells above and at the row in registers. */
 static __global__ void fused_scalar_kernel(
@@ -221,12 +276,12 @@ static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) fused_
  *    takes the exact path, four bins one by one.
  * MOMENTS and HIST as in fused_vec4_kernel, for `apod bench`. */
 #define FUSED_RUN 32
-template <bool MOMENTS, bool HIST>
-static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) fused_bal_kernel(
+template <bool MOMENTS, bool HIST, int MIN_BLOCKS = TUNED_MIN_BLOCKS>
+static __global__ void __launch_bounds__(TUNED_THREADS, MIN_BLOCKS) fused_bal_kernel(
 	const float *__restrict__ cur, float *__restrict__ next,
 	const unsigned *__restrict__ heater_mask, size_t nx, size_t ny, float alpha,
 	float lo, float inv_width, int nbins, struct apod_moments *__restrict__ parts,
-	unsigned *__restrict__ hist)
+	unsigned *__restrict__ hist, struct step_row row = step_row())
 {
 	extern __shared__ unsigned block_hist[];
 	size_t j = 4 * ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
@@ -289,7 +344,11 @@ static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) fused_
 		t.mn = mn;
 		t.mx = mx;
 	}
+	if (!MOMENTS)
+		return;
 	finish_block(&t, block_hist, parts, (size_t)blockIdx.y * gridDim.x + blockIdx.x, hist, nbins);
+	if (row.arrived)
+		last_block_merge(parts, (int)(gridDim.x * gridDim.y), hist, nbins, row);
 }
 #endif
 
