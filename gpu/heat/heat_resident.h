@@ -36,7 +36,7 @@ struct heat_resident {
 	int stats_blocks, stats_threads;
 	struct apod_phase_events *events;  /* device time per phase, on `stream` */
 	/* The deferred probes' rings: row `row` of a probe lives in slot
-	 * row % RESIDENT_DEFER_ROWS; a run with fewer rows gets fewer slots. */
+	 * row % RESIDENT_RING_SLOTS; a run with fewer rows gets fewer slots. */
 	size_t stats_stride;           /* bytes of a calcStats row: moments, then nbins counts */
 	long stats_slots, zone_slots;
 	unsigned char *d_stats_ring, *h_stats_ring;   /* h_: pinned, the rows collected */
@@ -47,6 +47,10 @@ struct heat_resident {
  * them (the stages' defer_rows): 128 calcStats rows of the largest
  * histogram are 2 MB; the summary's ring is sized to the run's rows. */
 #define RESIDENT_DEFER_ROWS 128
+/* A slot more than the rows the stages declare pending: gpu4's step writes
+ * its calcStats row itself, and the harness collects a full ring only
+ * after that step, before the step's probe. */
+#define RESIDENT_RING_SLOTS (RESIDENT_DEFER_ROWS + 1)
 
 /* Allocate and upload; `extra_fields` more fields' worth of device memory
  * will be allocated by the stage and is counted in the size check. */

@@ -6,13 +6,13 @@
 #include "heat_resident.h"
 #include "cpu/heat/heat_stage.h"
 
-/* Slots a deferred probe's ring needs: RESIDENT_DEFER_ROWS, or the rows
+/* Slots a deferred probe's ring needs: RESIDENT_RING_SLOTS, or the rows
  * the run will have if fewer (at least one, so the buffers exist). */
 static long ring_slots(long steps, long every)
 {
 	long rows = every > 0 ? steps / every : 0;
-	if (rows > RESIDENT_DEFER_ROWS)
-		rows = RESIDENT_DEFER_ROWS;
+	if (rows > RESIDENT_RING_SLOTS)
+		rows = RESIDENT_RING_SLOTS;
 	return rows > 0 ? rows : 1;
 }
 
@@ -225,7 +225,7 @@ int resident_zones(struct heat_resident *r, double *zone_means)
  * rows so that none pending share a slot). */
 static int ring_slot(long row, long slots, const char *what, long *slot)
 {
-	*slot = row % RESIDENT_DEFER_ROWS;
+	*slot = row % RESIDENT_RING_SLOTS;
 	if (row < 0 || *slot >= slots)
 		return apod_fail("%s: row %ld is beyond the %ld rows the run was sized for", what, row,
 		                 slots);

@@ -188,8 +188,8 @@ static int gpu4_step_vec4(struct gpu4 *g)
 	}
 	row = s / every - 1;
 	out.arrived = g->d_arrived;
-	if (row % RESIDENT_DEFER_ROWS < r->stats_slots) {
-		unsigned char *dst = r->d_stats_ring + (size_t)(row % RESIDENT_DEFER_ROWS) * r->stats_stride;
+	if (row % RESIDENT_RING_SLOTS < r->stats_slots) {
+		unsigned char *dst = r->d_stats_ring + (size_t)(row % RESIDENT_RING_SLOTS) * r->stats_stride;
 		out.total = (struct apod_moments *)dst;
 		out.counts = (unsigned *)(dst + sizeof(struct apod_moments));
 		g->merged_row = row;
