@@ -171,9 +171,7 @@ static int assess_opt(int c, const char *arg, void *ctx)
 }
 
 static const struct option assess_options[] = {
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
+	APOD_OPT_OUT, APOD_OPT_HELP, APOD_OPT_END,
 };
 
 static int assess_main(int argc, char **argv)

@@ -146,13 +146,8 @@ static int kernels(const struct apod_workload *w, const void *problem, int reps,
 }
 
 static const struct option bench_options[] = {
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "reps", required_argument, NULL, OPT_REPS },
-	{ "kernels", no_argument, NULL, OPT_KERNELS },
-	{ "ceilings", required_argument, NULL, OPT_CEILINGS },
-	{ "trace", no_argument, NULL, OPT_TRACE },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
+	APOD_OPT_JSON, APOD_OPT_REPS, APOD_OPT_KERNELS, APOD_OPT_CEILINGS, APOD_OPT_TRACE,
+	APOD_OPT_HELP, APOD_OPT_END,
 };
 
 /* The scratch directory bench made, and the results directories the runs

@@ -97,10 +97,7 @@ static void print_ceilings(const struct apod_ceilings *c)
 enum { OPT_REFRESH = 3100 };
 static const struct option ceilings_options[] = {
 	{ "refresh", no_argument, NULL, OPT_REFRESH },
-	{ "ceilings", required_argument, NULL, OPT_CEILINGS },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
+	APOD_OPT_CEILINGS, APOD_OPT_JSON, APOD_OPT_HELP, APOD_OPT_END,
 };
 
 static int ceilings_main(int argc, char **argv)

@@ -150,14 +150,11 @@ static int workloads_main(int argc, char **argv)
 
 /* --workload is read by hand (listed_workload), as the deck options are not taken. */
 static const struct option workload_option[] = {
-	{ "workload", required_argument, NULL, OPT_WORKLOAD },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
+	APOD_OPT_WORKLOAD, APOD_OPT_HELP, APOD_OPT_END,
 };
 
 static const struct option help_option[] = {
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
+	APOD_OPT_HELP, APOD_OPT_END,
 };
 
 const struct apod_cmd apod_cmd_info_entry = {

@@ -273,8 +273,7 @@ static int new_main(int argc, char **argv)
 /* Read by hand above: NAME and --gpu in any order. */
 static const struct option new_options[] = {
 	{ "gpu", no_argument, NULL, 0 },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
+	APOD_OPT_HELP, APOD_OPT_END,
 };
 
 const struct apod_cmd apod_cmd_new_entry = {

@@ -112,11 +112,8 @@ static int scale_opt(int c, const char *arg, void *ctx)
 
 static const struct option scale_options[] = {
 	{ "threads", required_argument, NULL, OPT_SCALE_THREADS },
-	{ "reps", required_argument, NULL, OPT_REPS },
 	{ "no-weak", no_argument, NULL, OPT_SCALE_NO_WEAK },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
+	APOD_OPT_REPS, APOD_OPT_JSON, APOD_OPT_HELP, APOD_OPT_END,
 };
 
 /* The baseline and whether weak scaling can run, with the notes that say

@@ -475,12 +475,8 @@ static int table_opt(int c, const char *arg, void *ctx)
 }
 
 static const struct option table_options[] = {
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "ceilings", required_argument, NULL, OPT_CEILINGS },
-	{ "trace", no_argument, NULL, OPT_TRACE },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
+	APOD_OPT_OUT, APOD_OPT_JSON, APOD_OPT_CEILINGS, APOD_OPT_TRACE, APOD_OPT_HELP,
+	APOD_OPT_END,
 };
 
 static int table_main(int argc, char **argv)

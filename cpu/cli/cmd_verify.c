@@ -13,8 +13,7 @@
 
 static const struct option verify_options[] = {
 	{ "any-deck", no_argument, NULL, OPT_ANY_DECK },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
+	APOD_OPT_HELP, APOD_OPT_END,
 };
 
 static int verify_main(int argc, char **argv)
