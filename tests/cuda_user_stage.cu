@@ -19,6 +19,7 @@
 
 #include <apod/apod_hd.h>
 #include <apod/cuda.h>
+#include <apod/stock.h>
 #include <apod/cuda_ceilings.cuh>
 
 struct user_params {
@@ -134,11 +135,9 @@ static int dev_init(struct dev_ctx *g, size_t n)
 
 static void *dev_create(const void *problem)
 {
-	struct dev_ctx *g = (struct dev_ctx *)calloc(1, sizeof *g);
-	if (!g) {
-		apod_fail("gpu: out of memory");
+	struct dev_ctx *g = (struct dev_ctx *)apod_state_alloc(sizeof *g, "gpu");
+	if (!g)
 		return NULL;
-	}
 	if (dev_init(g, ((const struct user_problem *)problem)->n)) {
 		dev_destroy(g);
 		return NULL;

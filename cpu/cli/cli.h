@@ -40,6 +40,20 @@ enum {
 	OPT_PARAM = 2000            /* + the key's index in the workload's table */
 };
 
+/* The long options several commands take, each said once (its name, its
+ * value, its code), so that a command's table is the list of their names:
+ * `{ APOD_OPT_JSON, APOD_OPT_HELP, APOD_OPT_END }`. */
+#define APOD_OPT_OUT       { "out", required_argument, NULL, OPT_OUT }
+#define APOD_OPT_JSON      { "json", required_argument, NULL, OPT_JSON }
+#define APOD_OPT_STAGE     { "stage", required_argument, NULL, OPT_STAGE }
+#define APOD_OPT_REPS      { "reps", required_argument, NULL, OPT_REPS }
+#define APOD_OPT_KERNELS   { "kernels", no_argument, NULL, OPT_KERNELS }
+#define APOD_OPT_CEILINGS  { "ceilings", required_argument, NULL, OPT_CEILINGS }
+#define APOD_OPT_TRACE     { "trace", no_argument, NULL, OPT_TRACE }
+#define APOD_OPT_WORKLOAD  { "workload", required_argument, NULL, OPT_WORKLOAD }
+#define APOD_OPT_HELP      { "help", no_argument, NULL, OPT_HELP }
+#define APOD_OPT_END       { NULL, 0, NULL, 0 }
+
 /* getopt_long, but a long option given by a prefix of its name (--work for
  * --workload) is refused: OPT_ABBREV, with the usage failure recorded.
  * Workload keys are options too, so a prefix could name another than meant. */

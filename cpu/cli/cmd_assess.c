@@ -170,13 +170,11 @@ static int assess_opt(int c, const char *arg, void *ctx)
 	return 0;
 }
 
-static const struct option assess_options[] = {
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
+const struct option apod_assess_options[] = {
+	APOD_OPT_OUT, APOD_OPT_HELP, APOD_OPT_END,
 };
 
-static int assess_main(int argc, char **argv)
+int apod_assess_main(int argc, char **argv)
 {
 	struct apod_open a;
 	const char *out = "profiles";
@@ -321,16 +319,3 @@ done:
 	apod_cmd_close(&a);
 	return rc == APOD_EXIT_OK ? rc : apod_report_failure();
 }
-
-const struct apod_cmd apod_cmd_assess_entry = {
-	.name = "assess",
-	.help = "profile the serial stage with gprof and print the hotspots and the Amdahl and "
-	        "Gustafson bounds",
-	.synopsis = "[deck options] [--out=DIR]",
-	.about = "Profile the serial stage with gprof; write DIR/flat.txt,\n"
-	         "DIR/callgraph.txt, DIR/phases.json and DIR/assess.json\n"
-	         "(DIR defaults to ./profiles).\n",
-	.options = assess_options,
-	.deck = 1,
-	.main = assess_main,
-};

@@ -145,14 +145,9 @@ static int kernels(const struct apod_workload *w, const void *problem, int reps,
 	return 0;
 }
 
-static const struct option bench_options[] = {
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "reps", required_argument, NULL, OPT_REPS },
-	{ "kernels", no_argument, NULL, OPT_KERNELS },
-	{ "ceilings", required_argument, NULL, OPT_CEILINGS },
-	{ "trace", no_argument, NULL, OPT_TRACE },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
+const struct option apod_bench_options[] = {
+	APOD_OPT_JSON, APOD_OPT_REPS, APOD_OPT_KERNELS, APOD_OPT_CEILINGS, APOD_OPT_TRACE,
+	APOD_OPT_HELP, APOD_OPT_END,
 };
 
 /* The scratch directory bench made, and the results directories the runs
@@ -178,7 +173,7 @@ static int remove_scratch(const char *scratch)
 	return failed ? -1 : 0;
 }
 
-static int bench_main(int argc, char **argv)
+int apod_bench_main(int argc, char **argv)
 {
 	struct apod_open b;
 	char scratch[4096];
@@ -245,18 +240,3 @@ static int bench_main(int argc, char **argv)
 	/* --kernels for a workload with none is a usage error. */
 	return failed && k > 0 && o.kernels_only ? status : failed ? APOD_EXIT_FAIL : APOD_EXIT_OK;
 }
-
-const struct apod_cmd apod_cmd_bench_entry = {
-	.name = "bench",
-	.help = "measure every stage (and, where there are some, the GPU kernels); write JSON",
-	.synopsis = "[deck options] [--reps=N] [--kernels] [--json=FILE] [--ceilings=FILE] [--trace]",
-	.about = "Measure every stage (whole runs, with snapshots) and the GPU kernels;\n"
-	         "--kernels measures the kernels only, and fails where there are none to measure\n"
-	         "(no GPU, or none for the workload).  --ceilings=FILE: the speed of light\n"
-	         "against that file's ceilings (also APOD_CEILINGS).  --trace adds each stage's\n"
-	         "device busy time per step (CUPTI; it slows every CUDA call, so whole runs are\n"
-	         "slower).\n",
-	.options = bench_options,
-	.deck = 1,
-	.main = bench_main,
-};

@@ -95,15 +95,12 @@ static void print_ceilings(const struct apod_ceilings *c)
 }
 
 enum { OPT_REFRESH = 3100 };
-static const struct option ceilings_options[] = {
+const struct option apod_ceilings_options[] = {
 	{ "refresh", no_argument, NULL, OPT_REFRESH },
-	{ "ceilings", required_argument, NULL, OPT_CEILINGS },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
+	APOD_OPT_CEILINGS, APOD_OPT_JSON, APOD_OPT_HELP, APOD_OPT_END,
 };
 
-static int ceilings_main(int argc, char **argv)
+int apod_ceilings_main(int argc, char **argv)
 {
 	const char *file = NULL, *json = NULL;
 	struct apod_ceilings c;
@@ -111,7 +108,7 @@ static int ceilings_main(int argc, char **argv)
 
 	opterr = 0;
 	optind = 0;
-	while ((ch = apod_getopt(argc, argv, ":h", ceilings_options)) != -1) {
+	while ((ch = apod_getopt(argc, argv, ":h", apod_ceilings_options)) != -1) {
 		switch (ch) {
 		case OPT_REFRESH: refresh = 1; break;
 		case OPT_CEILINGS: file = optarg; break;
@@ -141,17 +138,3 @@ static int ceilings_main(int argc, char **argv)
 	}
 	return APOD_EXIT_OK;
 }
-
-const struct apod_cmd apod_cmd_ceilings_entry = {
-	.name = "ceilings",
-	.help = "what this machine can do, measured once and cached: bandwidth, FMA, PCIe, launch",
-	.synopsis = "[--refresh] [--ceilings=FILE] [--json=FILE]",
-	.about = "What this machine can do, measured: bandwidth, FMA throughput, special\n"
-	         "functions, PCIe and launch latency, of the host (one core, all cores) and\n"
-	         "the GPU.  Measured once (seconds) and kept in a cache file named by the\n"
-	         "host and the device; --refresh measures again; --ceilings=FILE shows\n"
-	         "another machine's file; --json=FILE writes them (the cache file's format).\n"
-	         "The table, run and bench hold each phase's speed of light against them.\n",
-	.options = ceilings_options,
-	.main = ceilings_main,
-};

@@ -27,7 +27,7 @@ static int no_args(const struct apod_cmd *cmd, int argc, char **argv)
 	return 0;
 }
 
-static int info_main(int argc, char **argv)
+int apod_info_main(int argc, char **argv)
 {
 	char model[256];
 	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
@@ -80,7 +80,7 @@ static const struct apod_workload *listed_workload(const struct apod_cmd *cmd, i
 	return w;
 }
 
-static int stages_main(int argc, char **argv)
+int apod_stages_main(int argc, char **argv)
 {
 	int rc;
 	const struct apod_workload *w = listed_workload(&apod_cmd_stages_entry, argc, argv, &rc);
@@ -109,7 +109,7 @@ static const char *type_name(const struct apod_param *p)
 	}
 }
 
-static int workloads_main(int argc, char **argv)
+int apod_workloads_main(int argc, char **argv)
 {
 	int rc, verbose = argc > 1;
 	const struct apod_workload *only = listed_workload(&apod_cmd_workloads_entry, argc, argv, &rc);
@@ -149,43 +149,10 @@ static int workloads_main(int argc, char **argv)
 }
 
 /* --workload is read by hand (listed_workload), as the deck options are not taken. */
-static const struct option workload_option[] = {
-	{ "workload", required_argument, NULL, OPT_WORKLOAD },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
+const struct option apod_workload_option[] = {
+	APOD_OPT_WORKLOAD, APOD_OPT_HELP, APOD_OPT_END,
 };
 
-static const struct option help_option[] = {
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
-};
-
-const struct apod_cmd apod_cmd_info_entry = {
-	.name = "info",
-	.help = "host (and device) facts",
-	.synopsis = "",
-	.about = "Print the host's processor, cores, memory and OpenMP threads, and the\n"
-	         "devices this build can use.\n",
-	.options = help_option,
-	.main = info_main,
-};
-
-const struct apod_cmd apod_cmd_stages_entry = {
-	.name = "stages",
-	.help = "list the workload's stages and whether each can run here",
-	.synopsis = "[--workload=NAME]",
-	.about = "List the stages of the workload (default: the first) and, for each that\n"
-	         "cannot run here, why.\n",
-	.options = workload_option,
-	.main = stages_main,
-};
-
-const struct apod_cmd apod_cmd_workloads_entry = {
-	.name = "workloads",
-	.help = "list the workloads and their parameters",
-	.synopsis = "[--workload=NAME]",
-	.about = "List the workloads, their stages and keys; with --workload=NAME, that\n"
-	         "workload's keys with their types, defaults and meanings.\n",
-	.options = workload_option,
-	.main = workloads_main,
+const struct option apod_help_option[] = {
+	APOD_OPT_HELP, APOD_OPT_END,
 };

@@ -202,7 +202,7 @@ static int move_into_place(const char *staging, const char *name)
 	return rename(staging, name);
 }
 
-static int new_main(int argc, char **argv)
+int apod_new_main(int argc, char **argv)
 {
 	char tdir[PATH_MAX], gdir[PATH_MAX + 8], staging[NAME_MAX + 1];
 	const char *name = NULL;
@@ -271,20 +271,7 @@ static int new_main(int argc, char **argv)
 }
 
 /* Read by hand above: NAME and --gpu in any order. */
-static const struct option new_options[] = {
+const struct option apod_new_options[] = {
 	{ "gpu", no_argument, NULL, 0 },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
-};
-
-const struct apod_cmd apod_cmd_new_entry = {
-	.name = "new",
-	.help = "write a workload skeleton to start a port from (NAME/)",
-	.synopsis = "NAME [--gpu]",
-	.about = "Write a workload skeleton into ./NAME: a serial reference and an OpenMP\n"
-	         "stage, their outputs and tolerances, main.c and a Makefile that builds\n"
-	         "against the installed library with pkg-config.  Then: cd NAME && make && ./NAME\n"
-	         "  --gpu  also a GPU stage, stage_gpu.cu (on <apod/cuda.h>), built by nvcc\n",
-	.options = new_options,
-	.main = new_main,
+	APOD_OPT_HELP, APOD_OPT_END,
 };

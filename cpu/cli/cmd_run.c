@@ -124,7 +124,7 @@ static void speed_of_light(const struct apod_open *o, const struct apod_stage *e
 		json_object_object_add(rep, "speed_of_light", apod_sol_json(r, &sol));
 }
 
-static int run_main(int argc, char **argv)
+int apod_run_main(int argc, char **argv)
 {
 	struct apod_run_args args;
 	struct apod_open o;
@@ -175,19 +175,3 @@ static int run_main(int argc, char **argv)
 	apod_cmd_close(&o);
 	return rc;
 }
-
-const struct apod_cmd apod_cmd_run_entry = {
-	.name = "run",
-	.help = "run one stage: its phase timers, its results (--out), its report (--json)",
-	.synopsis = "--stage=NAME [deck options] [--out=DIR] [--json=FILE] [--ceilings=FILE] [--trace]",
-	.about = "Run one stage.  --out=DIR writes its results directory (swapped in whole\n"
-	         "when the run succeeds); --json=FILE its report.  After the phase timers,\n"
-	         "each phase's speed of light (its declared work over the ceilings of the\n"
-	         "resource the stage runs on) beside the time it took; --ceilings=FILE holds\n"
-	         "it to that file's ceilings in place of this machine's (also APOD_CEILINGS).\n"
-	         "--trace adds the device's own time per phase, from CUPTI (it slows every\n"
-	         "CUDA call).\n",
-	.options = apod_run_options,
-	.deck = 1,
-	.main = run_main,
-};

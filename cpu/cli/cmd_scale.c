@@ -110,13 +110,10 @@ static int scale_opt(int c, const char *arg, void *ctx)
 	return apod_option_fail(c, NULL);
 }
 
-static const struct option scale_options[] = {
+const struct option apod_scale_options[] = {
 	{ "threads", required_argument, NULL, OPT_SCALE_THREADS },
-	{ "reps", required_argument, NULL, OPT_REPS },
 	{ "no-weak", no_argument, NULL, OPT_SCALE_NO_WEAK },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
+	APOD_OPT_REPS, APOD_OPT_JSON, APOD_OPT_HELP, APOD_OPT_END,
 };
 
 /* The baseline and whether weak scaling can run, with the notes that say
@@ -201,7 +198,7 @@ static int measure_and_print(struct scale *s, int do_weak)
 	return 0;
 }
 
-static int scale_main(int argc, char **argv)
+int apod_scale_main(int argc, char **argv)
 {
 	struct apod_open a;
 	struct scale_opts o = { 0 };
@@ -237,22 +234,3 @@ static int scale_main(int argc, char **argv)
 	free(s);
 	return rc;
 }
-
-const struct apod_cmd apod_cmd_scale_entry = {
-	.name = "scale",
-	.help = "strong and weak scaling of the omp stage against Amdahl and Gustafson; JSON and "
-	        "plot data",
-	.synopsis = "[deck options] [--threads=LIST] [--reps=N] [--no-weak] [--json=FILE]",
-	.about = "Measure strong scaling (the deck as it is: the omp stage at each thread count,\n"
-	         "against serial and Amdahl's curve; every other stage that can run here once) and\n"
-	         "weak scaling (the problem grown N times with N threads, against Gustafson's line).\n"
-	         "  --threads=LIST  thread counts, e.g. 1,2,4,8 (default: 1, 2, 4, ... and every core;\n"
-	         "                  1 is always measured)\n"
-	         "  --reps=N        runs per point; the median counts (default 3)\n"
-	         "  --no-weak       strong scaling only\n"
-	         "  --json=FILE     the measurements as JSON; beside it (FILE less a .json)\n"
-	         "                  BASE.strong.dat, BASE.weak.dat and BASE.gp for doc/plots/scaling.gp\n",
-	.options = scale_options,
-	.deck = 1,
-	.main = scale_main,
-};

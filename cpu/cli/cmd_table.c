@@ -474,16 +474,12 @@ static int table_opt(int c, const char *arg, void *ctx)
 	return 0;
 }
 
-static const struct option table_options[] = {
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "ceilings", required_argument, NULL, OPT_CEILINGS },
-	{ "trace", no_argument, NULL, OPT_TRACE },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
+const struct option apod_table_options[] = {
+	APOD_OPT_OUT, APOD_OPT_JSON, APOD_OPT_CEILINGS, APOD_OPT_TRACE, APOD_OPT_HELP,
+	APOD_OPT_END,
 };
 
-static int table_main(int argc, char **argv)
+int apod_table_main(int argc, char **argv)
 {
 	struct apod_open o;
 	const char *out_json[2] = { NULL, NULL };
@@ -511,18 +507,3 @@ static int table_main(int argc, char **argv)
 }
 
 /* apod with no command (or `apod table`). */
-const struct apod_cmd apod_cmd_table_entry = {
-	.name = NULL,
-	.help = "run the deck through every available stage and print the APOD table (time, "
-	        "speedups, Amdahl bound, verification against serial); also 'table'",
-	.synopsis = "[deck options] [--out=DIR] [--json=FILE] [--ceilings=FILE] [--trace]",
-	.about = "Run every available stage and print the APOD table.  --out=DIR: the results\n"
-	         "of each stage in DIR/STAGE; --json=FILE: the table's rows.  --ceilings=FILE:\n"
-	         "hold the speed of light to that file's ceilings (`apod ceilings --json`, of\n"
-	         "another machine, say) in place of this machine's (also APOD_CEILINGS).\n"
-	         "--trace adds each stage's device busy time per phase to the JSON (CUPTI; it\n"
-	         "slows CUDA calls).\n",
-	.options = table_options,
-	.deck = 1,
-	.main = table_main,
-};

@@ -11,13 +11,12 @@
 #include "cpu/harness/results.h"
 #include "cpu/harness/verify.h"
 
-static const struct option verify_options[] = {
+const struct option apod_verify_options[] = {
 	{ "any-deck", no_argument, NULL, OPT_ANY_DECK },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
+	APOD_OPT_HELP, APOD_OPT_END,
 };
 
-static int verify_main(int argc, char **argv)
+int apod_verify_main(int argc, char **argv)
 {
 	void *pref = NULL, *pgot = NULL;
 	struct apod_run ref, got;
@@ -27,7 +26,7 @@ static int verify_main(int argc, char **argv)
 
 	opterr = 0;
 	optind = 0;   /* 0, not 1: glibc then also forgets a half-read "-abc" */
-	while ((c = apod_getopt(argc, argv, ":h", verify_options)) != -1) {
+	while ((c = apod_getopt(argc, argv, ":h", apod_verify_options)) != -1) {
 		if (c == OPT_HELP || c == 'h') {
 			apod_cmd_usage(&apod_cmd_verify_entry);
 			return APOD_EXIT_OK;
@@ -78,16 +77,3 @@ static int verify_main(int argc, char **argv)
 	free(pgot);
 	return v.ok ? APOD_EXIT_OK : APOD_EXIT_FAIL;
 }
-
-const struct apod_cmd apod_cmd_verify_entry = {
-	.name = "verify",
-	.help = "compare two results directories under their workload's tolerances",
-	.synopsis = "[--any-deck] REFERENCE_DIR RESULT_DIR",
-	.about = "Compare two results directories (as written by run --out) under the\n"
-	         "tolerances their workload designs.  Exit 0 if they agree, 1 if they do not.\n"
-	         "Runs of different decks are refused, naming the keys that differ; with\n"
-	         "--any-deck they are compared anyway where their outputs have the same\n"
-	         "shapes, under the reference's tolerances.\n",
-	.options = verify_options,
-	.main = verify_main,
-};

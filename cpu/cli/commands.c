@@ -1,6 +1,6 @@
 /*
- * commands.c: the list of the harness's commands and what follows from
- * their entries (commands.h): the lookup, the option names a workload key
+ * commands.c: what follows from the commands' entries (command_table.c,
+ * commands.h): the lookup, the option names a workload key
  * may not take, and the usage lines.
  */
 #include <stdio.h>
@@ -8,13 +8,6 @@
 
 #include "commands.h"
 #include "cpu/harness/registry.h"
-
-const struct apod_cmd *const apod_commands[] = {
-	&apod_cmd_table_entry, &apod_cmd_run_entry,   &apod_cmd_stages_entry,
-	&apod_cmd_workloads_entry, &apod_cmd_verify_entry, &apod_cmd_assess_entry,
-	&apod_cmd_info_entry,  &apod_cmd_bench_entry, &apod_cmd_scale_entry,
-	&apod_cmd_ceilings_entry, &apod_cmd_new_entry, NULL,
-};
 
 /* The options every command line has, whatever the command. */
 static const char *const global_options[] = { "workload", "deck", "help", "version", NULL };

@@ -1,9 +1,10 @@
 /*
  * commands.h: the harness's subcommands, each described once.
  *
- * Every command is one struct apod_cmd in its own cmd_*.c (as tmux's
- * cmd_entry): its name, its line in `apod --help`, its synopsis, its own
- * long options and whether it takes the deck options.  From that one entry
+ * Every command is one struct apod_cmd (as tmux's cmd_entry), all of them in
+ * one table, command_table.c: its name, its line in `apod --help`, its
+ * synopsis, its own long options and whether it takes the deck options;
+ * its main and its options are in its own cmd_*.c.  From that one entry
  * come the help listing, the dispatch (main.c), the command's own usage
  * text, the option names a workload key may not take (apod_option_taken)
  * and, through tests/check_cli.c, the check of doc/apod.1's SYNOPSIS.
@@ -33,6 +34,18 @@ extern const struct apod_cmd apod_cmd_table_entry, apod_cmd_run_entry, apod_cmd_
 	apod_cmd_ceilings_entry;
 /* Every command, the table first, in the order of apod --help; NULL-ended. */
 extern const struct apod_cmd *const apod_commands[];
+
+/* Each command's main and own options, for its entry (cmd_*.c). */
+int apod_table_main(int argc, char **argv), apod_run_main(int argc, char **argv),
+	apod_stages_main(int argc, char **argv), apod_workloads_main(int argc, char **argv),
+	apod_verify_main(int argc, char **argv), apod_assess_main(int argc, char **argv),
+	apod_info_main(int argc, char **argv), apod_bench_main(int argc, char **argv),
+	apod_scale_main(int argc, char **argv), apod_ceilings_main(int argc, char **argv),
+	apod_new_main(int argc, char **argv);
+extern const struct option apod_table_options[], apod_assess_options[], apod_bench_options[],
+	apod_scale_options[], apod_ceilings_options[], apod_new_options[], apod_verify_options[];
+/* `apod info`'s: --help alone; stages' and workloads': --workload and --help. */
+extern const struct option apod_help_option[], apod_workload_option[];
 
 /* The command called name, or NULL. */
 const struct apod_cmd *apod_cmd_find(const char *name);

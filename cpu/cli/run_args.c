@@ -200,13 +200,8 @@ static int run_opt(int c, const char *arg, void *ctx)
 }
 
 const struct option apod_run_options[] = {
-	{ "stage", required_argument, NULL, OPT_STAGE },
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "ceilings", required_argument, NULL, OPT_CEILINGS },
-	{ "trace", no_argument, NULL, OPT_TRACE },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
+	APOD_OPT_STAGE, APOD_OPT_OUT, APOD_OPT_JSON, APOD_OPT_CEILINGS, APOD_OPT_TRACE,
+	APOD_OPT_HELP, APOD_OPT_END,
 };
 
 int apod_run_parse(int argc, char **argv, struct apod_run_args *a)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "apod/apod.h"
+#include "apod/stock.h"
 #include "heat.h"
 #include "shared/heat/real.h"
 #include "shared/stats.h"
@@ -140,25 +141,19 @@ static void range_reset(void *params)
 	  .range_why = " (temperatures beyond +-1e6 are refused)", .offset = AT(member), .help = h }
 
 const struct apod_param heat_params[] = {
-	{ .key = "name", .type = APOD_PARAM_NAME, .def = "medium", .offset = AT(name),
-	  .help = "a name for the deck", .neutral = 1 },
+	APOD_KEY_NAME(struct heat_deck, name, "medium"),
 	{ .key = "size", .type = APOD_PARAM_PAIR, .def = "2048x2048", .lo = 3, .hi = HEAT_MAX_DIM,
 	  .offset = AT(size), .help = "NXxNY, grid columns x rows" },
-	{ .key = "steps", .type = APOD_PARAM_INT, .def = "300", .lo = 1, .hi = HEAT_MAX_STEPS,
-	  .offset = AT(steps), .help = "time steps" },
+	APOD_KEY_STEPS(struct heat_deck, steps, "300", HEAT_MAX_STEPS),
 	{ .key = "alpha", .type = APOD_PARAM_REAL, .def = "0.24", .lo = 0, .lo_open = 1, .hi = 0.25,
 	  .range_why = ", where the explicit scheme is stable", .offset = AT(alpha),
 	  .help = "diffusion number k*dt/h^2" },
 	TEMP("t_init", "20", t_init, "interior temperature at step 0"),
 	TEMP("t_hot", "100", t_hot, "top edge, held fixed"),
 	TEMP("t_cold", "0", t_cold, "the other three edges, held fixed"),
-	{ .key = "stats_every", .type = APOD_PARAM_INT, .def = "1", .lo = 0, .hi = HEAT_MAX_STEPS,
-	  .offset = AT(stats_every), .help = "calcStats every K steps (0: never)" },
-	{ .key = "summary_every", .type = APOD_PARAM_INT, .def = "10", .lo = 0, .hi = HEAT_MAX_STEPS,
-	  .offset = AT(summary_every), .help = "calcSummaryData every K steps (0: never)" },
-	{ .key = "snapshot_every", .type = APOD_PARAM_INT, .def = "100", .lo = 0,
-	  .hi = HEAT_MAX_STEPS, .offset = AT(snapshot_every),
-	  .help = "a snapshot every M steps, with --out (0: never)", .neutral = 1 },
+	APOD_KEY_EVERY(struct heat_deck, stats_every, "1", HEAT_MAX_STEPS, "calcStats"),
+	APOD_KEY_EVERY(struct heat_deck, summary_every, "10", HEAT_MAX_STEPS, "calcSummaryData"),
+	APOD_KEY_SNAPSHOT_EVERY(struct heat_deck, snapshot_every, "100", HEAT_MAX_STEPS, "a snapshot"),
 	{ .key = "zones", .type = APOD_PARAM_PAIR, .def = "8x8", .lo = 1, .hi = HEAT_MAX_ZONES,
 	  .offset = AT(zones), .help = "ZXxZY, zones across x down for calcSummaryData" },
 	{ .key = "hist_bins", .type = APOD_PARAM_INT, .def = "64", .lo = 1, .hi = HEAT_MAX_BINS,

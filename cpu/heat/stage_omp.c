@@ -163,17 +163,12 @@ static int omp_fetch(void *ctx, int array, void *dst)
 }
 
 const struct apod_stage heat_stage_omp = {
-	.name = "omp",
+	APOD_STAGE_OMP,
 	.about = "the same phases on every core with OpenMP",
 	/* omp also sets up in parallel: each thread first touches its own rows. */
 	.ports = APOD_PORTS_SETUP | HEAT_PORTS_COMPUTE,
-	.available = apod_omp_available,
-	.width = apod_omp_width,
-	.create = omp_create,
+	.create = omp_create, .destroy = omp_destroy,
 	.step = omp_genTimeStep,
 	.probe = omp_probe,
 	.fetch = omp_fetch,
-	.destroy = omp_destroy,
-	.role = APOD_ROLE_HOST_BASELINE,
-	.runs_on = APOD_RUNS_HOST_CORES,
 };

@@ -89,15 +89,10 @@ static int serial_fetch(void *ctx, int array, void *dst)
 }
 
 const struct apod_stage heat_stage_serial = {
-	.name = "serial",
+	APOD_STAGE_SERIAL,
 	.about = "the reference: one thread, optimised and vectorised C",
-	.ports = 0,
-	.available = apod_available_always,
-	.width = apod_width_one,
-	.create = serial_create,
+	.create = serial_create, .destroy = serial_destroy,
 	.step = genTimeStep,
 	.probe = serial_probe,
 	.fetch = serial_fetch,
-	.destroy = serial_destroy,
-	.runs_on = APOD_RUNS_HOST_CORE,
 };

@@ -49,11 +49,8 @@ int apod_cmd_lab(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "size", required_argument, NULL, OPT_LAB_SIZE },
-		{ "reps", required_argument, NULL, OPT_REPS },
 		{ "check", no_argument, NULL, OPT_KERNELS },
-		{ "json", required_argument, NULL, OPT_JSON },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ NULL, 0, NULL, 0 },
+		APOD_OPT_REPS, APOD_OPT_JSON, APOD_OPT_HELP, APOD_OPT_END,
 	};
 	const char *json = NULL, *name;
 	long size = 0, reps = 20;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "apod/apod.h"
+#include "apod/stock.h"
 #include "montecarlo.h"
 
 int mc_host_init(struct mc_host *h, const struct mc_problem *p, const char *stage)
@@ -89,4 +90,35 @@ void mc_host_batch_means(const struct mc_host *h, double *dst)
 		for (int e = 0; e < MC_NEST; e++)
 			dst[b * MC_NEST + (size_t)e] =
 				p->shift[e] + h->sums[b * MC_SUMS + 2 * (size_t)e] / (double)p->paths;
+}
+
+void *mc_host_create(const void *problem, const char *stage)
+{
+	struct mc_host *h = apod_state_alloc(sizeof *h, stage);
+	if (h && mc_host_init(h, problem, stage)) {
+		free(h);
+		return NULL;
+	}
+	return h;
+}
+
+void mc_host_destroy(void *ctx)
+{
+	if (ctx)
+		mc_host_free(ctx);
+	free(ctx);
+}
+
+int mc_host_stage_probe(void *ctx, int k, double *const *rows)
+{
+	(void)k;   /* one probe */
+	mc_host_probe(ctx, rows);
+	return 0;
+}
+
+int mc_host_stage_fetch(void *ctx, int a, void *dst)
+{
+	(void)a;   /* one array */
+	mc_host_batch_means(ctx, dst);
+	return 0;
 }

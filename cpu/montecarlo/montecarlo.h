@@ -98,6 +98,13 @@ void mc_host_free(struct mc_host *h);
 void mc_host_probe(struct mc_host *h, double *const *rows);
 /* The array: each batch's mean of each estimator. */
 void mc_host_batch_means(const struct mc_host *h, double *dst);
+/* The host stages (serial, omp) keep nothing but a struct mc_host, so they
+ * share its whole life as their create, destroy, probe and fetch; only
+ * their steps differ. */
+void *mc_host_create(const void *problem, const char *stage);
+void mc_host_destroy(void *ctx);
+int mc_host_stage_probe(void *ctx, int k, double *const *rows);
+int mc_host_stage_fetch(void *ctx, int a, void *dst);
 
 /* The ports of the stages: omp changes the step only (the probe is the
  * shared host merge); the GPU stages also set up on the device and copy

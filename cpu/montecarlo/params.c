@@ -6,13 +6,13 @@
 #include <stddef.h>
 
 #include "apod/apod.h"
+#include "apod/stock.h"
 #include "montecarlo.h"
 
 #define AT(member) offsetof(struct mc_params, member)
 
 const struct apod_param mc_params_table[] = {
-	{ .key = "name", .type = APOD_PARAM_NAME, .def = "montecarlo", .offset = AT(name),
-	  .help = "a name for the deck", .neutral = 1 },
+	APOD_KEY_NAME(struct mc_params, name, "montecarlo"),
 	{ .key = "paths_per_batch", .type = APOD_PARAM_INT, .def = "100000", .lo = 1, .hi = MC_MAX_PATHS,
 	  .offset = AT(paths), .help = "paths a batch (one step simulates one batch)" },
 	{ .key = "batches", .type = APOD_PARAM_INT, .def = "10", .lo = 1, .hi = MC_MAX_BATCHES,

@@ -19,41 +19,19 @@
 #include "apod/stock.h"
 #include "montecarlo.h"
 
-struct omp {
-	struct mc_host h;
-};
-
-static void omp_destroy(void *ctx)
-{
-	struct omp *s = ctx;
-	if (!s)
-		return;
-	mc_host_free(&s->h);
-	free(s);
-}
-
 static void *omp_create(const void *problem)
 {
-	struct omp *s = calloc(1, sizeof *s);
-	if (!s) {
-		apod_fail("omp: out of memory");
-		return NULL;
-	}
-	if (mc_host_init(&s->h, problem, "omp")) {
-		free(s);
-		return NULL;
-	}
-	return s;
+	return mc_host_create(problem, "omp");
 }
 
 static int omp_step(void *ctx)
 {
-	struct omp *s = ctx;
-	const struct mc_problem *p = s->h.p;
+	struct mc_host *h = ctx;
+	const struct mc_problem *p = h->p;
 	const struct mc_model *m = &p->model;
-	double *sums = s->h.sums + s->h.done * MC_SUMS;
-	unsigned long long *hist = s->h.hist;
-	uint64_t first = (uint64_t)s->h.done * p->paths;
+	double *sums = h->sums + h->done * MC_SUMS;
+	unsigned long long *hist = h->hist;
+	uint64_t first = (uint64_t)h->done * p->paths;
 	size_t n = p->paths;
 	int bins = p->bins;
 	double acc[MC_SUMS] = { 0 };
@@ -89,37 +67,16 @@ static int omp_step(void *ctx)
 		}
 	}
 	memcpy(sums, acc, sizeof acc);
-	s->h.done++;
-	return 0;
-}
-
-static int omp_probe(void *ctx, int k, double *const *rows)
-{
-	struct omp *s = ctx;
-	(void)k;
-	mc_host_probe(&s->h, rows);
-	return 0;
-}
-
-static int omp_fetch(void *ctx, int a, void *dst)
-{
-	struct omp *s = ctx;
-	(void)a;
-	mc_host_batch_means(&s->h, dst);
+	h->done++;
 	return 0;
 }
 
 const struct apod_stage mc_stage_omp = {
-	.name = "omp",
+	APOD_STAGE_OMP,
 	.about = "the paths on every core with OpenMP, sums by reduction",
 	.ports = MC_OMP_PORTS,
-	.available = apod_omp_available,
-	.width = apod_omp_width,
-	.create = omp_create,
+	.create = omp_create, .destroy = mc_host_destroy,
 	.step = omp_step,
-	.probe = omp_probe,
-	.fetch = omp_fetch,
-	.destroy = omp_destroy,
-	.role = APOD_ROLE_HOST_BASELINE,
-	.runs_on = APOD_RUNS_HOST_CORES,
+	.probe = mc_host_stage_probe,
+	.fetch = mc_host_stage_fetch,
 };

@@ -15,42 +15,20 @@
 #include "apod/stock.h"
 #include "montecarlo.h"
 
-struct serial {
-	struct mc_host h;
-};
-
-static void serial_destroy(void *ctx)
-{
-	struct serial *s = ctx;
-	if (!s)
-		return;
-	mc_host_free(&s->h);
-	free(s);
-}
-
 static void *serial_create(const void *problem)
 {
-	struct serial *s = calloc(1, sizeof *s);
-	if (!s) {
-		apod_fail("serial: out of memory");
-		return NULL;
-	}
-	if (mc_host_init(&s->h, problem, "serial")) {
-		free(s);
-		return NULL;
-	}
-	return s;
+	return mc_host_create(problem, "serial");
 }
 
 static int simulateBatch(void *ctx)
 {
-	struct serial *s = ctx;
-	const struct mc_problem *p = s->h.p;
+	struct mc_host *h = ctx;
+	const struct mc_problem *p = h->p;
 	const struct mc_model *m = &p->model;
-	double *sums = s->h.sums + s->h.done * MC_SUMS;
-	uint64_t first = (uint64_t)s->h.done * p->paths;
+	double *sums = h->sums + h->done * MC_SUMS;
+	uint64_t first = (uint64_t)h->done * p->paths;
 	double s1[MC_NEST] = { 0 }, s2[MC_NEST] = { 0 };
-	memset(s->h.hist, 0, (size_t)p->bins * sizeof *s->h.hist);
+	memset(h->hist, 0, (size_t)p->bins * sizeof *h->hist);
 	for (size_t i = 0; i < p->paths; i++) {
 		struct mc_outcome o = mc_path(m, first + i);
 		double v[MC_NEST];
@@ -60,42 +38,21 @@ static int simulateBatch(void *ctx)
 			s1[e] += d;
 			s2[e] += d * d;
 		}
-		s->h.hist[mc_bin(o.st, p->hist_lo, p->hist_inv_width, p->bins)]++;
+		h->hist[mc_bin(o.st, p->hist_lo, p->hist_inv_width, p->bins)]++;
 	}
 	for (int e = 0; e < MC_NEST; e++) {
 		sums[2 * e] = s1[e];
 		sums[2 * e + 1] = s2[e];
 	}
-	s->h.done++;
-	return 0;
-}
-
-static int calcEstimates(void *ctx, int k, double *const *rows)
-{
-	struct serial *s = ctx;
-	(void)k;
-	mc_host_probe(&s->h, rows);
-	return 0;
-}
-
-static int serial_fetch(void *ctx, int a, void *dst)
-{
-	struct serial *s = ctx;
-	(void)a;
-	mc_host_batch_means(&s->h, dst);
+	h->done++;
 	return 0;
 }
 
 const struct apod_stage mc_stage_serial = {
-	.name = "serial",
+	APOD_STAGE_SERIAL,
 	.about = "the reference: one thread, paths in index order",
-	.ports = 0,
-	.available = apod_available_always,
-	.width = apod_width_one,
-	.create = serial_create,
+	.create = serial_create, .destroy = mc_host_destroy,
 	.step = simulateBatch,
-	.probe = calcEstimates,
-	.fetch = serial_fetch,
-	.destroy = serial_destroy,
-	.runs_on = APOD_RUNS_HOST_CORE,
+	.probe = mc_host_stage_probe,
+	.fetch = mc_host_stage_fetch,
 };

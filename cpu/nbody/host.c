@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "apod/apod.h"
+#include "apod/stock.h"
 #include "nbody.h"
 #include "shared/nbody/interact.h"
 
@@ -162,4 +163,30 @@ void nbody_soa_fetch(const struct nbody_soa *s, int a, float *dst)
 		dst[3 * i + 1] = c1[i];
 		dst[3 * i + 2] = c2[i];
 	}
+}
+
+struct nbody_host *nbody_host_create(const struct nbody_problem *p, const char *stage)
+{
+	struct nbody_host *h = apod_state_alloc(sizeof *h, stage);
+	if (h && nbody_soa_alloc(&h->s, p->n, stage)) {
+		free(h);
+		return NULL;
+	}
+	if (h)
+		h->p = p;
+	return h;
+}
+
+void nbody_host_destroy(void *ctx)
+{
+	struct nbody_host *h = ctx;
+	if (h)
+		nbody_soa_free(&h->s);
+	free(h);
+}
+
+int nbody_host_fetch(void *ctx, int a, void *dst)
+{
+	nbody_soa_fetch(&((struct nbody_host *)ctx)->s, a, dst);
+	return 0;
 }

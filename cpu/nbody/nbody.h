@@ -106,6 +106,17 @@ void nbody_rows(int k, const double sums[7], double mass, double potential, doub
 /* Copy array a (n x 3) out of s. */
 void nbody_soa_fetch(const struct nbody_soa *s, int a, float *dst);
 
+/* The state of a host stage (serial, omp): the problem and the arrays.
+ * Created empty (each stage loads it its own way), destroyed and fetched
+ * the same for both. */
+struct nbody_host {
+	const struct nbody_problem *p;
+	struct nbody_soa s;
+};
+struct nbody_host *nbody_host_create(const struct nbody_problem *p, const char *stage);
+void nbody_host_destroy(void *ctx);
+int nbody_host_fetch(void *ctx, int a, void *dst);
+
 /* The stages, "serial" first (stages.c). */
 extern const struct apod_stage *const nbody_stages[];
 /* bench --kernels (kernels.c): the workload's kernels member. */

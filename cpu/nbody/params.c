@@ -7,17 +7,16 @@
 #include <unistd.h>
 
 #include "apod/apod.h"
+#include "apod/stock.h"
 #include "nbody.h"
 
 #define AT(member) offsetof(struct nbody_params, member)
 
 const struct apod_param nbody_params_table[] = {
-	{ .key = "name", .type = APOD_PARAM_NAME, .def = "nbody", .offset = AT(name),
-	  .help = "a name for the deck", .neutral = 1 },
+	APOD_KEY_NAME(struct nbody_params, name, "nbody"),
 	{ .key = "n", .type = APOD_PARAM_INT, .def = "2048", .lo = 1, .hi = NBODY_MAX_N,
 	  .offset = AT(n), .help = "bodies" },
-	{ .key = "steps", .type = APOD_PARAM_INT, .def = "20", .lo = 1, .hi = NBODY_MAX_STEPS,
-	  .offset = AT(steps), .help = "time steps" },
+	APOD_KEY_STEPS(struct nbody_params, steps, "20", NBODY_MAX_STEPS),
 	{ .key = "dt", .type = APOD_PARAM_REAL, .def = "0.005", .lo = 0, .lo_open = 1, .hi = 1,
 	  .range_why = " (a time step in Henon units, the crossing time is about 2.8)",
 	  .offset = AT(dt), .help = "time step" },
@@ -32,15 +31,12 @@ const struct apod_param nbody_params_table[] = {
 	  .offset = AT(seed), .help = "seed of the initial conditions (Philox)" },
 	{ .key = "model", .type = APOD_PARAM_NAME, .def = "plummer", .offset = AT(model),
 	  .help = "initial conditions: plummer (a Plummer sphere) or disk (a rotating disk)" },
-	{ .key = "stats_every", .type = APOD_PARAM_INT, .def = "1", .lo = 0, .hi = NBODY_MAX_STEPS,
-	  .offset = AT(stats_every),
-	  .help = "calcStats (kinetic energy, momentum, centre of mass) every K steps (0: never)" },
-	{ .key = "energy_every", .type = APOD_PARAM_INT, .def = "10", .lo = 0,
-	  .hi = NBODY_MAX_STEPS, .offset = AT(energy_every),
-	  .help = "calcEnergy, the O(N^2) total energy, every K steps (0: never)" },
-	{ .key = "snapshot_every", .type = APOD_PARAM_INT, .def = "0", .lo = 0,
-	  .hi = NBODY_MAX_STEPS, .offset = AT(snapshot_every),
-	  .help = "positions and velocities every M steps, with --out (0: never)", .neutral = 1 },
+	APOD_KEY_EVERY(struct nbody_params, stats_every, "1", NBODY_MAX_STEPS,
+	               "calcStats (kinetic energy, momentum, centre of mass)"),
+	APOD_KEY_EVERY(struct nbody_params, energy_every, "10", NBODY_MAX_STEPS,
+	               "calcEnergy, the O(N^2) total energy,"),
+	APOD_KEY_SNAPSHOT_EVERY(struct nbody_params, snapshot_every, "0", NBODY_MAX_STEPS,
+	                        "positions and velocities"),
 	{ .key = NULL },
 };
 

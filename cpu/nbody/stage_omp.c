@@ -15,11 +15,6 @@
 #include "apod/stock.h"
 #include "nbody.h"
 
-struct omp {
-	const struct nbody_problem *p;
-	struct nbody_soa s;
-};
-
 /* This thread's share [*i0, *i1) of n bodies: a static, contiguous split
  * (every body costs the same, n interactions). */
 static void share(size_t n, size_t *i0, size_t *i1)
@@ -33,28 +28,12 @@ static void share(size_t n, size_t *i0, size_t *i1)
 	*i1 = n * (t + 1) / nt;
 }
 
-static void omp_destroy(void *ctx)
-{
-	struct omp *s = ctx;
-	if (!s)
-		return;
-	nbody_soa_free(&s->s);
-	free(s);
-}
-
 static void *omp_create(const void *problem)
 {
 	const struct nbody_problem *p = problem;
-	struct omp *s = calloc(1, sizeof *s);
-	if (!s) {
-		apod_fail("omp: out of memory");
+	struct nbody_host *s = nbody_host_create(p, "omp");
+	if (!s)
 		return NULL;
-	}
-	if (nbody_soa_alloc(&s->s, p->n, "omp")) {
-		free(s);
-		return NULL;
-	}
-	s->p = p;
 	/* First touch by the thread that owns each body. */
 	#pragma omp parallel
 	{
@@ -69,7 +48,7 @@ static void *omp_create(const void *problem)
 
 static int omp_step(void *ctx)
 {
-	struct omp *s = ctx;
+	struct nbody_host *s = ctx;
 	const struct nbody_problem *p = s->p;
 	#pragma omp parallel
 	{
@@ -86,7 +65,7 @@ static int omp_step(void *ctx)
 
 static int omp_probe(void *ctx, int k, double *const *rows)
 {
-	struct omp *s = ctx;
+	struct nbody_host *s = ctx;
 	const struct nbody_problem *p = s->p;
 	double sums[7] = { 0 }, potential = 0;
 	int used = 1;
@@ -121,25 +100,13 @@ static int omp_probe(void *ctx, int k, double *const *rows)
 	return 0;
 }
 
-static int omp_fetch(void *ctx, int a, void *dst)
-{
-	struct omp *s = ctx;
-	nbody_soa_fetch(&s->s, a, dst);
-	return 0;
-}
-
 const struct apod_stage nbody_stage_omp = {
-	.name = "omp",
+	APOD_STAGE_OMP,
 	.about = "the same engine on every core with OpenMP, parallel over bodies",
 	/* Its setup touches the state first on every core, so it is ported too. */
 	.ports = APOD_PORTS_SETUP | NBODY_PORTS,
-	.available = apod_omp_available,
-	.width = apod_omp_width,
-	.create = omp_create,
+	.create = omp_create, .destroy = nbody_host_destroy,
 	.step = omp_step,
 	.probe = omp_probe,
-	.fetch = omp_fetch,
-	.destroy = omp_destroy,
-	.role = APOD_ROLE_HOST_BASELINE,
-	.runs_on = APOD_RUNS_HOST_CORES,
+	.fetch = nbody_host_fetch,
 };

@@ -8,19 +8,17 @@
 #include <unistd.h>
 
 #include "apod/apod.h"
+#include "apod/stock.h"
 #include "particles.h"
 #include "shared/particles/update.h"
 
 #define AT(member) offsetof(struct particles_params, member)
 
 const struct apod_param particles_params_table[] = {
-	/* neutral: a run's name cannot change its results. */
-	{ .key = "name", .type = APOD_PARAM_NAME, .def = "particles", .offset = AT(name),
-	  .help = "a name for the deck", .neutral = 1 },
+	APOD_KEY_NAME(struct particles_params, name, "particles"),
 	{ .key = "n", .type = APOD_PARAM_INT, .def = "100000", .lo = 1, .hi = PARTICLES_MAX_N,
 	  .offset = AT(n), .help = "particles" },
-	{ .key = "steps", .type = APOD_PARAM_INT, .def = "200", .lo = 1, .hi = PARTICLES_MAX_STEPS,
-	  .offset = AT(steps), .help = "time steps" },
+	APOD_KEY_STEPS(struct particles_params, steps, "200", PARTICLES_MAX_STEPS),
 	/* Leapfrog is stable for k*dt^2 < 4; 0.1 keeps k_max*dt^2/4 below 1% so
 	 * the energy bound in workload.c stays meaningful. */
 	{ .key = "dt", .type = APOD_PARAM_REAL, .def = "0.01", .lo = 0, .lo_open = 1, .hi = 0.1,
@@ -28,13 +26,9 @@ const struct apod_param particles_params_table[] = {
 	  .help = "time step" },
 	{ .key = "seed", .type = APOD_PARAM_INT, .def = "1", .lo = 0, .hi = PARTICLES_MAX_SEED,
 	  .offset = AT(seed), .help = "seed of the initial positions and velocities" },
-	{ .key = "energy_every", .type = APOD_PARAM_INT, .def = "1", .lo = 0,
-	  .hi = PARTICLES_MAX_STEPS, .offset = AT(energy_every),
-	  .help = "calcEnergy every K steps (0: never)" },
-	/* neutral: how often a run is snapshotted does not change its results. */
-	{ .key = "snapshot_every", .type = APOD_PARAM_INT, .def = "0", .lo = 0,
-	  .hi = PARTICLES_MAX_STEPS, .offset = AT(snapshot_every),
-	  .help = "a snapshot of the state every M steps, with --out (0: never)", .neutral = 1 },
+	APOD_KEY_EVERY(struct particles_params, energy_every, "1", PARTICLES_MAX_STEPS, "calcEnergy"),
+	APOD_KEY_SNAPSHOT_EVERY(struct particles_params, snapshot_every, "0", PARTICLES_MAX_STEPS,
+	                        "a snapshot of the state"),
 	{ .key = NULL },
 };
 

@@ -55,6 +55,18 @@ enum { PARTICLES_ARRAY_STATE };
 	(APOD_PORTS_SETUP | PARTICLES_PORTS | APOD_PORTS_SNAPSHOT | APOD_PORTS_FETCH)
 #define PARTICLES_GPU_ABOUT "state resident on the device, one thread a particle, energy reduced there"
 
+/* The state of a host stage (serial, omp), and what both do alike with it
+ * (stage_serial.c): allocate it (each stage then fills it its own way),
+ * destroy it, fetch it, and turn the energy sums into the probe's rows. */
+struct particles_host {
+	const struct particles_problem *p;
+	float *state;             /* n x 4: x, y, vx, vy */
+};
+struct particles_host *particles_host_alloc(const struct particles_problem *p, const char *stage);
+void particles_host_destroy(void *ctx);
+int particles_host_fetch(void *ctx, int a, void *dst);
+void particles_energy_rows(double kinetic, double potential, double *const *rows);
+
 /* The key table and the checks across keys (params.c). */
 extern const struct apod_param particles_params_table[];
 int particles_params_check(const void *params);

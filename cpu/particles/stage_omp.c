@@ -23,31 +23,12 @@
 #include "particles.h"
 #include "shared/particles/update.h"
 
-struct omp {
-	const struct particles_problem *p;
-	float *state;
-};
-
-static void omp_destroy(void *ctx)
-{
-	struct omp *s = ctx;
-	if (!s)
-		return;
-	free(s->state);
-	free(s);
-}
-
 static void *omp_create(const void *problem)
 {
 	const struct particles_problem *p = problem;
-	size_t bytes = p->n * PARTICLES_COLS * sizeof(float);
-	struct omp *s = calloc(1, sizeof *s);
-	if (!s || !(s->state = malloc(bytes))) {
-		omp_destroy(s);
-		apod_fail("omp: cannot allocate the state of %zu particles (%zu bytes)", p->n, bytes);
+	struct particles_host *s = particles_host_alloc(p, "omp");
+	if (!s)
 		return NULL;
-	}
-	s->p = p;
 	/* First touch by the threads that will move each particle puts its
 	 * pages on their own NUMA node (the same static schedule as below). */
 	#pragma omp parallel for schedule(static)
@@ -59,7 +40,7 @@ static void *omp_create(const void *problem)
 
 static int omp_step(void *ctx)
 {
-	struct omp *s = ctx;
+	struct particles_host *s = ctx;
 	float *state = s->state;
 	size_t n = s->p->n;
 	float dt = s->p->dt;
@@ -71,7 +52,7 @@ static int omp_step(void *ctx)
 
 static int omp_energy(void *ctx, int k, double *const *rows)
 {
-	struct omp *s = ctx;
+	struct particles_host *s = ctx;
 	const float *state = s->state;
 	size_t n = s->p->n;
 	double kinetic = 0, potential = 0;
@@ -83,36 +64,17 @@ static int omp_energy(void *ctx, int k, double *const *rows)
 		kinetic += ke;
 		potential += pe;
 	}
-	if (rows[PARTICLES_SERIES_ENERGY]) {
-		rows[PARTICLES_SERIES_ENERGY][0] = kinetic;
-		rows[PARTICLES_SERIES_ENERGY][1] = potential;
-		rows[PARTICLES_SERIES_ENERGY][2] = kinetic + potential;
-	}
-	if (rows[PARTICLES_SERIES_DRIFT])
-		rows[PARTICLES_SERIES_DRIFT][0] = kinetic + potential;
-	return 0;
-}
-
-static int omp_fetch(void *ctx, int a, void *dst)
-{
-	struct omp *s = ctx;
-	(void)a;
-	memcpy(dst, s->state, s->p->n * PARTICLES_COLS * sizeof(float));
+	particles_energy_rows(kinetic, potential, rows);
 	return 0;
 }
 
 const struct apod_stage particles_stage_omp = {
-	.name = "omp",
+	APOD_STAGE_OMP,
 	.about = "the same loops on every core with OpenMP, energy by reduction",
 	/* Its setup copies the state in on every core (first touch), so it is ported too. */
 	.ports = APOD_PORTS_SETUP | PARTICLES_PORTS,
-	.available = apod_omp_available,
-	.width = apod_omp_width,
-	.create = omp_create,
+	.create = omp_create, .destroy = particles_host_destroy,
 	.step = omp_step,
 	.probe = omp_energy,
-	.fetch = omp_fetch,
-	.destroy = omp_destroy,
-	.role = APOD_ROLE_HOST_BASELINE,
-	.runs_on = APOD_RUNS_HOST_CORES,
+	.fetch = particles_host_fetch,
 };

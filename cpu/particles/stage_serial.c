@@ -18,38 +18,58 @@
 #include "particles.h"
 #include "shared/particles/update.h"
 
-struct serial {
-	const struct particles_problem *p;
-	float *state;             /* n x 4: x, y, vx, vy */
-};
-
-static void serial_destroy(void *ctx)
+struct particles_host *particles_host_alloc(const struct particles_problem *p, const char *stage)
 {
-	struct serial *s = ctx;
-	if (!s)
-		return;
-	free(s->state);
+	size_t bytes = p->n * PARTICLES_COLS * sizeof(float);
+	struct particles_host *s = calloc(1, sizeof *s);
+	if (!s || !(s->state = malloc(bytes))) {
+		particles_host_destroy(s);
+		apod_fail("%s: cannot allocate the state of %zu particles (%zu bytes)", stage, p->n, bytes);
+		return NULL;
+	}
+	s->p = p;
+	return s;
+}
+
+void particles_host_destroy(void *ctx)
+{
+	struct particles_host *s = ctx;
+	if (s)
+		free(s->state);
 	free(s);
+}
+
+int particles_host_fetch(void *ctx, int a, void *dst)
+{
+	struct particles_host *s = ctx;
+	(void)a;   /* the one array, the state */
+	memcpy(dst, s->state, s->p->n * PARTICLES_COLS * sizeof(float));
+	return 0;
+}
+
+void particles_energy_rows(double kinetic, double potential, double *const *rows)
+{
+	if (rows[PARTICLES_SERIES_ENERGY]) {
+		rows[PARTICLES_SERIES_ENERGY][0] = kinetic;
+		rows[PARTICLES_SERIES_ENERGY][1] = potential;
+		rows[PARTICLES_SERIES_ENERGY][2] = kinetic + potential;
+	}
+	if (rows[PARTICLES_SERIES_DRIFT])
+		rows[PARTICLES_SERIES_DRIFT][0] = kinetic + potential;
 }
 
 static void *serial_create(const void *problem)
 {
 	const struct particles_problem *p = problem;
-	size_t bytes = p->n * PARTICLES_COLS * sizeof(float);
-	struct serial *s = calloc(1, sizeof *s);
-	if (!s || !(s->state = malloc(bytes))) {
-		serial_destroy(s);
-		apod_fail("serial: cannot allocate the state of %zu particles (%zu bytes)", p->n, bytes);
-		return NULL;
-	}
-	s->p = p;
-	memcpy(s->state, p->init, bytes);
+	struct particles_host *s = particles_host_alloc(p, "serial");
+	if (s)
+		memcpy(s->state, p->init, p->n * PARTICLES_COLS * sizeof(float));
 	return s;
 }
 
 static int moveParticles(void *ctx)
 {
-	struct serial *s = ctx;
+	struct particles_host *s = ctx;
 	for (size_t i = 0; i < s->p->n; i++)
 		particles_kdk(s->state + i * PARTICLES_COLS, particles_spring(i), s->p->dt);
 	return 0;
@@ -58,7 +78,7 @@ static int moveParticles(void *ctx)
 /* calcEnergy: kinetic, potential and total, summed in index order. */
 static int calcEnergy(void *ctx, int k, double *const *rows)
 {
-	struct serial *s = ctx;
+	struct particles_host *s = ctx;
 	double kinetic = 0, potential = 0;
 	(void)k;   /* the workload's one probe */
 	for (size_t i = 0; i < s->p->n; i++) {
@@ -67,34 +87,15 @@ static int calcEnergy(void *ctx, int k, double *const *rows)
 		kinetic += ke;
 		potential += pe;
 	}
-	if (rows[PARTICLES_SERIES_ENERGY]) {
-		rows[PARTICLES_SERIES_ENERGY][0] = kinetic;
-		rows[PARTICLES_SERIES_ENERGY][1] = potential;
-		rows[PARTICLES_SERIES_ENERGY][2] = kinetic + potential;
-	}
-	if (rows[PARTICLES_SERIES_DRIFT])
-		rows[PARTICLES_SERIES_DRIFT][0] = kinetic + potential;
-	return 0;
-}
-
-static int serial_fetch(void *ctx, int a, void *dst)
-{
-	struct serial *s = ctx;
-	(void)a;   /* the one array, the state */
-	memcpy(dst, s->state, s->p->n * PARTICLES_COLS * sizeof(float));
+	particles_energy_rows(kinetic, potential, rows);
 	return 0;
 }
 
 const struct apod_stage particles_stage_serial = {
-	.name = "serial",
+	APOD_STAGE_SERIAL,
 	.about = "the reference: one thread, particles in index order",
-	.ports = 0,
-	.available = apod_available_always,
-	.width = apod_width_one,
-	.create = serial_create,
+	.create = serial_create, .destroy = particles_host_destroy,
 	.step = moveParticles,
 	.probe = calcEnergy,
-	.fetch = serial_fetch,
-	.destroy = serial_destroy,
-	.runs_on = APOD_RUNS_HOST_CORE,
+	.fetch = particles_host_fetch,
 };

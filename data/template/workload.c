@@ -42,24 +42,20 @@ struct @NAME@_params {
 #define AT(member) offsetof(struct @NAME@_params, member)
 
 static const struct apod_param params[] = {
-	/* neutral = 1: the key cannot change a result, so runs that differ
-	 * only there can still be compared. */
-	{ .key = "name", .type = APOD_PARAM_NAME, .def = "@NAME@", .offset = AT(name),
-	  .help = "a name for the deck", .neutral = 1 },
+	/* The keys every workload has, from apod/stock.h: name and
+	 * snapshot_every are neutral (they cannot change a result, so runs that
+	 * differ only there can still be compared). */
+	APOD_KEY_NAME(struct @NAME@_params, name, "@NAME@"),
 	{ .key = "n", .type = APOD_PARAM_INT, .def = "1000000", .lo = 1, .hi = 1L << 28,
 	  .offset = AT(n), .help = "values" },
-	{ .key = "steps", .type = APOD_PARAM_INT, .def = "100", .lo = 1, .hi = 1000000,
-	  .offset = AT(steps), .help = "time steps" },
+	APOD_KEY_STEPS(struct @NAME@_params, steps, "100", 1000000),
 	/* The range is part of the design: with 0 < rate <= 1 each update is
 	 * an average of old value and target (see the tolerances below). */
 	{ .key = "rate", .type = APOD_PARAM_REAL, .def = "0.1", .lo = 0, .lo_open = 1, .hi = 1,
 	  .range_why = " (beyond 1 the update overshoots)", .offset = AT(rate),
 	  .help = "relaxation rate per step" },
-	{ .key = "every", .type = APOD_PARAM_INT, .def = "1", .lo = 0, .hi = 1000000,
-	  .offset = AT(every), .help = "calcSum every K steps (0: never)" },
-	{ .key = "snapshot_every", .type = APOD_PARAM_INT, .def = "0", .lo = 0, .hi = 1000000,
-	  .offset = AT(snapshot_every), .help = "a snapshot every M steps, with --out (0: never)",
-	  .neutral = 1 },
+	APOD_KEY_EVERY(struct @NAME@_params, every, "1", 1000000, "calcSum"),
+	APOD_KEY_SNAPSHOT_EVERY(struct @NAME@_params, snapshot_every, "0", 1000000, "a snapshot"),
 	{ .key = NULL },
 };
 
@@ -192,23 +188,25 @@ static int omp_probe(void *ctx, int k, double *const *rows)
 	return 0;
 }
 
+/* APOD_STAGE_SERIAL and APOD_STAGE_OMP (apod/stock.h) say what makes a
+ * stage the reference (one core, runs anywhere) or the host's honest
+ * parallel baseline (every core: the table quotes every speedup against it
+ * too, and `apod scale` scales it over threads). */
 static const struct apod_stage serial_stage = {
-	.name = "serial", .about = "the reference: your serial loop", .ports = 0,
-	.available = apod_available_always, .width = apod_width_one, .create = create, .step = serial_step,
-	.probe = serial_probe, .fetch = fetch, .destroy = destroy,
-	.runs_on = APOD_RUNS_HOST_CORE,
+	APOD_STAGE_SERIAL,
+	.about = "the reference: your serial loop",
+	.create = create, .destroy = destroy,
+	.step = serial_step, .probe = serial_probe, .fetch = fetch,
 };
 
 static const struct apod_stage omp_stage = {
-	.name = "omp", .about = "the same loops on every core with OpenMP",
+	APOD_STAGE_OMP,
+	.about = "the same loops on every core with OpenMP",
 	/* The phases it takes over: Amdahl's bound counts the serial run's
 	 * time in exactly these. */
 	.ports = APOD_PORTS_STEP | APOD_PORTS_PROBE(0),
-	.available = apod_omp_available, .width = apod_omp_width, .create = create, .step = omp_step,
-	.probe = omp_probe, .fetch = fetch, .destroy = destroy,
-	/* The honest parallel baseline: the table quotes every speedup against
-	 * it too, and `apod scale` scales it over threads. */
-	.role = APOD_ROLE_HOST_BASELINE, .runs_on = APOD_RUNS_HOST_CORES,
+	.create = create, .destroy = destroy,
+	.step = omp_step, .probe = omp_probe, .fetch = fetch,
 };
 
 @GPU@/* stage_gpu.cu: the same step and probe on the device. */

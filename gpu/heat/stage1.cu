@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "apod/cuda.h"
+#include "apod/stock.h"
 #include "gpu/device.h"
 #include "cpu/heat/heat_stage.h"
 #include "kernels.cuh"
@@ -73,11 +74,9 @@ static int gpu1_setup(struct gpu1 *g, const struct heat_problem *p)
 static void *gpu1_create(const void *problem)
 {
 	const struct heat_problem *p = (const struct heat_problem *)problem;
-	struct gpu1 *g = (struct gpu1 *)calloc(1, sizeof *g);
-	if (!g) {
-		apod_fail("gpu1: out of memory");
+	struct gpu1 *g = (struct gpu1 *)apod_state_alloc(sizeof *g, "gpu1");
+	if (!g)
 		return NULL;
-	}
 	if (gpu1_setup(g, p)) {
 		gpu1_destroy(g);
 		return NULL;

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 
 #include "apod/cuda.h"
+#include "apod/stock.h"
 #include "gpu/device.h"
 #include "kernels.cuh"
 #include "cpu/montecarlo/montecarlo.h"
@@ -94,11 +95,9 @@ static int gpu_init(struct gpu *g, const struct mc_problem *p, const char *name)
 
 static void *gpu_create_as(const void *problem, int tuned, const char *name)
 {
-	struct gpu *g = (struct gpu *)calloc(1, sizeof *g);
-	if (!g) {
-		apod_fail("%s: out of memory", name);
+	struct gpu *g = (struct gpu *)apod_state_alloc(sizeof *g, name);
+	if (!g)
 		return NULL;
-	}
 	g->tuned = tuned;
 	if (gpu_init(g, (const struct mc_problem *)problem, name)) {
 		gpu_destroy(g);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "apod/cuda.h"
+#include "apod/stock.h"
 #include "gpu/device.h"
 #include "forces.cuh"
 #include "nbody_resident.h"
@@ -189,11 +190,9 @@ static int setup(struct nbody_resident *g, const struct nbody_problem *p, enum n
 
 extern "C" void *nbody_resident_create(const void *problem, enum nbody_variant v, const char *stage)
 {
-	struct nbody_resident *g = (struct nbody_resident *)calloc(1, sizeof *g);
-	if (!g) {
-		apod_fail("%s: out of memory", stage);
+	struct nbody_resident *g = (struct nbody_resident *)apod_state_alloc(sizeof *g, stage);
+	if (!g)
 		return NULL;
-	}
 	if (setup(g, (const struct nbody_problem *)problem, v, stage)) {
 		nbody_resident_destroy(g);
 		return NULL;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "apod/cuda.h"
+#include "apod/stock.h"
 #include "gpu/device.h"
 #include "forces.cuh"
 #include "cpu/nbody/nbody.h"
@@ -83,11 +84,9 @@ static int setup(struct gpu1 *g, const struct nbody_problem *p)
 
 static void *create(const void *problem)
 {
-	struct gpu1 *g = (struct gpu1 *)calloc(1, sizeof *g);
-	if (!g) {
-		apod_fail("gpu1: out of memory");
+	struct gpu1 *g = (struct gpu1 *)apod_state_alloc(sizeof *g, "gpu1");
+	if (!g)
 		return NULL;
-	}
 	if (setup(g, (const struct nbody_problem *)problem)) {
 		destroy(g);
 		return NULL;

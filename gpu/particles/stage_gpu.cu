@@ -20,6 +20,7 @@
 #include <stdlib.h>
 
 #include "apod/cuda.h"
+#include "apod/stock.h"
 #include "gpu/device.h"
 #include "cpu/particles/particles.h"
 #include "shared/particles/update.h"
@@ -143,11 +144,9 @@ static int gpu_init(struct gpu *g, const struct particles_problem *p)
 
 static void *gpu_create(const void *problem)
 {
-	struct gpu *g = (struct gpu *)calloc(1, sizeof *g);
-	if (!g) {
-		apod_fail("gpu: out of memory");
+	struct gpu *g = (struct gpu *)apod_state_alloc(sizeof *g, "gpu");
+	if (!g)
 		return NULL;
-	}
 	if (gpu_init(g, (const struct particles_problem *)problem)) {
 		gpu_destroy(g);
 		return NULL;

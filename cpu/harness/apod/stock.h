@@ -6,9 +6,13 @@
  *     .available = apod_available_always, .width = apod_width_one,   serial
  *     .available = apod_omp_available,    .width = apod_omp_width,   omp
  *
- * one for a stage that a build leaves out (APOD_STAGE_UNBUILT), and readers
- * of one parameter for a workload's steps, snapshot_every, probes' every
- * and title (APOD_PARAM_LONG, APOD_PARAM_TEXT).
+ * what makes a stage the serial reference or the OpenMP baseline, said once
+ * (APOD_STAGE_SERIAL, APOD_STAGE_OMP), a stage's state allocated or failed
+ * (apod_state_alloc), one for a stage that a build leaves out
+ * (APOD_STAGE_UNBUILT), the keys most workloads have with the same meaning
+ * (APOD_KEY_NAME, APOD_KEY_STEPS, APOD_KEY_EVERY, APOD_KEY_SNAPSHOT_EVERY),
+ * and readers of one parameter for a workload's steps, snapshot_every,
+ * probes' every and title (APOD_PARAM_LONG, APOD_PARAM_TEXT).
  *
  * They are static inline on purpose: each is compiled in the workload's own
  * file, so "built with OpenMP" means the workload's file was, not the
@@ -19,10 +23,12 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
+#include "apod.h"
 #include "workload.h"
 
 /* A stage that can run wherever apod runs (the serial reference). */
@@ -62,6 +68,36 @@ static inline int apod_omp_width(void)
 #endif
 }
 
+/* The members that make a stage the serial reference (one core, runs
+ * anywhere) or the host's OpenMP baseline (every core, the baseline the
+ * table quotes speedups against), for the top of its initializer:
+ *
+ *     const struct apod_stage my_stage_serial = {
+ *         APOD_STAGE_SERIAL,
+ *         .about = "the reference: ...",
+ *         .create = serial_create, .destroy = serial_destroy,
+ *         .step = serial_step, ...
+ *     };
+ *
+ * An omp stage still says which phases it ports (.ports). */
+#define APOD_STAGE_SERIAL                                                               \
+	.name = "serial", .available = apod_available_always, .width = apod_width_one,  \
+	.runs_on = APOD_RUNS_HOST_CORE
+#define APOD_STAGE_OMP                                                                  \
+	.name = "omp", .available = apod_omp_available, .width = apod_omp_width,        \
+	.role = APOD_ROLE_HOST_BASELINE, .runs_on = APOD_RUNS_HOST_CORES
+
+/* A stage's state, zeroed, or NULL with the failure recorded, so that a
+ * create begins `if (!(s = apod_state_alloc(sizeof *s, "serial"))) return
+ * NULL;` (who names the stage in the message). */
+static inline void *apod_state_alloc(size_t size, const char *who)
+{
+	void *state = calloc(1, size);
+	if (!state)
+		apod_fail("%s: out of memory", who);
+	return state;
+}
+
 /* A stage this build leaves out (its code was not compiled: no CUDA, say)
  * is still listed, never available, with the reason, so that `apod stages`
  * tells a user what the build is missing.  It needs only its name, its line
@@ -83,6 +119,32 @@ static inline int apod_omp_width(void)
 	static const struct apod_stage var = {                                          \
 		.name = name_, .about = about_, .ports = ports_, .available = var##_available \
 	}
+
+/* The keys most workloads share, each meaning the same everywhere: the
+ * deck's name (it changes no result), the steps, how often a probe runs
+ * and how often a snapshot is written (0: never; it changes no result
+ * either).  `params_type` is the parameter struct, `member` the field; the default
+ * and the upper bound stay the workload's:
+ *
+ *     APOD_KEY_NAME(struct my_params, name, "mine"),
+ *     APOD_KEY_STEPS(struct my_params, steps, "100", MY_MAX_STEPS),
+ *     APOD_KEY_EVERY(struct my_params, sum_every, "1", MY_MAX_STEPS, "calcSum"),
+ *     APOD_KEY_SNAPSHOT_EVERY(struct my_params, snapshot_every, "0", MY_MAX_STEPS, "x"), */
+#define APOD_KEY_NAME(params_type, member, def_)                                        \
+	{ .key = #member, .type = APOD_PARAM_NAME, .def = def_,                         \
+	  .offset = offsetof(params_type, member), .help = "a name for the deck", .neutral = 1 }
+#define APOD_KEY_STEPS(params_type, member, def_, hi_)                                  \
+	{ .key = #member, .type = APOD_PARAM_INT, .def = def_, .lo = 1, .hi = hi_,      \
+	  .offset = offsetof(params_type, member), .help = "time steps" }
+/* help_: the probe's phase and what it computes, "every K steps" follows. */
+#define APOD_KEY_EVERY(params_type, member, def_, hi_, help_)                           \
+	{ .key = #member, .type = APOD_PARAM_INT, .def = def_, .lo = 0, .hi = hi_,      \
+	  .offset = offsetof(params_type, member), .help = help_ " every K steps (0: never)" }
+/* what_: the arrays a snapshot holds. */
+#define APOD_KEY_SNAPSHOT_EVERY(params_type, member, def_, hi_, what_)                  \
+	{ .key = #member, .type = APOD_PARAM_INT, .def = def_, .lo = 0, .hi = hi_,      \
+	  .offset = offsetof(params_type, member),                                      \
+	  .help = what_ " every M steps, with --out (0: never)", .neutral = 1 }
 
 /* Most of a workload's readers return one member of its parameters:
  *
@@ -108,7 +170,7 @@ static inline int apod_omp_width(void)
 #ifdef APOD_NO_GPU_STAGES
 #define APOD_WHY_NO_CUDA "not in this build (the profiling build has no GPU stages)"
 #else
-#define APOD_WHY_NO_CUDA \
+#define APOD_WHY_NO_CUDA                                                                \
 	"built without CUDA (HAVE_CUDA unset: configure found no nvcc, or --without-cuda)"
 #endif
 

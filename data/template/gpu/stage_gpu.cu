@@ -26,6 +26,7 @@
 #include <stdlib.h>
 
 #include <apod/cuda.h>
+#include <apod/stock.h>
 #include <apod/cuda_ceilings.cuh>
 
 #include "@NAME@.h"
@@ -136,11 +137,9 @@ static int gpu_init(struct gpu *g, const struct @NAME@_problem *pb)
 
 static void *gpu_create(const void *problem)
 {
-	struct gpu *g = (struct gpu *)calloc(1, sizeof *g);
-	if (!g) {
-		apod_fail("@NAME@: gpu: out of memory");
+	struct gpu *g = (struct gpu *)apod_state_alloc(sizeof *g, "@NAME@: gpu");
+	if (!g)
 		return NULL;
-	}
 	if (gpu_init(g, (const struct @NAME@_problem *)problem)) {
 		gpu_destroy(g);
 		return NULL;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include <apod/cuda.h>
+#include <apod/stock.h>
 #include <apod/cuda_ceilings.cuh>
 
 #include "lookup.h"
@@ -125,11 +126,9 @@ static int gpu_init(struct gpu *g, const struct lookup_problem *pb)
 
 static void *gpu_create(const void *problem)
 {
-	struct gpu *g = (struct gpu *)calloc(1, sizeof *g);
-	if (!g) {
-		apod_fail("lookup: gpu: out of memory");
+	struct gpu *g = (struct gpu *)apod_state_alloc(sizeof *g, "lookup: gpu");
+	if (!g)
 		return NULL;
-	}
 	if (gpu_init(g, (const struct lookup_problem *)problem)) {
 		gpu_destroy(g);
 		return NULL;

@@ -14,12 +14,9 @@
 
 void *lookup_ctx_create(const void *problem)
 {
-	struct lookup_ctx *c = calloc(1, sizeof *c);
-	if (!c) {
-		apod_fail("lookup: out of memory");
-		return NULL;
-	}
-	c->pb = problem;   /* the problem outlives the stage: no copy needed */
+	struct lookup_ctx *c = apod_state_alloc(sizeof *c, "lookup");
+	if (c)
+		c->pb = problem;   /* the problem outlives the stage: no copy needed */
 	return c;
 }
 
@@ -75,28 +72,18 @@ static int omp_batch(void *ctx, long step, long steps)
 }
 
 const struct apod_stage lookup_stage_serial = {
-	.name = "serial",
+	APOD_STAGE_SERIAL,
 	.about = "the reference: one lookup after another",
-	.available = apod_available_always,
-	.width = apod_width_one,
-	.create = lookup_ctx_create,
-	.destroy = free,
-	.role = APOD_ROLE_PORT,
-	.runs_on = APOD_RUNS_HOST_CORE,
+	.create = lookup_ctx_create, .destroy = free,
 	.step_at = serial_batch,
 	.probe_at = lookup_ctx_probe,
 };
 
 const struct apod_stage lookup_stage_omp = {
-	.name = "omp",
+	APOD_STAGE_OMP,
 	.about = "the lookups of a batch shared among the host's cores",
 	.ports = APOD_PORTS_STEP,
-	.available = apod_omp_available,
-	.width = apod_omp_width,
-	.create = lookup_ctx_create,
-	.destroy = free,
-	.role = APOD_ROLE_HOST_BASELINE,
-	.runs_on = APOD_RUNS_HOST_CORES,
+	.create = lookup_ctx_create, .destroy = free,
 	.step_at = omp_batch,
 	.probe_at = lookup_ctx_probe,
 };
