@@ -17,15 +17,14 @@
  *    shuffles; histogram counts are kept as runs in registers and added to
  *    shared memory when the bin changes (thread_stats.cuh).
  *  - The block size comes from the occupancy API, not a guess.
- *  - A step is one launch (float, nx a multiple of 4): the kernel's last
- *    block merges the statistics into the calcStats ring row the step's
- *    probe will ask for, and clears the histogram for the next step; a
- *    step with no calcStats after it runs the sweep alone.  On the medium
- *    deck the memset and the merge kernel cost more than the sweep's tail.
- *  - 128-thread blocks, as many as the device holds; where that leaves a
- *    thread fewer than 16 rows to march (small grids), the 64-register
- *    build at 8 blocks an SM, since the setup and the block's merge then
- *    weigh more than latency hiding (doc/optimize.md, section 16).
+ *  - A step with no calcStats after it runs the sweep alone.
+ *  - On small grids (float, nx a multiple of 4, where a thread would march
+ *    fewer than GPU4_MIN_ROWS rows), a step is one launch: the kernel's
+ *    last block merges the statistics into the calcStats ring row the
+ *    step's probe will ask for and clears the histogram for the next step,
+ *    with 128-thread blocks of the 64-register build.  On the medium deck
+ *    the memset and the merge kernel cost as much as the sweep's tail
+ *    (doc/optimize.md, section 16).
  * Snapshots overlap as in gpu3.
  */
 #include <stdlib.h>
@@ -48,8 +47,9 @@ struct gpu4 {
 	dim3 grid_rows;         /* FUSED_ROWS-row blocks: fused_vec4_kernel, for apod bench */
 	size_t smem;
 	int vec4;               /* float and nx % 4 == 0: the 16-byte kernel */
-	int small;              /* the 64-register build (fused_bal_kernel<.., 2>) */
-	/* The one-launch step (vec4): */
+	int small;              /* the one-launch step: fused_bal_kernel<.., 2, true> */
+	int gathered;           /* the last step left its partials in r.d_parts and r.d_hist */
+	/* The one-launch step: */
 	unsigned *d_arrived;    /* blocks done, for the last block's merge */
 	unsigned *d_counts;     /* the blocks' histogram, cleared by the last block */
 	long steps;             /* steps taken */
@@ -58,9 +58,10 @@ struct gpu4 {
 	unsigned *merged_counts;
 };
 
-/* The smallest number of rows a thread marches before the 42-register build
- * at 12 blocks an SM pays: measured on the H200 (doc/optimize.md, section 16). */
+/* Below this many rows a thread, the one-launch step (measured on the H200,
+ * doc/optimize.md, section 16). */
 #define GPU4_MIN_ROWS 16
+#define GPU4_SMALL_BLOCK 128
 
 static void gpu4_destroy(void *ctx)
 {
@@ -88,18 +89,33 @@ static int balanced_rows(struct gpu4 *g, const struct heat_problem *p)
 	size_t rows;
 	APOD_CUDA_TRY(cudaGetDevice(&dev));
 	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-	APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fused_bal_kernel<true, true>,
-	                                                       (int)g->block.x, g->smem));
-	g->small = (size_t)(sms * per_sm) / g->grid.x * GPU4_MIN_ROWS > p->ny;
 	if (g->small)
 		APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-			&per_sm, fused_bal_kernel<true, true, 2>, (int)g->block.x, g->smem));
+			&per_sm, fused_bal_kernel<true, true, 2, true>, (int)g->block.x, g->smem));
+	else
+		APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+			&per_sm, fused_bal_kernel<true, true>, (int)g->block.x, g->smem));
 	rows = (size_t)(sms * per_sm) / g->grid.x;
 	if (rows < 1)
 		rows = 1;
 	if (rows > p->ny)
 		rows = p->ny;
 	g->grid.y = (unsigned)rows;
+	return 0;
+}
+
+/* Whether a thread of the 42-register build, as many blocks as the device
+ * holds, would march fewer than GPU4_MIN_ROWS rows. */
+static int small_grid(const struct heat_problem *p, int *small)
+{
+	int dev = 0, sms = 0, per_sm = 0;
+	size_t blocks_x = (p->nx / 4 + GPU4_SMALL_BLOCK - 1) / GPU4_SMALL_BLOCK;
+	APOD_CUDA_TRY(cudaGetDevice(&dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fused_bal_kernel<true, true>,
+	                                                       GPU4_SMALL_BLOCK,
+	                                                       (size_t)p->nbins * sizeof(unsigned)));
+	*small = (size_t)(sms * per_sm) / blocks_x * GPU4_MIN_ROWS > p->ny;
 	return 0;
 }
 #endif
@@ -118,13 +134,20 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 #endif
 	threads_x = g->vec4 ? p->nx / 4 : p->nx;
 	g->merged_row = -1;
-	/* The 16-byte kernel: 128-thread blocks (measured best at 2048^2 and
-	 * 8192^2 on the H200).  The scalar one: the block size that gives the
-	 * most resident warps for its registers and shared memory.  Neither
+	/* The one-launch step: GPU4_SMALL_BLOCK threads a block (measured best
+	 * at 2048^2 on the H200); otherwise the block size that gives the most
+	 * resident warps for the kernel's registers and shared memory.  No
 	 * wider than a row needs. */
-	if (g->vec4)
-		block = 128;
+#ifdef APOD_REAL_FLOAT
+	if (g->vec4 && small_grid(p, &g->small))
+		return -1;
+	if (g->small)
+		block = GPU4_SMALL_BLOCK;
+	else if (g->vec4)
+		APOD_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_bal_kernel<true, true>,
+		                                            g->smem, 1024));
 	else
+#endif
 		APOD_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_scalar_kernel,
 		                                            g->smem, 1024));
 	if ((size_t)block > (threads_x + 31) / 32 * 32)
@@ -152,7 +175,7 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 		return apod_fail("gpu4: cannot upload the heater mask (%zu bytes)", words * sizeof *mask);
 	}
 	free(mask);
-	if (g->vec4) {
+	if (g->small) {
 		APOD_CUDA_TRY(cudaMalloc(&g->d_arrived, sizeof *g->d_arrived));
 		APOD_CUDA_TRY(cudaMemset(g->d_arrived, 0, sizeof *g->d_arrived));
 		APOD_CUDA_TRY(cudaMalloc(&g->d_counts, (size_t)p->nbins * sizeof *g->d_counts));
@@ -162,28 +185,38 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 }
 
 #ifdef APOD_REAL_FLOAT
-/* The one-launch step: the sweep alone where no calcStats follows, else
- * the fused kernel with its last block merging into the ring row the probe
- * will ask for (the harness's row of step s is s / every - 1), or into the
- * scratch row where the ring has no slot for it. */
+/* The 16-byte step: the sweep alone where no calcStats follows; else, on
+ * small grids, the one-launch step, its last block merging into the ring
+ * row the probe will ask for (the harness's row of step s is s / every - 1)
+ * or, where the ring has no slot for it, into the scratch row; on large
+ * ones the fused kernel leaving its partials for the probe's merge. */
 static int gpu4_step_vec4(struct gpu4 *g)
 {
 	struct heat_resident *r = &g->r;
 	const struct heat_problem *p = r->p;
-	long every = p->deck->stats_every, s = ++g->steps, row = -1;
+	long every = p->deck->stats_every, s = ++g->steps, row;
 	struct step_row out;
 	g->merged_row = -1;
 	g->merged_total = NULL;
 	g->merged_counts = NULL;
+	g->gathered = 0;
 	if (!every || s % every) {
 		if (g->small)
 			APOD_LAUNCH_TRY((fused_bal_kernel<false, false, 2><<<g->grid, g->block, g->smem, r->stream>>>(
 				r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo,
-				p->hist_inv_width, p->nbins, r->d_parts, g->d_counts)));
+				p->hist_inv_width, p->nbins, r->d_parts, r->d_hist)));
 		else
 			APOD_LAUNCH_TRY((fused_bal_kernel<false, false><<<g->grid, g->block, g->smem, r->stream>>>(
 				r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo,
-				p->hist_inv_width, p->nbins, r->d_parts, g->d_counts)));
+				p->hist_inv_width, p->nbins, r->d_parts, r->d_hist)));
+		return 0;
+	}
+	if (!g->small) {
+		APOD_CUDA_TRY(cudaMemsetAsync(r->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), r->stream));
+		APOD_LAUNCH_TRY((fused_bal_kernel<true, true><<<g->grid, g->block, g->smem, r->stream>>>(
+			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width,
+			p->nbins, r->d_parts, r->d_hist)));
+		g->gathered = 1;
 		return 0;
 	}
 	row = s / every - 1;
@@ -199,14 +232,9 @@ static int gpu4_step_vec4(struct gpu4 *g)
 	}
 	g->merged_total = out.total;
 	g->merged_counts = out.counts;
-	if (g->small)
-		APOD_LAUNCH_TRY((fused_bal_kernel<true, true, 2><<<g->grid, g->block, g->smem, r->stream>>>(
-			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width,
-			p->nbins, r->d_parts, g->d_counts, out)));
-	else
-		APOD_LAUNCH_TRY((fused_bal_kernel<true, true><<<g->grid, g->block, g->smem, r->stream>>>(
-			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width,
-			p->nbins, r->d_parts, g->d_counts, out)));
+	APOD_LAUNCH_TRY((fused_bal_kernel<true, true, 2, true><<<g->grid, g->block, g->smem, r->stream>>>(
+		r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width,
+		p->nbins, r->d_parts, g->d_counts, out)));
 	return 0;
 }
 #endif
@@ -228,6 +256,7 @@ static int gpu4_step(void *ctx)
 		APOD_LAUNCH_TRY((fused_scalar_kernel<<<g->grid, g->block, g->smem, r->stream>>>(
 			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo,
 			p->hist_inv_width, p->nbins, r->d_parts, r->d_hist)));
+		g->gathered = 1;
 	}
 	t = r->d_cur;
 	r->d_cur = r->d_next;
@@ -235,14 +264,14 @@ static int gpu4_step(void *ctx)
 	return 0;
 }
 
-/* The statistics were gathered by the step: the scalar kernel left the
- * merge to do; the one-launch step merged them already, so only the copy
- * home is left; after a step that took none (a schedule other than the
+/* calcStats after the step: the one-launch step merged it already, so only
+ * the copy home is left; the other steps that took the statistics left
+ * the merge to do; after a step that took none (a schedule other than the
  * deck's), the plain statistics kernel. */
 static int gpu4_stats(struct gpu4 *g, struct apod_moments *m)
 {
 	struct heat_resident *r = &g->r;
-	if (!g->vec4)
+	if (g->gathered)
 		return resident_stats_finish(r, (int)(g->grid.x * g->grid.y), m);
 	if (!g->merged_total)
 		return resident_stats(r, m);
@@ -255,15 +284,13 @@ static int gpu4_stats(struct gpu4 *g, struct apod_moments *m)
 	return 0;
 }
 
-/* Deferred: the one-launch step has put the row in the ring already, and
- * nothing is left to issue; otherwise the merge (scalar kernel) or the
- * plain statistics go into the ring row, and nothing waits. */
+/* Deferred, the same three cases; nothing waits. */
 static int gpu4_defer_stats(struct gpu4 *g, long row)
 {
-	if (!g->vec4)
-		return resident_defer_stats(&g->r, (int)(g->grid.x * g->grid.y), row);
 	if (g->merged_row == row)
 		return 0;
+	if (g->gathered)
+		return resident_defer_stats(&g->r, (int)(g->grid.x * g->grid.y), row);
 	return resident_defer_plain_stats(&g->r, row);
 }
 
