@@ -54,6 +54,7 @@ START_TEST(a_bound_checks_its_own_assumption)
 	const unsigned bits[3] = { 1, 2, 4 };
 	const double serial[3] = { 1, 8, 1 };
 	const double good[3] = { 1, 1, 1 }, hidden[3] = { 0.01, 1, 1 }, super[3] = { 1, 0.5, 1 };
+	const double noisy[3] = { 0.82, 1, 0.82 };
 	struct apod_bound b;
 	apod_bound_eval(3, serial, good, bits, 2, 0, NULL, &b);
 	ck_assert_double_eq_tol(b.p, 0.8, 1e-12);
@@ -73,6 +74,14 @@ START_TEST(a_bound_checks_its_own_assumption)
 	apod_bound_eval(3, serial, super, bits, 2, 4, NULL, &b);
 	ck_assert(b.above_n);
 	ck_assert(!b.holds);
+	/* Setup and fetch 18% faster, each within its allowance (2 x 10% timed
+	 * once): 3.79x against 3.33x at N is their noise, not a broken model,
+	 * as the check of each phase says (heat's gpu1, large deck). */
+	apod_bound_eval(3, serial, noisy, bits, 2, 0, NULL, &b);
+	ck_assert_uint_eq(b.undeclared_faster, 0);
+	ck_assert(b.speedup > b.amdahl_n * (1 + APOD_BOUND_NOISE));
+	ck_assert(!b.above_n);
+	ck_assert(b.holds);
 }
 END_TEST
 

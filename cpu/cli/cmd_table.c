@@ -429,7 +429,8 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 		phase_list(wl, w->b.undeclared_faster, w->nphases, list, sizeof list);
 		printf("MODEL BROKEN for %s: %s%s%s%s\n", w->e->name,
 		       w->b.above_limit ? "its speedup exceeds its Amdahl limit; " :
-		       w->above_bound ? "its speedup exceeds its bound; " : "",
+		       w->above_bound ? "its speedup exceeds its bound; " :
+		       w->b.above_n ? "its speedup exceeds Amdahl's law at its N; " : "",
 		       *list ? "faster than serial in " : "", list,
 		       *list ? ", which it does not declare (its ports)" : "");
 		/* Where the time came from: every phase it did not declare and ran

@@ -59,8 +59,9 @@ double apod_noise_allowance(const struct apod_noise *n, int i);
  * phases the stage did not declare take it at least as long as serial,
  * within the noise (above; noise NULL: serial's one run, timed once).
  * `undeclared_faster` names those that did not, and `holds` is 0 when the
- * measured speedup exceeds either bound by more than APOD_BOUND_NOISE: the
- * model is broken, and the table says so.
+ * measured speedup exceeds either bound by more than APOD_BOUND_NOISE and
+ * its time falls short of the bound's by more than the noise allowed to the
+ * phases not ported: the model is broken, and the table says so.
  */
 struct apod_bound {
 	double p, n;
