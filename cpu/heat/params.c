@@ -220,7 +220,7 @@ int heat_deck_check(const void *deck)
 	if (!d->hist_range_set && !(heat_deck_tmin(d) < heat_deck_tmax(d)))
 		return apod_usage_fail("deck: every temperature is %g, so the histogram has no range; "
 		                       "set hist_range", heat_deck_tmin(d));
-	/* The fields and the per-step statistics (heat_deck_run_bytes). */
-	return apod_fits_in_memory(heat_deck_run_bytes(d), "deck: a %ldx%ld grid run for %ld steps",
-	                           d->size[0], d->size[1], d->steps);
+	return apod_fits_in_memory(heat_deck_run_bytes(d), "deck: a %ldx%ld grid run for %ld steps "
+	                           "(its fields and per-step statistics)", d->size[0], d->size[1],
+	                           d->steps);
 }
