@@ -68,7 +68,7 @@ expect 2 "'seed'" "$APOD" verify "$work/serial" "$work/seed2"
 
 # Bad input: a usage error (2) that names the key.
 expect 2 "n: 0 is out of range" "$APOD" run $W --stage=serial --n=0
-expect 2 "n: 8000000000 bodies need" "$APOD" run $W --stage=serial --n=8000000000
+expect 2 "n: a run of 8000000000 bodies for 20 steps needs" "$APOD" run $W --stage=serial --n=8000000000
 expect 2 "dt: 0 is outside" "$APOD" run $W --stage=serial --dt=0
 expect 2 "dt: -0.1 is outside" "$APOD" run $W --stage=serial --dt=-0.1
 expect 2 "eps: -1 is outside" "$APOD" run $W --stage=serial --eps=-1

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "apod/apod.h"
 #include "apod/stock.h"
@@ -215,21 +214,13 @@ size_t heat_deck_run_bytes(const struct heat_deck *d)
 int heat_deck_check(const void *deck)
 {
 	const struct heat_deck *d = deck;
-	size_t need = heat_deck_run_bytes(d);
-	long pages = sysconf(_SC_PHYS_PAGES), pagesize = sysconf(_SC_PAGESIZE);
 	if (d->zones[0] > d->size[0] || d->zones[1] > d->size[1])
 		return apod_usage_fail("deck: zones %ldx%ld do not fit a %ldx%ld grid", d->zones[0],
 		                       d->zones[1], d->size[0], d->size[1]);
 	if (!d->hist_range_set && !(heat_deck_tmin(d) < heat_deck_tmax(d)))
 		return apod_usage_fail("deck: every temperature is %g, so the histogram has no range; "
 		                       "set hist_range", heat_deck_tmin(d));
-	if (need == 0)
-		return apod_usage_fail("deck: a %ldx%ld grid overflows the address space", d->size[0],
-		                       d->size[1]);
-	if (pages > 0 && pagesize > 0 && need / (size_t)pagesize > (size_t)pages)
-		return apod_usage_fail("deck: a %ldx%ld grid run for %ld steps needs %zu bytes (fields "
-		                       "and per-step statistics), more than this machine's %zu bytes "
-		                       "of memory", d->size[0], d->size[1], d->steps, need,
-		                       (size_t)pages * (size_t)pagesize);
-	return 0;
+	return apod_fits_in_memory(heat_deck_run_bytes(d), "deck: a %ldx%ld grid run for %ld steps "
+	                           "(its fields and per-step statistics)", d->size[0], d->size[1],
+	                           d->steps);
 }

@@ -4,7 +4,6 @@
  */
 #include <stddef.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "apod/apod.h"
 #include "apod/stock.h"
@@ -60,15 +59,8 @@ static size_t run_bytes(const struct nbody_params *p)
 int nbody_params_check(const void *params)
 {
 	const struct nbody_params *p = params;
-	size_t need = run_bytes(p);
-	long pages = sysconf(_SC_PHYS_PAGES), pagesize = sysconf(_SC_PAGESIZE);
 	if (strcmp(p->model, "plummer") != 0 && strcmp(p->model, "disk") != 0)
 		return apod_usage_fail("model: '%s' is not a model (plummer or disk)", p->model);
-	if (need == 0)
-		return apod_usage_fail("n: %ld bodies for %ld steps overflow the address space", p->n,
-		                       p->steps);
-	if (pages > 0 && pagesize > 0 && need / (size_t)pagesize > (size_t)pages)
-		return apod_usage_fail("n: %ld bodies need %zu bytes, more than this machine's %zu "
-		                       "bytes of memory", p->n, need, (size_t)pages * (size_t)pagesize);
-	return 0;
+	return apod_fits_in_memory(run_bytes(p), "n: a run of %ld bodies for %ld steps", p->n,
+	                           p->steps);
 }

@@ -5,7 +5,6 @@
  * table.  Only the check across keys is left to write by hand.
  */
 #include <stddef.h>
-#include <unistd.h>
 
 #include "apod/apod.h"
 #include "apod/stock.h"
@@ -50,14 +49,6 @@ static size_t run_bytes(const struct particles_params *p)
 int particles_params_check(const void *params)
 {
 	const struct particles_params *p = params;
-	size_t need = run_bytes(p);
-	long pages = sysconf(_SC_PHYS_PAGES), pagesize = sysconf(_SC_PAGESIZE);
-	if (need == 0)
-		return apod_usage_fail("deck: %ld particles for %ld steps overflow the address space",
-		                       p->n, p->steps);
-	if (pages > 0 && pagesize > 0 && need / (size_t)pagesize > (size_t)pages)
-		return apod_usage_fail("deck: %ld particles for %ld steps need %zu bytes, more than "
-		                       "this machine's %zu bytes of memory", p->n, p->steps, need,
-		                       (size_t)pages * (size_t)pagesize);
-	return 0;
+	return apod_fits_in_memory(run_bytes(p), "deck: a run of %ld particles for %ld steps",
+	                           p->n, p->steps);
 }

@@ -41,30 +41,23 @@ struct gpu {
 	struct apod_phase_events *events;   /* device time per phase, legacy stream */
 };
 
-static int gpu_width(void)
-{
-	return 0;
-}
-
 static void gpu_destroy(void *ctx)
 {
 	struct gpu *g = (struct gpu *)ctx;
-	if (!g)
-		return;
 	apod_phase_events_free(g->events);
-	cudaFree(g->d_sums);
-	cudaFree(g->d_partial);
-	cudaFree(g->d_hist);
+	apod_cuda_free(g->d_sums, g->d_partial, g->d_hist);
 	free(g->h_hist);
 	mc_host_free(&g->h);
 	free(g);
 }
 
-static int gpu_init(struct gpu *g, const struct mc_problem *p, const char *name)
+/* tuned: gpu2's grid; name: the stage, for messages. */
+static int gpu_setup(struct gpu *g, const struct mc_problem *p, int tuned, const char *name)
 {
 	size_t one = (p->paths + MC_BLOCK - 1) / MC_BLOCK, bytes;
 	g->p = p;
-	if (g->tuned) {
+	g->tuned = tuned;
+	if (tuned) {
 		int dev, sms, per_sm;
 		APOD_CUDA_TRY(cudaGetDevice(&dev));
 		APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
@@ -93,27 +86,24 @@ static int gpu_init(struct gpu *g, const struct mc_problem *p, const char *name)
 	return 0;
 }
 
-static void *gpu_create_as(const void *problem, int tuned, const char *name)
+static int gpu1_setup(void *g, const void *problem)
 {
-	struct gpu *g = (struct gpu *)apod_state_alloc(sizeof *g, name);
-	if (!g)
-		return NULL;
-	g->tuned = tuned;
-	if (gpu_init(g, (const struct mc_problem *)problem, name)) {
-		gpu_destroy(g);
-		return NULL;
-	}
-	return g;
+	return gpu_setup((struct gpu *)g, (const struct mc_problem *)problem, 0, "gpu1");
+}
+
+static int gpu2_setup(void *g, const void *problem)
+{
+	return gpu_setup((struct gpu *)g, (const struct mc_problem *)problem, 1, "gpu2");
 }
 
 static void *gpu1_create(const void *problem)
 {
-	return gpu_create_as(problem, 0, "gpu1");
+	return apod_state_create(problem, sizeof(struct gpu), "gpu1", gpu1_setup, gpu_destroy);
 }
 
 static void *gpu2_create(const void *problem)
 {
-	return gpu_create_as(problem, 1, "gpu2");
+	return apod_state_create(problem, sizeof(struct gpu), "gpu2", gpu2_setup, gpu_destroy);
 }
 
 static int gpu_step(void *ctx)
@@ -215,7 +205,7 @@ extern "C" const struct apod_stage mc_stage_gpu1 = {
 	.about = MC_GPU1_ABOUT,
 	.ports = MC_GPU_PORTS,
 	.available = apod_gpu_available,
-	.width = gpu_width,
+	.width = apod_width_device,
 	.create = gpu1_create,
 	.step = gpu_step,
 	.probe = gpu_probe,
@@ -233,7 +223,7 @@ extern "C" const struct apod_stage mc_stage_gpu2 = {
 	.about = MC_GPU2_ABOUT,
 	.ports = MC_GPU_PORTS,
 	.available = apod_gpu_available,
-	.width = gpu_width,
+	.width = apod_width_device,
 	.create = gpu2_create,
 	.step = gpu_step,
 	.probe = gpu_probe,

@@ -8,6 +8,7 @@
 
 #include <cuda_runtime.h>
 
+#include "apod/stock.h"
 #include "cpu/nbody/nbody.h"
 
 enum nbody_variant { NBODY_SIMPLE = 2, NBODY_TILED = 3, NBODY_TUNED = 4 };
@@ -58,22 +59,19 @@ void nbody_unpack3(const float4 *src, size_t n, float *dst);
 /* gpu2, gpu3 and gpu4 differ only in their force kernel: each stage's file
  * is its comment and one line, NBODY_RESIDENT_STAGE(gpu3, NBODY_TILED,
  * NBODY_GPU3_ABOUT), which defines its create() and its table.  Snapshots
- * go through fetch; a GPU has no thread count for Amdahl's N (width 0). */
+ * go through fetch; a GPU has no thread count for Amdahl's N
+ * (apod_width_device, apod/stock.h). */
 #define NBODY_RESIDENT_STAGE(NAME, VARIANT, ABOUT)                                    \
 	static void *NAME##_create(const void *problem)                              \
 	{                                                                             \
 		return nbody_resident_create(problem, VARIANT, #NAME);                \
-	}                                                                             \
-	static int NAME##_width(void)                                                 \
-	{                                                                             \
-		return 0;                                                             \
 	}                                                                             \
 	extern "C" const struct apod_stage nbody_stage_##NAME = {                    \
 		.name = #NAME,                                                        \
 		.about = ABOUT,                                                       \
 		.ports = NBODY_GPU_PORTS,                                             \
 		.available = apod_gpu_available,                                      \
-		.width = NAME##_width,                                                \
+		.width = apod_width_device,                                           \
 		.create = NAME##_create,                                              \
 		.step = nbody_resident_step,                                          \
 		.probe = nbody_resident_probe,                                        \

@@ -136,15 +136,9 @@ extern "C" void nbody_unpack3(const float4 *src, size_t n, float *dst)
 extern "C" void nbody_resident_destroy(void *ctx)
 {
 	struct nbody_resident *g = (struct nbody_resident *)ctx;
-	if (!g)
-		return;
 	/* Nothing to report from here: a failed free leaves nothing to undo. */
 	apod_phase_events_free(g->events);
-	cudaFree(g->d_pos);
-	cudaFree(g->d_vel);
-	cudaFree(g->d_acc);
-	cudaFree(g->d_part);
-	cudaFree(g->d_total);
+	apod_cuda_free(g->d_pos, g->d_vel, g->d_acc, g->d_part, g->d_total);
 	cudaFreeHost(g->h_stage);
 	if (g->stream)
 		cudaStreamDestroy(g->stream);
@@ -188,12 +182,12 @@ static int setup(struct nbody_resident *g, const struct nbody_problem *p, enum n
 	return 0;
 }
 
+/* apod_state_create's shape, with the variant and the stage's name passed
+ * to setup (gpu2, gpu3, gpu4 and bench.cu create through it). */
 extern "C" void *nbody_resident_create(const void *problem, enum nbody_variant v, const char *stage)
 {
 	struct nbody_resident *g = (struct nbody_resident *)apod_state_alloc(sizeof *g, stage);
-	if (!g)
-		return NULL;
-	if (setup(g, (const struct nbody_problem *)problem, v, stage)) {
+	if (g && setup(g, (const struct nbody_problem *)problem, v, stage)) {
 		nbody_resident_destroy(g);
 		return NULL;
 	}

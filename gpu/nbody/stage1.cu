@@ -28,21 +28,14 @@ struct gpu1 {
 	int n;
 };
 
-static int width(void)
-{
-	return 0;
-}
-
 static void destroy(void *ctx)
 {
 	struct gpu1 *g = (struct gpu1 *)ctx;
-	if (!g)
-		return;
 	nbody_soa_free(&g->s);
+	/* Nothing to report from here: a failed free leaves nothing to undo. */
 	cudaFreeHost(g->h_pos);
 	cudaFreeHost(g->h_acc);
-	cudaFree(g->d_pos);
-	cudaFree(g->d_acc);
+	apod_cuda_free(g->d_pos, g->d_acc);
 	free(g);
 }
 
@@ -64,8 +57,10 @@ static int forces(struct gpu1 *g)
 	return 0;
 }
 
-static int setup(struct gpu1 *g, const struct nbody_problem *p)
+static int setup(void *ctx, const void *problem)
 {
+	struct gpu1 *g = (struct gpu1 *)ctx;
+	const struct nbody_problem *p = (const struct nbody_problem *)problem;
 	size_t bytes = p->n * sizeof(float4);
 	if (p->n > INT_MAX)
 		return apod_fail("gpu1: %zu bodies: the kernels index bodies with int (at most %d)", p->n,
@@ -84,14 +79,7 @@ static int setup(struct gpu1 *g, const struct nbody_problem *p)
 
 static void *create(const void *problem)
 {
-	struct gpu1 *g = (struct gpu1 *)apod_state_alloc(sizeof *g, "gpu1");
-	if (!g)
-		return NULL;
-	if (setup(g, (const struct nbody_problem *)problem)) {
-		destroy(g);
-		return NULL;
-	}
-	return g;
+	return apod_state_create(problem, sizeof(struct gpu1), "gpu1", setup, destroy);
 }
 
 static int step(void *ctx)
@@ -129,7 +117,7 @@ extern "C" const struct apod_stage nbody_stage_gpu1 = {
 	.about = NBODY_GPU1_ABOUT,
 	.ports = NBODY_GPU1_PORTS,
 	.available = apod_gpu_available,
-	.width = width,
+	.width = apod_width_device,
 	.create = create,
 	.step = step,
 	.probe = probe,

@@ -108,25 +108,17 @@ static __global__ void total_kernel(const double2 *partial, unsigned count, doub
 		*total = sum;
 }
 
-static int gpu_width(void)
-{
-	return 0;   /* no thread count for Amdahl's N on a GPU */
-}
-
 static void gpu_destroy(void *ctx)
 {
 	struct gpu *g = (struct gpu *)ctx;
-	if (!g)
-		return;
-	/* Nothing to report from here: a failed free leaves nothing to undo. */
-	cudaFree(g->d_state);
-	cudaFree(g->d_partial);
-	cudaFree(g->d_total);
+	apod_cuda_free(g->d_state, g->d_partial, g->d_total);
 	free(g);
 }
 
-static int gpu_init(struct gpu *g, const struct particles_problem *p)
+static int gpu_setup(void *ctx, const void *problem)
 {
+	struct gpu *g = (struct gpu *)ctx;
+	const struct particles_problem *p = (const struct particles_problem *)problem;
 	size_t bytes = p->n * sizeof(float4);
 	size_t blocks = (p->n + BLOCK - 1) / BLOCK;
 	g->p = p;
@@ -144,14 +136,7 @@ static int gpu_init(struct gpu *g, const struct particles_problem *p)
 
 static void *gpu_create(const void *problem)
 {
-	struct gpu *g = (struct gpu *)apod_state_alloc(sizeof *g, "gpu");
-	if (!g)
-		return NULL;
-	if (gpu_init(g, (const struct particles_problem *)problem)) {
-		gpu_destroy(g);
-		return NULL;
-	}
-	return g;
+	return apod_state_create(problem, sizeof(struct gpu), "gpu", gpu_setup, gpu_destroy);
 }
 
 static int gpu_step(void *ctx)
@@ -199,7 +184,7 @@ extern "C" const struct apod_stage particles_stage_gpu = {
 	.about = PARTICLES_GPU_ABOUT,
 	.ports = PARTICLES_GPU_PORTS,
 	.available = apod_gpu_available,
-	.width = gpu_width,
+	.width = apod_width_device,
 	.create = gpu_create,
 	.step = gpu_step,
 	.probe = gpu_energy,

@@ -148,6 +148,18 @@ static inline int apod_cuda_available(char *why, size_t len)
 	return apod_cuda_usable(why, len, "with nvcc -arch=sm_");
 }
 
+/* A GPU stage's destroy frees its device buffers with one call:
+ *
+ *     apod_cuda_free(g->d_x, g->d_partial, g->d_total);
+ *
+ * Their statuses are not checked, on purpose: a failed free leaves nothing
+ * to undo and destroy has no one to report to.  A buffer never allocated
+ * (create failed before it) is NULL, which cudaFree takes. */
+template <class... Buffers> static inline void apod_cuda_free(Buffers *...buffers)
+{
+	((void)cudaFree((void *)buffers), ...);
+}
+
 /* Call it in create before allocating: a problem too big for the device is
  * the user's request, not a fault of the run, so it gets a usage error
  * (exit status 2) naming the stage, the bytes needed and the bytes free,

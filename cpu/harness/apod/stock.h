@@ -5,10 +5,13 @@
  *
  *     .available = apod_available_always, .width = apod_width_one,   serial
  *     .available = apod_omp_available,    .width = apod_omp_width,   omp
+ *     .width = apod_width_device,                                     a GPU's
  *
  * what makes a stage the serial reference or the OpenMP baseline, said once
  * (APOD_STAGE_SERIAL, APOD_STAGE_OMP), a stage's state allocated or failed
- * (apod_state_alloc), one for a stage that a build leaves out
+ * (apod_state_alloc) and a whole create around its setup (apod_state_create),
+ * a run's host memory checked against the machine's
+ * (apod_fits_in_memory), one for a stage that a build leaves out
  * (APOD_STAGE_UNBUILT), the keys most workloads have with the same meaning
  * (APOD_KEY_NAME, APOD_KEY_STEPS, APOD_KEY_EVERY, APOD_KEY_SNAPSHOT_EVERY),
  * and readers of one parameter for a workload's steps, snapshot_every,
@@ -21,9 +24,11 @@
 #ifndef APOD_STOCK_H
 #define APOD_STOCK_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -68,6 +73,13 @@ static inline int apod_omp_width(void)
 #endif
 }
 
+/* A device has no thread count: Amdahl's N of a GPU stage is its measured
+ * speedup, which width 0 asks the harness for. */
+static inline int apod_width_device(void)
+{
+	return 0;
+}
+
 /* The members that make a stage the serial reference (one core, runs
  * anywhere) or the host's OpenMP baseline (every core, the baseline the
  * table quotes speedups against), for the top of its initializer:
@@ -95,6 +107,60 @@ static inline void *apod_state_alloc(size_t size, const char *who)
 	void *state = calloc(1, size);
 	if (!state)
 		apod_fail("%s: out of memory", who);
+	return state;
+}
+
+/* A workload's check (its `check` member) refuses a run that cannot fit in
+ * the host's memory, rather than letting the run die part way through.
+ * `bytes` is what the run holds at its peak (its arrays, the harness's
+ * copies of them, the rows of its series), 0 where computing it
+ * overflowed; `fmt` (printf-style) names the run, as the subject of
+ * "needs":
+ *
+ *     return apod_fits_in_memory(run_bytes(p), "n: a run of %ld bodies", p->n);
+ *
+ * Returns 0 if it fits (or the machine does not say how much memory it
+ * has), else -1 after apod_usage_fail(): the request was too big. */
+static inline int apod_fits_in_memory(size_t bytes, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static inline int apod_fits_in_memory(size_t bytes, const char *fmt, ...)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), pagesize = sysconf(_SC_PAGESIZE);
+	char run[256];
+	va_list ap;
+	if (bytes > 0 && !(pages > 0 && pagesize > 0 && bytes / (size_t)pagesize > (size_t)pages))
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(run, sizeof run, fmt, ap);
+	va_end(ap);
+	if (bytes == 0)
+		return apod_usage_fail("%s overflows the address space", run);
+	return apod_usage_fail("%s needs %zu bytes, more than this machine's %zu bytes of memory",
+	                       run, bytes, (size_t)pages * (size_t)pagesize);
+}
+
+/* A stage's create, whole: its state allocated (apod_state_alloc), set up
+ * from the problem, and where setup fails, undone by the stage's own
+ * destroy, which must free a state set up part way (members not yet
+ * allocated are still zero: NULL, which free and cudaFree take).  Setup
+ * records why it failed (apod_fail) and returns -1:
+ *
+ *     static int setup(void *state, const void *problem) { ... }
+ *     static void *create(const void *problem)
+ *     {
+ *         return apod_state_create(problem, sizeof(struct my_gpu), "gpu", setup, destroy);
+ *     }
+ *
+ * destroy then only ever gets a state create returned, never NULL. */
+static inline void *apod_state_create(const void *problem, size_t size, const char *who,
+                                      int (*setup)(void *state, const void *problem),
+                                      void (*destroy)(void *state))
+{
+	void *state = apod_state_alloc(size, who);
+	if (state && setup(state, problem)) {
+		destroy(state);
+		return NULL;
+	}
 	return state;
 }
 

@@ -99,25 +99,19 @@ static __global__ void total_kernel(const double2 *partial, unsigned count, doub
 		*total = r;
 }
 
-static int gpu_width(void)
-{
-	return 0;   /* no thread count for Amdahl's N on a GPU */
-}
-
+/* Also after a setup that failed part way: apod_cuda_free skips what is
+ * still NULL. */
 static void gpu_destroy(void *ctx)
 {
 	struct gpu *g = (struct gpu *)ctx;
-	if (!g)
-		return;
-	/* Nothing to report from here: a failed free leaves nothing to undo. */
-	cudaFree(g->d_x);
-	cudaFree(g->d_partial);
-	cudaFree(g->d_total);
+	apod_cuda_free(g->d_x, g->d_partial, g->d_total);
 	free(g);
 }
 
-static int gpu_init(struct gpu *g, const struct @NAME@_problem *pb)
+static int gpu_setup(void *ctx, const void *problem)
 {
+	struct gpu *g = (struct gpu *)ctx;
+	const struct @NAME@_problem *pb = (const struct @NAME@_problem *)problem;
 	size_t bytes = pb->n * sizeof(double);
 	size_t blocks = (pb->n + BLOCK - 1) / BLOCK;
 	g->pb = pb;
@@ -135,16 +129,10 @@ static int gpu_init(struct gpu *g, const struct @NAME@_problem *pb)
 	return 0;
 }
 
+/* The state allocated, set up, and destroyed again if setup fails. */
 static void *gpu_create(const void *problem)
 {
-	struct gpu *g = (struct gpu *)apod_state_alloc(sizeof *g, "@NAME@: gpu");
-	if (!g)
-		return NULL;
-	if (gpu_init(g, (const struct @NAME@_problem *)problem)) {
-		gpu_destroy(g);
-		return NULL;
-	}
-	return g;
+	return apod_state_create(problem, sizeof(struct gpu), "@NAME@: gpu", gpu_setup, gpu_destroy);
 }
 
 static int gpu_step(void *ctx)
@@ -191,7 +179,7 @@ extern "C" const struct apod_stage @NAME@_stage_gpu = {
 	.ports = APOD_PORTS_SETUP | APOD_PORTS_STEP | APOD_PORTS_PROBE(0) | APOD_PORTS_SNAPSHOT |
 	         APOD_PORTS_FETCH,
 	.available = apod_cuda_available,
-	.width = gpu_width,
+	.width = apod_width_device,   /* a GPU: Amdahl's N is the measured speedup */
 	.create = gpu_create,
 	.step = gpu_step,
 	.probe = gpu_probe,

@@ -83,27 +83,17 @@ static __global__ void total_kernel(const struct lookup_sum *partial, unsigned c
 	}
 }
 
-static int gpu_width(void)
-{
-	return 0;   /* no thread count for Amdahl's N on a GPU */
-}
-
 static void gpu_destroy(void *ctx)
 {
 	struct gpu *g = (struct gpu *)ctx;
-	if (!g)
-		return;
-	/* Nothing to report from here: a failed free leaves nothing to undo. */
-	cudaFree(g->dev.energy);
-	cudaFree(g->dev.value);
-	cudaFree(g->dev.cell_start);
-	cudaFree(g->d_partial);
-	cudaFree(g->d_total);
+	apod_cuda_free(g->dev.energy, g->dev.value, g->dev.cell_start, g->d_partial, g->d_total);
 	free(g);
 }
 
-static int gpu_init(struct gpu *g, const struct lookup_problem *pb)
+static int gpu_setup(void *ctx, const void *problem)
 {
+	struct gpu *g = (struct gpu *)ctx;
+	const struct lookup_problem *pb = (const struct lookup_problem *)problem;
 	size_t table = (size_t)pb->n * sizeof(double), grid = (size_t)pb->cells * sizeof(long);
 	long blocks = (pb->per_batch + BLOCK - 1) / BLOCK;
 	g->dev = *pb;
@@ -126,14 +116,7 @@ static int gpu_init(struct gpu *g, const struct lookup_problem *pb)
 
 static void *gpu_create(const void *problem)
 {
-	struct gpu *g = (struct gpu *)apod_state_alloc(sizeof *g, "lookup: gpu");
-	if (!g)
-		return NULL;
-	if (gpu_init(g, (const struct lookup_problem *)problem)) {
-		gpu_destroy(g);
-		return NULL;
-	}
-	return g;
+	return apod_state_create(problem, sizeof(struct gpu), "lookup: gpu", gpu_setup, gpu_destroy);
 }
 
 static int gpu_batch(void *ctx, long step, long steps)
@@ -169,7 +152,7 @@ extern "C" const struct apod_stage lookup_stage_gpu = {
 	.about = LOOKUP_GPU_ABOUT,
 	.ports = APOD_PORTS_SETUP | APOD_PORTS_STEP | APOD_PORTS_PROBE(0),
 	.available = apod_cuda_available,
-	.width = gpu_width,
+	.width = apod_width_device,
 	.create = gpu_create,
 	.destroy = gpu_destroy,
 	.role = APOD_ROLE_PORT,
