@@ -90,9 +90,9 @@ void apod_bound_eval(int nphases, const double *serial, const double *stage,
 	 * each phase above allows it (the sum of their allowances in time), and
 	 * by more than APOD_BOUND_NOISE of the bound.  With n the speedup on the
 	 * ported phases, beating Amdahl at n is exactly those phases running
-	 * faster than serial's, so the two checks must forgive the same noise:
-	 * they did not (heat's gpu1 on the large deck, 2026-11-26, was flagged
-	 * with every phase within its allowance). */
+	 * faster than serial's, so the two checks must forgive the same noise
+	 * (a stage whose every undeclared phase was within its allowance was
+	 * once flagged by a fixed margin here; tests/check_bounds.c). */
 	b->above_n = b->speedup > b->amdahl_n * (1 + APOD_BOUND_NOISE) &&
 	             tt < ts / b->amdahl_n - slack;
 	b->above_limit = b->speedup > b->limit * (1 + APOD_BOUND_NOISE) &&
