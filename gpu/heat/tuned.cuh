@@ -60,11 +60,15 @@ struct step_row {
 	unsigned *counts;
 };
 
-#define LAST_MERGE_THREADS 256   /* merge_kernel's width: the same order, the same bits */
+/* merge_kernel's width: from blocks this wide, the same order and the same
+ * bits as the merge kernel; narrower blocks merge in an order of their own
+ * (repeatable too: it depends only on the launch shape). */
+#define LAST_MERGE_THREADS 256
 
 /* Every thread calls this after finish_block.  The last block of the grid
- * to get here merges every block's partial in merge_kernel's order, moves
- * the histogram into the row and clears it for the next step.  The fences
+ * to get here merges every block's partial (in merge_kernel's order, from
+ * blocks of LAST_MERGE_THREADS or more), moves the histogram into the row
+ * and clears it for the next step.  The fences
  * make each block's partial and its histogram additions visible before it
  * counts itself in; the last block reads them past L1 (__ldcg). */
 static __device__ __forceinline__ void last_block_merge(const struct apod_moments *parts, int nparts,
