@@ -85,28 +85,12 @@ static __global__ void merge_kernel(const struct apod_moments *__restrict__ part
 			hist_out[b] = hist[b];
 }
 
-/* calcSummaryData: one block per zone, summing in double.  `apod bench`'s
- * "before" row; the stages use zones_sliced_kernel. */
-static __global__ void zones_kernel(const heat_real *__restrict__ f, size_t nx, size_t ny,
-                                    int zones_x, int zones_y, double *__restrict__ means)
-{
-	int zr = blockIdx.x / zones_x, zc = blockIdx.x % zones_x;
-	size_t r0 = (size_t)zr * ny / zones_y, r1 = (size_t)(zr + 1) * ny / zones_y;
-	size_t c0 = (size_t)zc * nx / zones_x, c1 = (size_t)(zc + 1) * nx / zones_x;
-	size_t w = c1 - c0, cells = (r1 - r0) * w;
-	double s = 0.0;
-	for (size_t k = threadIdx.x; k < cells; k += blockDim.x)
-		s += (double)f[(r0 + k / w) * nx + c0 + k % w];
-	s = block_sum(s);
-	if (threadIdx.x == 0)
-		means[blockIdx.x] = s / (double)cells;
-}
-
-/* calcSummaryData in slices: grid (zones, S), each block sums S-th of a
- * zone's rows in double into parts; the last slice of a zone to finish
+/* calcSummaryData: grid (zones, S), each block sums S-th of a zone's rows
+ * in double into parts; the last slice of a zone to finish
  * adds the S partials in order (the same bits every run) and writes the
  * mean.  One block a zone left most of the H200 idle: 75.7 us for 64 zones
- * at 2048^2, 12.6 us in 8 slices (doc/optimize.md, section 16).
+ * at 2048^2, 12.6 us in 8 slices (doc/optimize.md, section 16), so the
+ * kernel of one block a zone is gone.
  * arrived: a counter a zone, zero between launches (the last slice puts
  * it back). */
 static __global__ void zones_sliced_kernel(const heat_real *__restrict__ f, size_t nx, size_t ny,
