@@ -18,13 +18,15 @@
  *    shared memory when the bin changes (thread_stats.cuh).
  *  - The block size comes from the occupancy API, not a guess.
  *  - A step with no calcStats after it runs the sweep alone.
- *  - On small grids (float, nx a multiple of 4, where a thread would march
- *    fewer than GPU4_MIN_ROWS rows), a step is one launch: the kernel's
- *    last block merges the statistics into the calcStats ring row the
- *    step's probe will ask for and clears the histogram for the next step,
- *    with 128-thread blocks of the 64-register build.  On the medium deck
- *    the memset and the merge kernel cost as much as the sweep's tail
- *    (doc/optimize.md, section 16).
+ *  - In float with nx a multiple of 4, a step is one launch and waits for
+ *    nothing: the blocks leave their partials and histogram in the slot of
+ *    the calcStats row the step's probe will ask for, and the rows are
+ *    merged many at a time when the harness collects them
+ *    (merge_rows_kernel): no memset, no merge kernel, no last block
+ *    merging a step (doc/optimize.md, section 17).  Launched with
+ *    programmatic dependent launch on sm_90.
+ *  - Where a thread would march fewer than GPU4_MIN_ROWS rows, 128-thread
+ *    blocks of the 64-register build (measured, section 16).
  * Snapshots overlap as in gpu3.
  */
 #include <stdlib.h>
@@ -47,15 +49,21 @@ struct gpu4 {
 	dim3 grid_rows;         /* FUSED_ROWS-row blocks: fused_vec4_kernel, for apod bench */
 	size_t smem;
 	int vec4;               /* float and nx % 4 == 0: the 16-byte kernel */
-	int small;              /* the one-launch step: fused_bal_kernel<.., 2, true> */
+	int small;              /* 128-thread blocks of the 64-register build */
+	int pdl;                /* programmatic dependent launch (sm_90 on) */
 	int gathered;           /* the last step left its partials in r.d_parts and r.d_hist */
-	/* The one-launch step: */
-	unsigned *d_arrived;    /* blocks done, for the last block's merge */
-	unsigned *d_counts;     /* the blocks' histogram, cleared by the last block */
+	/* The 16-byte step's statistics: its blocks' partials and histogram in
+	 * a slot a calcStats row (slot row % RESIDENT_RING_SLOTS of the ring;
+	 * slot stats_slots, a scratch one, for a row the ring has none for),
+	 * merged into the row when the harness collects it (merge_rows_kernel). */
+	int nparts;             /* blocks of fused_bal_kernel's grid */
+	struct apod_moments *d_slot_parts;   /* (stats_slots + 1) x nparts */
+	unsigned *d_slot_hist;  /* (stats_slots + 1) x nbins, zero until a step adds to it */
+	unsigned char *d_scratch_row;        /* the scratch slot's merged row */
+	char *unmerged;         /* host: the slot holds a step's partials not merged yet */
 	long steps;             /* steps taken */
-	long merged_row;        /* calcStats row the last step merged into the ring, or -1 */
-	struct apod_moments *merged_total;   /* where the last step merged (ring or scratch), or NULL */
-	unsigned *merged_counts;
+	long step_row;          /* calcStats row the last step left partials for, or -1 */
+	long step_slot;
 };
 
 /* Below this many rows a thread, the one-launch step (measured on the H200,
@@ -71,8 +79,10 @@ static void gpu4_destroy(void *ctx)
 	snapshots_free(&g->s);
 	resident_free(&g->r);
 	cudaFree(g->d_mask);
-	cudaFree(g->d_arrived);
-	cudaFree(g->d_counts);
+	cudaFree(g->d_slot_parts);
+	cudaFree(g->d_slot_hist);
+	cudaFree(g->d_scratch_row);
+	free(g->unmerged);
 	if (g->compute)
 		cudaStreamDestroy(g->compute);
 	free(g);
@@ -94,7 +104,7 @@ static int balanced_rows(struct gpu4 *g, const struct heat_problem *p)
 			&per_sm, fused_bal_kernel<true, true, 2, true>, (int)g->block.x, g->smem));
 	else
 		APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-			&per_sm, fused_bal_kernel<true, true>, (int)g->block.x, g->smem));
+			&per_sm, fused_bal_kernel<true, true, TUNED_MIN_BLOCKS, true>, (int)g->block.x, g->smem));
 	rows = (size_t)(sms * per_sm) / g->grid.x;
 	if (rows < 1)
 		rows = 1;
@@ -113,8 +123,7 @@ static int small_grid(const struct heat_problem *p, int *small)
 	APOD_CUDA_TRY(cudaGetDevice(&dev));
 	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fused_bal_kernel<true, true>,
-	                                                       GPU4_SMALL_BLOCK,
-	                                                       (size_t)p->nbins * sizeof(unsigned)));
+	                                                       GPU4_SMALL_BLOCK, fused_bal_smem(p->nbins)));
 	*small = (size_t)(sms * per_sm) / blocks_x * GPU4_MIN_ROWS > p->ny;
 	return 0;
 }
@@ -128,12 +137,12 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 
 	size_t threads_x;       /* threads needed across a row */
 
-	g->smem = (size_t)p->nbins * sizeof(unsigned);
+	g->smem = fused_bal_smem(p->nbins);
 #ifdef APOD_REAL_FLOAT
 	g->vec4 = p->nx % 4 == 0;
 #endif
 	threads_x = g->vec4 ? p->nx / 4 : p->nx;
-	g->merged_row = -1;
+	g->step_row = -1;
 	/* The one-launch step: GPU4_SMALL_BLOCK threads a block (measured best
 	 * at 2048^2 on the H200); otherwise the block size that gives the most
 	 * resident warps for the kernel's registers and shared memory.  No
@@ -175,30 +184,62 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 		return apod_fail("gpu4: cannot upload the heater mask (%zu bytes)", words * sizeof *mask);
 	}
 	free(mask);
-	if (g->small) {
-		APOD_CUDA_TRY(cudaMalloc(&g->d_arrived, sizeof *g->d_arrived));
-		APOD_CUDA_TRY(cudaMemset(g->d_arrived, 0, sizeof *g->d_arrived));
-		APOD_CUDA_TRY(cudaMalloc(&g->d_counts, (size_t)p->nbins * sizeof *g->d_counts));
-		APOD_CUDA_TRY(cudaMemset(g->d_counts, 0, (size_t)p->nbins * sizeof *g->d_counts));
+	if (g->vec4) {
+		size_t slots = (size_t)g->r.stats_slots + 1;
+		int dev = 0, major = 0;
+		g->nparts = (int)(g->grid.x * g->grid.y);
+		APOD_CUDA_TRY(cudaMalloc(&g->d_slot_parts, slots * g->nparts * sizeof *g->d_slot_parts));
+		APOD_CUDA_TRY(cudaMalloc(&g->d_slot_hist, slots * p->nbins * sizeof *g->d_slot_hist));
+		APOD_CUDA_TRY(cudaMemset(g->d_slot_hist, 0, slots * p->nbins * sizeof *g->d_slot_hist));
+		APOD_CUDA_TRY(cudaMalloc(&g->d_scratch_row, g->r.stats_stride));
+		if (!(g->unmerged = (char *)calloc(slots, 1)))
+			return apod_fail("gpu4: out of memory");
+		APOD_CUDA_TRY(cudaGetDevice(&dev));
+		APOD_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+		g->pdl = major >= 9;
 	}
 	return 0;
 }
 
 #ifdef APOD_REAL_FLOAT
-/* The 16-byte step: the sweep alone where no calcStats follows; else, on
- * small grids, the one-launch step, its last block merging into the ring
- * row the probe will ask for (the harness's row of step s is s / every - 1)
- * or, where the ring has no slot for it, into the scratch row; on large
- * ones the fused kernel leaving its partials for the probe's merge. */
+/* fused_bal_kernel with the statistics, into slot `slot`'s partials and
+ * histogram; with programmatic dependent launch where the device has it
+ * (the kernel waits for the previous one before it touches memory, so only
+ * the launch's latency overlaps: about 1 us a step at 2048^2). */
+template <int MIN_BLOCKS> static int fused_stats_launch(struct gpu4 *g, long slot)
+{
+	struct heat_resident *r = &g->r;
+	const struct heat_problem *p = r->p;
+	cudaLaunchConfig_t cfg = {};
+	cudaLaunchAttribute attr[1];
+	cfg.gridDim = g->grid;
+	cfg.blockDim = g->block;
+	cfg.dynamicSmemBytes = g->smem;
+	cfg.stream = r->stream;
+	if (g->pdl) {
+		attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+		attr[0].val.programmaticStreamSerializationAllowed = 1;
+		cfg.attrs = attr;
+		cfg.numAttrs = 1;
+	}
+	APOD_CUDA_TRY(cudaLaunchKernelEx(&cfg, fused_bal_kernel<true, true, MIN_BLOCKS, true>,
+	                                 (const float *)r->d_cur, r->d_next, (const unsigned *)g->d_mask,
+	                                 p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width, p->nbins,
+	                                 g->d_slot_parts + (size_t)slot * g->nparts,
+	                                 g->d_slot_hist + (size_t)slot * p->nbins));
+	return 0;
+}
+
+/* The 16-byte step: the sweep alone where no calcStats follows; else the
+ * fused kernel, its partials left in the slot of the calcStats row the
+ * probe will ask for (the harness's row of step s is s / every - 1), or
+ * in the scratch slot where the ring has none for it. */
 static int gpu4_step_vec4(struct gpu4 *g)
 {
 	struct heat_resident *r = &g->r;
 	const struct heat_problem *p = r->p;
-	long every = p->deck->stats_every, s = ++g->steps, row;
-	struct step_row out;
-	g->merged_row = -1;
-	g->merged_total = NULL;
-	g->merged_counts = NULL;
+	long every = p->deck->stats_every, s = ++g->steps, row, slot;
+	g->step_row = -1;
 	g->gathered = 0;
 	if (!every || s % every) {
 		if (g->small)
@@ -211,30 +252,33 @@ static int gpu4_step_vec4(struct gpu4 *g)
 				p->hist_inv_width, p->nbins, r->d_parts, r->d_hist)));
 		return 0;
 	}
-	if (!g->small) {
-		APOD_CUDA_TRY(cudaMemsetAsync(r->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), r->stream));
-		APOD_LAUNCH_TRY((fused_bal_kernel<true, true><<<g->grid, g->block, g->smem, r->stream>>>(
-			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width,
-			p->nbins, r->d_parts, r->d_hist)));
-		g->gathered = 1;
-		return 0;
-	}
 	row = s / every - 1;
-	out.arrived = g->d_arrived;
-	if (row % RESIDENT_RING_SLOTS < r->stats_slots) {
-		unsigned char *dst = r->d_stats_ring + (size_t)(row % RESIDENT_RING_SLOTS) * r->stats_stride;
-		out.total = (struct apod_moments *)dst;
-		out.counts = (unsigned *)(dst + sizeof(struct apod_moments));
-		g->merged_row = row;
-	} else {
-		out.total = r->d_total;
-		out.counts = r->d_hist;
-	}
-	g->merged_total = out.total;
-	g->merged_counts = out.counts;
-	APOD_LAUNCH_TRY((fused_bal_kernel<true, true, 2, true><<<g->grid, g->block, g->smem, r->stream>>>(
-		r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width,
-		p->nbins, r->d_parts, g->d_counts, out)));
+	slot = row % RESIDENT_RING_SLOTS < r->stats_slots ? row % RESIDENT_RING_SLOTS : r->stats_slots;
+	/* A slot whose partials were never merged (a row nobody asked for)
+	 * still has its histogram. */
+	if (g->unmerged[slot])
+		APOD_CUDA_TRY(cudaMemsetAsync(g->d_slot_hist + (size_t)slot * p->nbins, 0,
+		                              (size_t)p->nbins * sizeof *g->d_slot_hist, r->stream));
+	if (g->small ? fused_stats_launch<2>(g, slot) : fused_stats_launch<TUNED_MIN_BLOCKS>(g, slot))
+		return -1;
+	g->unmerged[slot] = 1;
+	g->step_row = row;
+	g->step_slot = slot;
+	return 0;
+}
+
+/* Merge `count` slots from `first` on (mod RESIDENT_RING_SLOTS) into the
+ * statistics ring's rows, or the scratch slot into the scratch row. */
+static int merge_slots(struct gpu4 *g, long first, long count)
+{
+	struct heat_resident *r = &g->r;
+	int scratch = first == r->stats_slots;
+	APOD_LAUNCH_TRY((merge_rows_kernel<<<(unsigned)count, 256, 0, r->stream>>>(
+		g->d_slot_parts, g->nparts, g->d_slot_hist, r->p->nbins, first,
+		scratch ? r->stats_slots + 1 : RESIDENT_RING_SLOTS,
+		scratch ? g->d_scratch_row : r->d_stats_ring, scratch ? 0 : r->stats_stride)));
+	for (long i = 0; i < count; i++)
+		g->unmerged[scratch ? first : (first + i) % RESIDENT_RING_SLOTS] = 0;
 	return 0;
 }
 #endif
@@ -264,34 +308,63 @@ static int gpu4_step(void *ctx)
 	return 0;
 }
 
-/* calcStats after the step: the one-launch step merged it already, so only
- * the copy home is left; the other steps that took the statistics left
- * the merge to do; after a step that took none (a schedule other than the
- * deck's), the plain statistics kernel. */
+/* calcStats after the step, now: the 16-byte step's slot merged and its
+ * row copied home; the scalar step's partials merged; after a step that
+ * took none (a schedule other than the deck's), the plain statistics
+ * kernel. */
 static int gpu4_stats(struct gpu4 *g, struct apod_moments *m)
 {
 	struct heat_resident *r = &g->r;
+	const unsigned char *row;
 	if (g->gathered)
 		return resident_stats_finish(r, (int)(g->grid.x * g->grid.y), m);
-	if (!g->merged_total)
+	if (g->step_row < 0 || !g->unmerged[g->step_slot])
 		return resident_stats(r, m);
-	APOD_CUDA_TRY(cudaMemcpyAsync(r->h_total, g->merged_total, sizeof *r->h_total,
-	                              cudaMemcpyDeviceToHost, r->stream));
-	APOD_CUDA_TRY(cudaMemcpyAsync(r->h_hist, g->merged_counts, (size_t)r->p->nbins * sizeof *r->h_hist,
-	                              cudaMemcpyDeviceToHost, r->stream));
+#ifdef APOD_REAL_FLOAT
+	if (merge_slots(g, g->step_slot, 1))
+		return -1;
+#endif
+	row = g->step_slot == r->stats_slots ? g->d_scratch_row
+	                                     : r->d_stats_ring + (size_t)g->step_slot * r->stats_stride;
+	APOD_CUDA_TRY(cudaMemcpyAsync(r->h_total, row, sizeof *r->h_total, cudaMemcpyDeviceToHost, r->stream));
+	APOD_CUDA_TRY(cudaMemcpyAsync(r->h_hist, row + sizeof(struct apod_moments),
+	                              (size_t)r->p->nbins * sizeof *r->h_hist, cudaMemcpyDeviceToHost,
+	                              r->stream));
 	APOD_CUDA_TRY(cudaStreamSynchronize(r->stream));
 	*m = *r->h_total;
 	return 0;
 }
 
-/* Deferred, the same three cases; nothing waits. */
+/* Deferred, the same three cases; nothing waits, and the 16-byte step's
+ * row is merged when it is collected. */
 static int gpu4_defer_stats(struct gpu4 *g, long row)
 {
-	if (g->merged_row == row)
+	if (g->step_row == row && g->step_slot < g->r.stats_slots)
 		return 0;
 	if (g->gathered)
 		return resident_defer_stats(&g->r, (int)(g->grid.x * g->grid.y), row);
+	if (g->unmerged)
+		g->unmerged[row % RESIDENT_RING_SLOTS] = 0;   /* the plain row replaces it */
 	return resident_defer_plain_stats(&g->r, row);
+}
+
+/* Collect rows: first merge the slots among them that hold a step's
+ * partials, a launch for each run of them (one, in a run of the deck). */
+static int gpu4_collect(void *ctx, int k, long first, long count, void *const *rows)
+{
+	struct gpu4 *g = (struct gpu4 *)ctx;
+#ifdef APOD_REAL_FLOAT
+	if (k == HEAT_PROBE_STATS && g->unmerged)
+		for (long i = 0; i < count;) {
+			long run = 0, slot = (first + i) % RESIDENT_RING_SLOTS;
+			while (i + run < count && g->unmerged[(first + i + run) % RESIDENT_RING_SLOTS])
+				run++;
+			if (run && merge_slots(g, slot, run))
+				return -1;
+			i += run ? run : 1;
+		}
+#endif
+	return resident_collect(&g->r, k, first, count, rows);
 }
 
 /* Placed in the ladder in cpu/heat/stages.c. */
@@ -313,7 +386,7 @@ extern "C" const struct apod_stage heat_stage_gpu4 = {
 	.runs_on = APOD_RUNS_DEVICE,
 	.defer_rows = RESIDENT_DEFER_ROWS,
 	.probe_defer = resident_probe_defer<gpu4, gpu4_defer_stats>,
-	.probe_collect = resident_probe_collect<gpu4>,
+	.probe_collect = gpu4_collect,
 };
 
 /* Hooks for `apod bench`, which times the fused kernel on its own. */
@@ -361,7 +434,7 @@ int heat_gpu4_loop_once(void *ctx, int deferred, int steps, double *stats, doubl
 		              : resident_probe<gpu4, gpu4_stats>(g, HEAT_PROBE_STATS, one)))
 			return -1;
 	}
-	return deferred ? resident_collect(&g->r, HEAT_PROBE_STATS, 0, steps, rows) : 0;
+	return deferred ? gpu4_collect(g, HEAT_PROBE_STATS, 0, steps, rows) : 0;
 }
 
 /* gpu4's fused kernel with parts of the statistics left out, for `apod bench`:
@@ -372,11 +445,13 @@ static int fused_variant(void *ctx, int before, int moments, int hist)
 {
 #ifdef APOD_REAL_FLOAT
 	typedef void (*bal_fn)(const float *, float *, const unsigned *, size_t, size_t, float, float,
-	                       float, int, struct apod_moments *, unsigned *, struct step_row);
+	                       float, int, struct apod_moments *, unsigned *);
 	typedef void (*rows_fn)(const float *, float *, const unsigned *, size_t, size_t, float, float,
 	                        float, int, struct apod_moments *, unsigned *);
 	static const bal_fn bal[3] = { fused_bal_kernel<false, false>, fused_bal_kernel<true, false>,
 	                               fused_bal_kernel<true, true> };
+	static const bal_fn bal_small[3] = { fused_bal_kernel<false, false, 2>, fused_bal_kernel<true, false, 2>,
+	                                     fused_bal_kernel<true, true, 2> };
 	static const rows_fn rows[3] = { fused_vec4_kernel<false, false>, fused_vec4_kernel<true, false>,
 	                                 fused_vec4_kernel<true, true> };
 	struct gpu4 *g = (struct gpu4 *)ctx;
@@ -390,9 +465,9 @@ static int fused_variant(void *ctx, int before, int moments, int hist)
 			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width,
 			p->nbins, r->d_parts, r->d_hist)));
 	else
-		APOD_LAUNCH_TRY((bal[which]<<<g->grid, g->block, g->smem, r->stream>>>(
+		APOD_LAUNCH_TRY(((g->small ? bal_small : bal)[which]<<<g->grid, g->block, g->smem, r->stream>>>(
 			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width,
-			p->nbins, r->d_parts, r->d_hist, step_row())));
+			p->nbins, r->d_parts, r->d_hist)));
 	return 0;
 #else
 	(void)ctx;

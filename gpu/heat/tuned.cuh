@@ -48,63 +48,130 @@ static __device__ __forceinline__ void finish_block(struct thread_stats *t, unsi
 			atomicAdd(&hist[b], block_hist[b]);
 }
 
-/* Where a step kernel's last block puts the step's merged statistics (a
- * calcStats row: the moments, then the counts), so that a step is one
- * launch: no memset of the histogram before it, no merge kernel after it.
- * arrived: the blocks that have finished, zero between launches (the last
- * block puts it back); NULL: the kernel leaves its partials in parts and
- * hist for a merge kernel, as before. */
-struct step_row {
-	unsigned *arrived;
-	struct apod_moments *total;
-	unsigned *counts;
-};
-
-/* merge_kernel's width: from blocks this wide, the same order and the same
- * bits as the merge kernel; narrower blocks merge in an order of their own
- * (repeatable too: it depends only on the launch shape). */
-#define LAST_MERGE_THREADS 256
-
-/* Every thread calls this after finish_block.  The last block of the grid
- * to get here merges every block's partial (in merge_kernel's order, from
- * blocks of LAST_MERGE_THREADS or more), moves the histogram into the row
- * and clears it for the next step.  The fences
- * make each block's partial and its histogram additions visible before it
- * counts itself in; the last block reads them past L1 (__ldcg). */
-static __device__ __forceinline__ void last_block_merge(const struct apod_moments *parts, int nparts,
-                                                        unsigned *hist, int nbins, struct step_row row)
+/* A warp's shifted sums (n values, s1 = sum(x - k), s2 = sum((x - k)^2)
+ * about each lane's own k) moved to lane 0's k and added, with the range:
+ * sum((x - K)^2) = s2 + 2 d s1 + n d^2 for d = k - K, exact up to double
+ * rounding, so that no level divides (Chan's merge divides twice at each
+ * of its ten levels in a block).  Lane 0 gets the result. */
+static __device__ __forceinline__ void warp_shifted_sum(double *n, double *k, double *s1, double *s2,
+                                                        float *mn, float *mx)
 {
-	__shared__ int last;
-	struct apod_moments m;
-	int width = blockDim.x < LAST_MERGE_THREADS ? blockDim.x : LAST_MERGE_THREADS;
-	__threadfence();
-	__syncthreads();
-	if (threadIdx.x == 0)
-		last = atomicAdd(row.arrived, 1u) == (unsigned)nparts - 1;
-	__syncthreads();
-	if (!last)
-		return;
-	__threadfence();
-	apod_moments_init(&m);
-	if ((int)threadIdx.x < width)
-		for (int k = threadIdx.x; k < nparts; k += width) {
-			struct apod_moments o;
-			o.n = __ldcg(&parts[k].n);
-			o.mean = __ldcg(&parts[k].mean);
-			o.m2 = __ldcg(&parts[k].m2);
-			o.min = __ldcg(&parts[k].min);
-			o.max = __ldcg(&parts[k].max);
-			apod_moments_merge(&m, &o);
-		}
-	block_merge_moments(&m);
-	if (threadIdx.x == 0) {
-		*row.total = m;
-		*row.arrived = 0;
+	double base = __shfl_sync(0xffffffffu, *k, 0), d = *k - base;
+	*s2 += d * (2.0 * *s1 + *n * d);
+	*s1 += *n * d;
+	*k = base;
+	for (int off = 16; off > 0; off >>= 1) {
+		*n += __shfl_down_sync(0xffffffffu, *n, off);
+		*s1 += __shfl_down_sync(0xffffffffu, *s1, off);
+		*s2 += __shfl_down_sync(0xffffffffu, *s2, off);
+		*mn = fminf(*mn, __shfl_down_sync(0xffffffffu, *mn, off));
+		*mx = fmaxf(*mx, __shfl_down_sync(0xffffffffu, *mx, off));
 	}
+}
+
+/* A block's moments from its threads' shifted sums, as warp_shifted_sum
+ * does for a warp, then the warps' about warp 0's k; one division at the
+ * end.  The order is fixed by the launch shape, so a run repeats its bits.
+ * Every thread calls this; thread 0 gets the result. */
+static __device__ void block_moments_shifted(double n, double k, double s1, double s2, float mn,
+                                             float mx, struct apod_moments *m)
+{
+	__shared__ double w_sums[APOD_MAX_WARPS][4];
+	__shared__ float w_range[APOD_MAX_WARPS][2];
+	int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+	int nwarps = (blockDim.x + 31) >> 5;
+	warp_shifted_sum(&n, &k, &s1, &s2, &mn, &mx);
+	if (lane == 0) {
+		w_sums[warp][0] = n;
+		w_sums[warp][1] = k;
+		w_sums[warp][2] = s1;
+		w_sums[warp][3] = s2;
+		w_range[warp][0] = mn;
+		w_range[warp][1] = mx;
+	}
+	__syncthreads();
+	if (warp == 0) {
+		int w = lane < nwarps ? lane : 0;
+		int real = lane < nwarps;
+		n = real ? w_sums[w][0] : 0.0;
+		k = w_sums[w][1];
+		s1 = real ? w_sums[w][2] : 0.0;
+		s2 = real ? w_sums[w][3] : 0.0;
+		mn = w_range[w][0];
+		mx = w_range[w][1];
+		warp_shifted_sum(&n, &k, &s1, &s2, &mn, &mx);
+		if (lane == 0) {
+			apod_moments_init(m);
+			if (n > 0) {
+				double m2 = s2 - s1 * (s1 / n);
+				m->n = n;
+				m->mean = k + s1 / n;
+				m->m2 = m2 > 0 ? m2 : 0.0;
+				m->min = mn;
+				m->max = mx;
+			}
+		}
+	}
+	__syncthreads();   /* w_sums may be reused by a following call */
+}
+
+/* calcStats rows from fused_bal_kernel's partials, many steps in one
+ * launch: block b merges the partials and the histogram that a step left
+ * in slot (first + b) % slots of their rings into that slot's row of the
+ * statistics ring (the moments, then nbins counts: `stride` bytes a row),
+ * and clears the histogram for the step that uses the slot next.  The
+ * partials are added as shifted sums about the first one's mean (part p:
+ * n_p (mean_p - K) and m2_p + n_p (mean_p - K)^2; no division), in an
+ * order fixed by the launch shape, so a run repeats its bits.  A step
+ * kernel waits for nothing this way: a slot's row is merged when the
+ * harness collects it (gpu4, doc/optimize.md, section 17). */
+static __global__ void merge_rows_kernel(const struct apod_moments *__restrict__ parts, int nparts,
+                                         unsigned *__restrict__ hists, int nbins, long first,
+                                         long slots, unsigned char *__restrict__ rows, size_t stride)
+{
+	long slot = (first + blockIdx.x) % slots;
+	const struct apod_moments *part = parts + (size_t)slot * nparts;
+	unsigned *hist = hists + (size_t)slot * nbins;
+	unsigned char *row = rows + (size_t)slot * stride;
+	struct apod_moments m;
+	double n = 0, s1 = 0, s2 = 0, base = part[0].mean;
+	float mn = INFINITY, mx = -INFINITY;
+	for (int k = threadIdx.x; k < nparts; k += blockDim.x) {
+		struct apod_moments o = part[k];
+		double d = o.mean - base;
+		n += o.n;
+		s1 += o.n * d;
+		s2 += o.m2 + o.n * d * d;
+		mn = fminf(mn, (float)o.min);
+		mx = fmaxf(mx, (float)o.max);
+	}
+	block_moments_shifted(n, base, s1, s2, mn, mx, &m);
+	if (threadIdx.x == 0)
+		*(struct apod_moments *)row = m;
 	for (int b = threadIdx.x; b < nbins; b += blockDim.x) {
-		row.counts[b] = __ldcg(&hist[b]);
+		((unsigned *)(row + sizeof(struct apod_moments)))[b] = hist[b];
 		hist[b] = 0;
 	}
+}
+
+/* The end of fused_bal_kernel: the block's moments from its threads'
+ * shifted sums about their first old cell k, and its histogram added to
+ * the global one. */
+static __device__ __forceinline__ void finish_block_shifted(struct thread_stats *t, float k, float mn,
+                                                            float mx, unsigned *block_hist,
+                                                            struct apod_moments *__restrict__ parts,
+                                                            size_t part, unsigned *__restrict__ hist,
+                                                            int nbins)
+{
+	struct apod_moments m;
+	ts_flush(t, block_hist);
+	/* its __syncthreads also orders the histogram */
+	block_moments_shifted((double)t->count, (double)k, t->s1, t->s2, mn, mx, &m);
+	if (threadIdx.x == 0)
+		parts[part] = m;
+	for (int b = threadIdx.x; b < nbins; b += blockDim.x)
+		if (block_hist[b])
+			atomicAdd(&hist[b], block_hist[b]);
 }
 
 /* genTimeStep + calcStats, any width: one column per thread, marching down
@@ -274,21 +341,64 @@ static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) fused_
  *    against the gate's atol (doc/verification.md, section 3).
  *  - The histogram's common case (all four values in the thread's current
  *    bin) tested on the four values' minimum and maximum, which the
- *    moments need anyway: two bins computed instead of four.  The bin is
- *    a monotonic function of the value, so if the least and the greatest
- *    of four fall in a bin, all four do; a NaN makes the run's sum NaN and
- *    takes the exact path, four bins one by one.
- * MOMENTS and HIST as in fused_vec4_kernel, for `apod bench`; LAST: the
- * last block merges into `row` (a template choice: in the 42-register
- * build the merge's code alone took the spills from 264 bytes to 1260 and
- * the kernel from 81% of copy to 75% at 8192^2). */
+ *    moments need anyway, against an interval of values certain to fall
+ *    in the run's bin (bin_bounds_init): two comparisons.  The bin is a
+ *    monotonic function of the value, so if the least and the greatest of
+ *    four lie in the interval, all four do; a NaN makes the run's sum NaN
+ *    and takes the exact path, four bins one by one.
+ *  - The block's partial as shifted sums (block_moments_shifted): no
+ *    division until the block's result, where Chan's merge divided at
+ *    every level; the 42-register build stopped spilling.
+ * MOMENTS and HIST as in fused_vec4_kernel, for `apod bench`; PDL: the
+ * kernel may be launched before the previous one in its stream ends
+ * (programmatic dependent launch): it waits for it before touching
+ * memory, so only the launch's latency overlaps. */
 #define FUSED_RUN 32
-template <bool MOMENTS, bool HIST, int MIN_BLOCKS = TUNED_MIN_BLOCKS, bool LAST = false>
+
+/* fused_bal_kernel's shared memory: the block's histogram, then for each
+ * bin an interval of values certain to fall in it (bin_bounds_init). */
+static __host__ __device__ inline size_t fused_bal_smem(int nbins)
+{
+	return (size_t)((nbins + 1) & ~1) * sizeof(unsigned) + (size_t)(nbins + 1) * sizeof(float2);
+}
+
+/* bounds[b + 1]: values a <= x <= z whose bin is certainly b; bounds[0],
+ * before a thread's first run, an empty interval.  The bin is a monotonic
+ * function of the value (a subtraction and a multiplication, each
+ * correctly rounded), so if heat_hist_bin(a) and heat_hist_bin(z) are b,
+ * every value between is in b: the fused kernel's common case becomes two
+ * comparisons instead of two bins computed.  The edges come from the
+ * bin's nominal ones moved a few ulps until the bin function agrees; a bin
+ * where it does not agree gets an empty interval, and its values take the
+ * exact path. */
+static __device__ void bin_bounds_init(float2 *bounds, float lo, float inv_width, int nbins)
+{
+	for (int e = threadIdx.x; e <= nbins; e += blockDim.x) {
+		float2 ab = make_float2(INFINITY, -INFINITY);
+		int b = e - 1;
+		if (e > 0) {
+			float a = b == 0 ? -INFINITY : lo + (float)b / inv_width;
+			float z = b == nbins - 1 ? INFINITY : lo + (float)(b + 1) / inv_width;
+			for (int tries = 0; tries < 8 && heat_hist_bin(a, lo, inv_width, nbins) > b; tries++)
+				a = nextafterf(a, -INFINITY);
+			for (int tries = 0; tries < 8 && heat_hist_bin(a, lo, inv_width, nbins) < b; tries++)
+				a = nextafterf(a, INFINITY);
+			for (int tries = 0; tries < 8 && heat_hist_bin(z, lo, inv_width, nbins) > b; tries++)
+				z = nextafterf(z, -INFINITY);
+			if (heat_hist_bin(a, lo, inv_width, nbins) == b && heat_hist_bin(z, lo, inv_width, nbins) == b &&
+			    a <= z)
+				ab = make_float2(a, z);
+		}
+		bounds[e] = ab;
+	}
+}
+
+template <bool MOMENTS, bool HIST, int MIN_BLOCKS = TUNED_MIN_BLOCKS, bool PDL = false>
 static __global__ void __launch_bounds__(TUNED_THREADS, MIN_BLOCKS) fused_bal_kernel(
 	const float *__restrict__ cur, float *__restrict__ next,
 	const unsigned *__restrict__ heater_mask, size_t nx, size_t ny, float alpha,
 	float lo, float inv_width, int nbins, struct apod_moments *__restrict__ parts,
-	unsigned *__restrict__ hist, struct step_row row = step_row())
+	unsigned *__restrict__ hist)
 {
 	extern __shared__ unsigned block_hist[];
 	size_t j = 4 * ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
@@ -298,6 +408,15 @@ static __global__ void __launch_bounds__(TUNED_THREADS, MIN_BLOCKS) fused_bal_ke
 	float4 up, c, ahead;
 	float k, mn = INFINITY, mx = -INFINITY;
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+	if (PDL) {
+		asm volatile("griddepcontrol.launch_dependents;");
+		asm volatile("griddepcontrol.wait;" ::: "memory");
+	}
+#endif
+	const float2 *bounds = (const float2 *)(block_hist + ((nbins + 1) & ~1));
+	if (HIST)
+		bin_bounds_init((float2 *)bounds, lo, inv_width, nbins);
 	fused_start(cur, nx, ny, i0, j, valid, nbins, block_hist, &t, &up, &c, &ahead);
 	k = c.x;
 	t.shift = (double)k;
@@ -328,9 +447,8 @@ static __global__ void __launch_bounds__(TUNED_THREADS, MIN_BLOCKS) fused_bal_ke
 					mn = fminf(mn, lo4);
 					mx = fmaxf(mx, hi4);
 					if (HIST) {
-						int bl = heat_hist_bin(lo4, lo, inv_width, nbins);
-						int bh = heat_hist_bin(hi4, lo, inv_width, nbins);
-						if (bl == t.run_bin && bh == bl && s1 == s1)
+						float2 run = bounds[t.run_bin + 1];
+						if (lo4 >= run.x && hi4 <= run.y && s1 == s1)
 							t.run_len += 4;
 						else
 							ts_bin4(&t, heat_hist_bin(v.x, lo, inv_width, nbins),
@@ -346,16 +464,12 @@ static __global__ void __launch_bounds__(TUNED_THREADS, MIN_BLOCKS) fused_bal_ke
 		t.s1 += (double)f1;
 		t.s2 += (double)f2;
 	}
-	if (valid && i1 > i0) {
+	if (valid && i1 > i0)
 		t.count = (int)(4 * (i1 - i0));
-		t.mn = mn;
-		t.mx = mx;
-	}
 	if (!MOMENTS)
 		return;
-	finish_block(&t, block_hist, parts, (size_t)blockIdx.y * gridDim.x + blockIdx.x, hist, nbins);
-	if (LAST)
-		last_block_merge(parts, (int)(gridDim.x * gridDim.y), hist, nbins, row);
+	finish_block_shifted(&t, k, mn, mx, block_hist, parts, (size_t)blockIdx.y * gridDim.x + blockIdx.x,
+	                     hist, nbins);
 }
 #endif
 
