@@ -84,20 +84,12 @@ static void word_roff(char *out, size_t len, const char *w, size_t n)
 static void synopsis_roff(const struct apod_cmd *cmd, char *out, size_t len)
 {
 	const char *p = cmd->synopsis;
-	size_t used = (size_t)snprintf(out, len, cmd->name ? ".B apod %s\n" : ".B apod\n.RB [ table ]\n",
-	                               cmd->name);
-	while (*p && used < len) {
-		const char *end;
-		int depth = 0;
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		for (end = p; *end && (depth > 0 || *end != ' '); end++)
-			depth += (*end == '[') - (*end == ']');
-		word_roff(out + used, len - used, p, (size_t)(end - p));
+	size_t n, used = (size_t)snprintf(out, len, cmd->name ? ".B apod %s\n" : ".B apod\n.RB [ table ]\n",
+	                                  cmd->name);
+	while (used < len && (p = apod_synopsis_word(p, &n))) {
+		word_roff(out + used, len - used, p, n);
 		used += strlen(out + used);
-		p = end;
+		p += n;
 	}
 }
 

@@ -15,7 +15,7 @@
 #include "cpu/heat/heat_workload.h"
 #include "cpu/harness/params.h"
 #include "cpu/harness/run.h"
-#include "check_run.h"
+#include "check_run_gpu.h"
 
 START_TEST(too_big_for_the_device_names_the_bytes)
 {
@@ -185,15 +185,8 @@ END_TEST
 
 int main(void)
 {
-	char why[256];
-	Suite *s;
-	TCase *t;
-	if (!apod_gpu_available(why, sizeof why)) {
-		printf("SKIP: %s\n", why);
-		return 77;
-	}
-	s = suite_create("gpu");
-	t = tcase_create("device");
+	Suite *s = suite_create("gpu");
+	TCase *t = tcase_create("device");
 	tcase_add_test(t, too_big_for_the_device_names_the_bytes);
 	tcase_add_test(t, every_stage_runs_a_tiny_deck);
 	tcase_add_test(t, deferred_probes_equal_the_synchronous_ones);
@@ -201,5 +194,5 @@ int main(void)
 	 * behind as CUDA's last error for the next launch check to find. */
 	tcase_add_test(t, real_failures_are_named);
 	suite_add_tcase(s, t);
-	return check_run(s, CK_NOFORK);
+	return check_run_gpu(s);
 }

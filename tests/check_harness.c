@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "apod/apod.h"
+#include "apod/stock.h"
 #include "cpu/cli/commands.h"
 #include "cpu/harness/params.h"
 #include "cpu/harness/registry.h"
@@ -113,17 +114,7 @@ static int count_device(void *ctx, double *seconds, int nphases)
 	return 0;
 }
 
-static int always(char *why, size_t len)
-{
-	(void)why;
-	(void)len;
-	return 1;
-}
-
-static long count_steps(const void *p)
-{
-	return ((const struct count_params *)p)->steps;
-}
+APOD_PARAM_LONG(count_steps, struct count_params, steps)
 
 static long every1(const void *p)
 {
@@ -153,7 +144,7 @@ static void tight(const void *p, int any_float, int column, struct apod_tol *t)
 }
 
 static const struct apod_stage count_serial = {
-	.name = "serial", .about = "the reference", .available = always, .create = count_create,
+	.name = "serial", .about = "the reference", .available = apod_available_always, .create = count_create,
 	.step = count_step, .probe = count_probe, .fetch = count_fetch, .destroy = count_destroy,
 };
 static const struct apod_stage *const count_stages[] = { &count_serial, NULL };
@@ -622,7 +613,7 @@ START_TEST(steps_told_their_index_and_probes_deferred)
 {
 	struct apod_workload w = count_workload();
 	struct apod_stage deferred = {
-		.name = "deferred", .about = "x", .available = always, .create = deferred_create,
+		.name = "deferred", .about = "x", .available = apod_available_always, .create = deferred_create,
 		.step_at = deferred_step_at, .fetch = deferred_fetch, .destroy = deferred_destroy,
 		.defer_rows = 3, .probe_defer = deferred_defer, .probe_collect = deferred_collect,
 	};

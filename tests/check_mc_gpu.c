@@ -11,12 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gpu/device.h"
 #include "cpu/harness/fail.h"
 #include "cpu/montecarlo/montecarlo.h"
 #include "cpu/montecarlo/montecarlo_workload.h"
 #include "cpu/harness/params.h"
-#include "check_run.h"
+#include "check_run_gpu.h"
 
 static void paths_within_eta(const char *monitor, const char *sigma)
 {
@@ -67,18 +66,11 @@ END_TEST
 
 int main(void)
 {
-	char why[256];
-	Suite *s;
-	TCase *t;
-	if (!apod_gpu_available(why, sizeof why)) {
-		printf("SKIP: %s\n", why);
-		return 77;
-	}
-	s = suite_create("montecarlo-gpu");
-	t = tcase_create("paths");
+	Suite *s = suite_create("montecarlo-gpu");
+	TCase *t = tcase_create("paths");
 	tcase_set_timeout(t, 120);
 	tcase_add_test(t, paths_within_eta_short);
 	tcase_add_test(t, paths_within_eta_long_and_volatile);
 	suite_add_tcase(s, t);
-	return check_run(s, CK_NOFORK);
+	return check_run_gpu(s);
 }

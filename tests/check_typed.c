@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "apod/apod.h"
+#include "apod/stock.h"
 #include "cpu/harness/npy.h"
 #include "cpu/harness/params.h"
 #include "cpu/harness/registry.h"
@@ -118,17 +119,7 @@ static int tally_fetch(void *ctx, int a, void *dst)
 	return 0;
 }
 
-static int always(char *why, size_t len)
-{
-	(void)why;
-	(void)len;
-	return 1;
-}
-
-static long tally_steps(const void *p)
-{
-	return ((const struct tally_params *)p)->steps;
-}
+APOD_PARAM_LONG(tally_steps, struct tally_params, steps)
 
 static long every1(const void *p)
 {
@@ -169,7 +160,7 @@ static void hist_tol(const void *params, int any_float, int column, struct apod_
 }
 
 static const struct apod_stage tally_serial = {
-	.name = "serial", .about = "the reference", .available = always, .create = tally_create,
+	.name = "serial", .about = "the reference", .available = apod_available_always, .create = tally_create,
 	.step_at = tally_step_at, .probe_at = tally_probe_at, .fetch = tally_fetch, .destroy = free,
 };
 static const struct apod_stage *const tally_stages[] = { &tally_serial, NULL };

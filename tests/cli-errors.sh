@@ -11,18 +11,24 @@ expect 2 "needs a value" "$APOD" run --stage
 expect 2 "which stage?" "$APOD" run
 expect 2 "unknown stage 'gpu9'" "$APOD" run --stage=gpu9
 expect 2 "unexpected argument 'extra'" "$APOD" run --stage=serial extra
-expect 2 "cannot open" "$APOD" run --stage=serial --deck="$d/missing.deck"
-expect 2 "unknown key 'wibble'" "$APOD" run --stage=serial --deck="$d/unknown-key.deck"
-expect 2 "'12abc' is not a whole number" "$APOD" run --stage=serial --deck="$d/bad-number.deck"
-expect 2 "expected 'key = value'" "$APOD" run --stage=serial --deck="$d/no-equals.deck"
-expect 2 "control character" "$APOD" run --stage=serial --deck="$d/binary.deck"
-expect 2 "empty file" "$APOD" run --stage=serial --deck="$d/empty.deck"
-expect 2 "size: 0 is out of range" "$APOD" run --stage=serial --deck="$d/zero-size.deck"
-expect 2 "size: -5 is out of range" "$APOD" run --stage=serial --deck="$d/negative-size.deck"
-expect 2 "is out of range" "$APOD" run --stage=serial --deck="$d/overflow-size.deck"
-expect 2 "bytes" "$APOD" run --stage=serial --deck="$d/too-big.deck"
-expect 2 "per-step statistics" "$APOD" run --stage=serial --deck="$d/huge-steps.deck"
-expect 2 "stable" "$APOD" run --stage=serial --deck="$d/unstable.deck"
+# Each bad deck of tests/decks (and one that is not there), and what
+# its refusal says.
+while read -r deck fragment; do
+	expect 2 "$fragment" "$APOD" run --stage=serial --deck="$d/$deck.deck" </dev/null
+done <<'EOF'
+missing cannot open
+unknown-key unknown key 'wibble'
+bad-number '12abc' is not a whole number
+no-equals expected 'key = value'
+binary control character
+empty empty file
+zero-size size: 0 is out of range
+negative-size size: -5 is out of range
+overflow-size is out of range
+too-big bytes
+huge-steps per-step statistics
+unstable stable
+EOF
 expect 2 "--size: size: 0 is out of range" "$APOD" run --stage=serial --size=0x0
 expect 2 "not of the form NXxNY" "$APOD" run --stage=serial --size=100
 expect 2 "--steps: steps: -3 is out of range" "$APOD" run --stage=serial --steps=-3

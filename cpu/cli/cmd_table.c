@@ -180,16 +180,11 @@ static json_object *row_json(const struct apod_workload *wl, const struct row *w
 		return o;
 	}
 	{
-		json_object *ph = json_object_new_object(), *v = json_object_new_object();
-		for (int i = 0; i < w->nphases; i++)
-			json_object_object_add(ph, apod_phase_name(wl, i), json_object_new_double(w->phase[i]));
-		json_object_object_add(o, "phase_seconds", ph);
+		json_object *v = json_object_new_object();
+		json_object_object_add(o, "phase_seconds", apod_phases_json(wl, w->phase, w->nphases));
 		if (w->has_device) {
-			json_object *dev = json_object_new_object();
-			for (int i = 0; i < w->nphases; i++)
-				json_object_object_add(dev, apod_phase_name(wl, i),
-				                       json_object_new_double(w->device[i]));
-			json_object_object_add(o, "device_seconds", dev);
+			json_object_object_add(o, "device_seconds",
+			                       apod_phases_json(wl, w->device, w->nphases));
 			json_object_object_add(o, "host_launch_and_wait_seconds",
 			                       json_object_new_double(w->unattributed));
 		}
@@ -198,15 +193,10 @@ static json_object *row_json(const struct apod_workload *wl, const struct row *w
 		json_object_object_add(o, "compute_seconds_per_step",
 		                       json_object_new_double(w->compute_per_step));
 		if (w->has_busy) {
-			json_object *busy = json_object_new_object(), *work = json_object_new_object();
-			for (int i = 0; i < w->nphases; i++) {
-				json_object_object_add(busy, apod_phase_name(wl, i),
-				                       json_object_new_double(w->busy[i]));
-				json_object_object_add(work, apod_phase_name(wl, i),
-				                       json_object_new_double(w->work[i]));
-			}
-			json_object_object_add(o, "device_busy_seconds", busy);
-			json_object_object_add(o, "device_work_seconds", work);
+			json_object_object_add(o, "device_busy_seconds",
+			                       apod_phases_json(wl, w->busy, w->nphases));
+			json_object_object_add(o, "device_work_seconds",
+			                       apod_phases_json(wl, w->work, w->nphases));
 			json_object_object_add(o, "device_busy_unattributed_seconds",
 			                       json_object_new_double(w->busy_unattributed));
 			/* The same compute phases as compute_seconds_per_step. */

@@ -41,27 +41,34 @@ int apod_workload_check(const struct apod_workload *w)
 #define DECK_WORDS "[--workload=NAME] [--deck=FILE] [--KEY=VALUE]..."
 #define LINE_WIDTH 79
 
+const char *apod_synopsis_word(const char *text, size_t *len)
+{
+	const char *end;
+	int depth = 0;
+	while (*text == ' ')
+		text++;
+	if (!*text)
+		return NULL;
+	for (end = text; *end && (depth > 0 || *end != ' '); end++)
+		depth += (*end == '[') - (*end == ']');
+	*len = (size_t)(end - text);
+	return text;
+}
+
 void apod_print_words(FILE *f, const char *lead, int indent, const char *text)
 {
 	int col = fprintf(f, "%s", lead), first = 1;
 	const char *p = text;
-	for (;;) {
-		const char *end;
-		int depth = 0, len;
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		for (end = p; *end && (depth > 0 || *end != ' '); end++)
-			depth += (*end == '[') - (*end == ']');
-		len = (int)(end - p);
+	size_t n;
+	while ((p = apod_synopsis_word(p, &n))) {
+		int len = (int)n;
 		if (!first && col + 1 + len > LINE_WIDTH)
 			col = fprintf(f, "\n%*s", indent, "") - 1;
 		else if (!first)
 			col += fprintf(f, " ");
 		col += fprintf(f, "%.*s", len, p);
 		first = 0;
-		p = end;
+		p += n;
 	}
 	fputc('\n', f);
 }

@@ -59,6 +59,10 @@ void apod_cmd_usage(const struct apod_cmd *cmd);
 /* The usage lines alone: "Usage: apod NAME SYNOPSIS", wrapped; with
  * deck_spelled, "[deck options]" written out as the options it stands for. */
 void apod_cmd_usage_lines(FILE *f, const struct apod_cmd *cmd, int deck_spelled);
+/* The first word of text, its leading spaces skipped (a bracketed group,
+ * spaces and all, is one word: "[deck options]"), its length in *len; NULL
+ * where only spaces are left.  The next word starts at the return + *len. */
+const char *apod_synopsis_word(const char *text, size_t *len);
 /* lead, then the words of text (a bracketed group is one word), wrapped at
  * 79 columns with indent spaces before each further line; a newline ends it. */
 void apod_print_words(FILE *f, const char *lead, int indent, const char *text);

@@ -71,6 +71,19 @@ static int check_params(const struct apod_workload *w, int (*taken)(const char *
 	return 0;
 }
 
+/* What arrays and series are both held to: a tolerance for any comparison
+ * but exact, and a dtype apod knows.  kind: "array" or "series". */
+static int check_compared(const struct apod_workload *w, const char *kind, const char *name,
+                          enum apod_compare compare, int has_tolerance, enum apod_dtype dtype)
+{
+	if (compare != APOD_COMPARE_EXACT && !has_tolerance)
+		return apod_fail("workload %s: %s %s needs a tolerance() for its comparison", w->name,
+		                 kind, name);
+	if (dtype > APOD_U64)
+		return apod_fail("workload %s: %s %s has an unknown dtype", w->name, kind, name);
+	return 0;
+}
+
 static int check_outputs(const struct apod_workload *w)
 {
 	int narrays = apod_array_count(w), nseries = apod_series_count(w);
@@ -101,11 +114,9 @@ static int check_outputs(const struct apod_workload *w)
 		if (d->compare == APOD_COMPARE_COUNTS || d->compare == APOD_COMPARE_DRIFT)
 			return apod_fail("workload %s: array %s: counts and drift apply to series only",
 			                 w->name, d->name);
-		if (d->compare != APOD_COMPARE_EXACT && !d->tolerance && !d->tolerance_of)
-			return apod_fail("workload %s: array %s needs a tolerance() for its comparison",
-			                 w->name, d->name);
-		if (d->dtype > APOD_U64)
-			return apod_fail("workload %s: array %s has an unknown dtype", w->name, d->name);
+		if (check_compared(w, "array", d->name, d->compare, d->tolerance || d->tolerance_of,
+		                   d->dtype))
+			return -1;
 		if (d->compare == APOD_COMPARE_ULP && apod_dtype_integer(d->dtype))
 			return apod_fail("workload %s: array %s: integers have no units in the last place",
 			                 w->name, d->name);
@@ -118,11 +129,9 @@ static int check_outputs(const struct apod_workload *w)
 		if (!s->columns && s->ncolumns <= 0)
 			return apod_fail("workload %s: series %s has neither columns() nor ncolumns",
 			                 w->name, s->name);
-		if (s->compare != APOD_COMPARE_EXACT && !s->tolerance && !s->tolerance_of)
-			return apod_fail("workload %s: series %s needs a tolerance() for its comparison",
-			                 w->name, s->name);
-		if (s->dtype > APOD_U64)
-			return apod_fail("workload %s: series %s has an unknown dtype", w->name, s->name);
+		if (check_compared(w, "series", s->name, s->compare, s->tolerance || s->tolerance_of,
+		                   s->dtype))
+			return -1;
 		if (apod_dtype_integer(s->dtype) &&
 		    (s->compare == APOD_COMPARE_ULP || s->compare == APOD_COMPARE_DRIFT))
 			return apod_fail("workload %s: series %s: integers are compared exactly, by "

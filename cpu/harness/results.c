@@ -32,10 +32,18 @@ void apod_report_set_program(const char *name)
 	report_program = name && *name ? name : "apod";
 }
 
+json_object *apod_phases_json(const struct apod_workload *w, const double *seconds, int nphases)
+{
+	json_object *o = json_object_new_object();
+	for (int i = 0; i < nphases; i++)
+		json_object_object_add(o, apod_phase_name(w, i), json_object_new_double(seconds[i]));
+	return o;
+}
+
 json_object *apod_report_json(const void *params, const struct apod_run *r)
 {
 	const struct apod_workload *w = r->w;
-	json_object *o = json_object_new_object(), *ph = json_object_new_object();
+	json_object *o = json_object_new_object();
 	json_object_object_add(o, "program", json_object_new_string(report_program));
 	json_object_object_add(o, "version", json_object_new_string(APOD_HARNESS_VERSION));
 	json_object_object_add(o, "workload", json_object_new_string(w->name));
@@ -43,23 +51,12 @@ json_object *apod_report_json(const void *params, const struct apod_run *r)
 	json_object_object_add(o, "precision", json_object_new_string(apod_run_precision(r)));
 	json_object_object_add(o, "width", json_object_new_int(r->width));
 	json_object_object_add(o, "params", apod_params_json(w, params));
-	for (int i = 0; i < r->nphases; i++)
-		json_object_object_add(ph, apod_phase_name(w, i), json_object_new_double(r->phase[i]));
-	json_object_object_add(o, "phase_seconds", ph);
-	if (r->has_device) {
-		json_object *dev = json_object_new_object();
-		for (int i = 0; i < r->nphases; i++)
-			json_object_object_add(dev, apod_phase_name(w, i), json_object_new_double(r->device[i]));
-		json_object_object_add(o, "device_seconds", dev);
-	}
+	json_object_object_add(o, "phase_seconds", apod_phases_json(w, r->phase, r->nphases));
+	if (r->has_device)
+		json_object_object_add(o, "device_seconds", apod_phases_json(w, r->device, r->nphases));
 	if (r->has_busy) {
-		json_object *busy = json_object_new_object(), *work = json_object_new_object();
-		for (int i = 0; i < r->nphases; i++) {
-			json_object_object_add(busy, apod_phase_name(w, i), json_object_new_double(r->busy[i]));
-			json_object_object_add(work, apod_phase_name(w, i), json_object_new_double(r->work[i]));
-		}
-		json_object_object_add(o, "device_busy_seconds", busy);
-		json_object_object_add(o, "device_work_seconds", work);
+		json_object_object_add(o, "device_busy_seconds", apod_phases_json(w, r->busy, r->nphases));
+		json_object_object_add(o, "device_work_seconds", apod_phases_json(w, r->work, r->nphases));
 		json_object_object_add(o, "device_busy_unattributed_seconds",
 		                       json_object_new_double(r->busy_unattributed));
 	}

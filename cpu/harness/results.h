@@ -18,6 +18,10 @@
 
 /* The report of one run as a JSON object (the caller puts it). */
 json_object *apod_report_json(const void *params, const struct apod_run *r);
+/* An object of one number a phase, by the phase's name: w's first nphases
+ * phases, phase i's number seconds[i] (report.json's phase_seconds,
+ * device_seconds, device_busy_seconds, device_work_seconds). */
+json_object *apod_phases_json(const struct apod_workload *w, const double *seconds, int nphases);
 /* The program report.json names ("apod" until apod_main sets its own). */
 void apod_report_set_program(const char *name);
 

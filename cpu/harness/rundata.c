@@ -11,28 +11,30 @@
 #include "run.h"
 #include "typed.h"
 
-int apod_probe_count(const struct apod_workload *w)
+/* The entries of a workload's list (probes, series or arrays: each begins
+ * with its name) before the one whose name is NULL; 0 for no list. */
+static int count_named(const void *list, size_t entry_size)
 {
+	const char *entry = list;
 	int n = 0;
-	while (w->probes && w->probes[n].name)
+	while (entry && *(const char *const *)(entry + (size_t)n * entry_size))
 		n++;
 	return n;
+}
+
+int apod_probe_count(const struct apod_workload *w)
+{
+	return count_named(w->probes, sizeof *w->probes);
 }
 
 int apod_series_count(const struct apod_workload *w)
 {
-	int n = 0;
-	while (w->series && w->series[n].name)
-		n++;
-	return n;
+	return count_named(w->series, sizeof *w->series);
 }
 
 int apod_array_count(const struct apod_workload *w)
 {
-	int n = 0;
-	while (w->arrays && w->arrays[n].name)
-		n++;
-	return n;
+	return count_named(w->arrays, sizeof *w->arrays);
 }
 
 int apod_phase_count(const struct apod_workload *w)

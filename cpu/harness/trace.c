@@ -72,6 +72,17 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *ma
 	*max_records = 0;
 }
 
+/* A kernel, a copy and a set are records of three types that name their
+ * call and their times alike: rec's, into buffer_completed's corr, start
+ * and end. */
+#define TAKE_WORK(type)                                               \
+	do {                                                          \
+		const type *work_ = (const type *)rec;                \
+		corr = work_->correlationId;                          \
+		start = work_->start;                                 \
+		end = work_->end;                                     \
+	} while (0)
+
 /* Called on CUPTI's own thread (or in a flush): file every record. */
 static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size,
                                       size_t valid)
@@ -82,27 +93,15 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 		uint32_t corr;
 		uint64_t start, end;
 		switch (rec->kind) {
-		case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
-			CUpti_ActivityKernel10 *k = (CUpti_ActivityKernel10 *)rec;
-			corr = k->correlationId;
-			start = k->start;
-			end = k->end;
+		case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+			TAKE_WORK(CUpti_ActivityKernel10);
 			break;
-		}
-		case CUPTI_ACTIVITY_KIND_MEMCPY: {
-			CUpti_ActivityMemcpy6 *m = (CUpti_ActivityMemcpy6 *)rec;
-			corr = m->correlationId;
-			start = m->start;
-			end = m->end;
+		case CUPTI_ACTIVITY_KIND_MEMCPY:
+			TAKE_WORK(CUpti_ActivityMemcpy6);
 			break;
-		}
-		case CUPTI_ACTIVITY_KIND_MEMSET: {
-			CUpti_ActivityMemset4 *m = (CUpti_ActivityMemset4 *)rec;
-			corr = m->correlationId;
-			start = m->start;
-			end = m->end;
+		case CUPTI_ACTIVITY_KIND_MEMSET:
+			TAKE_WORK(CUpti_ActivityMemset4);
 			break;
-		}
 		case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
 			CUpti_ActivityExternalCorrelation *x = (CUpti_ActivityExternalCorrelation *)rec;
 			if (x->externalKind == TAG)

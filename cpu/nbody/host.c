@@ -165,6 +165,17 @@ void nbody_soa_fetch(const struct nbody_soa *s, int a, float *dst)
 	}
 }
 
+int nbody_soa_probe(const struct nbody_soa *s, const struct nbody_problem *p, int k,
+                    double *const *rows)
+{
+	double sums[7], potential = 0;
+	nbody_host_sums(s, 0, p->n, sums);
+	if (k == NBODY_PROBE_ENERGY)
+		potential = nbody_host_potential(s, p->eps2, 0, p->n);
+	nbody_rows(k, sums, p->mass, potential, rows);
+	return 0;
+}
+
 struct nbody_host *nbody_host_create(const struct nbody_problem *p, const char *stage)
 {
 	struct nbody_host *h = apod_state_alloc(sizeof *h, stage);
@@ -189,4 +200,10 @@ int nbody_host_fetch(void *ctx, int a, void *dst)
 {
 	nbody_soa_fetch(&((struct nbody_host *)ctx)->s, a, dst);
 	return 0;
+}
+
+int nbody_host_probe(void *ctx, int k, double *const *rows)
+{
+	const struct nbody_host *h = ctx;
+	return nbody_soa_probe(&h->s, h->p, k, rows);
 }

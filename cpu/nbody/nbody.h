@@ -105,6 +105,10 @@ double nbody_host_potential(const struct nbody_soa *s, float eps2, size_t i0, si
 void nbody_rows(int k, const double sums[7], double mass, double potential, double *const *rows);
 /* Copy array a (n x 3) out of s. */
 void nbody_soa_fetch(const struct nbody_soa *s, int a, float *dst);
+/* Probe k's rows from s, on one thread in index order: serial's probe,
+ * which gpu1 also runs on its host arrays.  Returns 0. */
+int nbody_soa_probe(const struct nbody_soa *s, const struct nbody_problem *p, int k,
+                    double *const *rows);
 
 /* The state of a host stage (serial, omp): the problem and the arrays.
  * Created empty (each stage loads it its own way), destroyed and fetched
@@ -116,6 +120,8 @@ struct nbody_host {
 struct nbody_host *nbody_host_create(const struct nbody_problem *p, const char *stage);
 void nbody_host_destroy(void *ctx);
 int nbody_host_fetch(void *ctx, int a, void *dst);
+/* nbody_soa_probe on a host stage's arrays: the serial stage's probe. */
+int nbody_host_probe(void *ctx, int k, double *const *rows);
 
 /* The stages, "serial" first (stages.c). */
 extern const struct apod_stage *const nbody_stages[];

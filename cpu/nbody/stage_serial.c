@@ -37,22 +37,11 @@ static int computeForces(void *ctx)
 	return 0;
 }
 
-static int serial_probe(void *ctx, int k, double *const *rows)
-{
-	struct nbody_host *s = ctx;
-	double sums[7], potential = 0;
-	nbody_host_sums(&s->s, 0, s->p->n, sums);
-	if (k == NBODY_PROBE_ENERGY)
-		potential = nbody_host_potential(&s->s, s->p->eps2, 0, s->p->n);
-	nbody_rows(k, sums, s->p->mass, potential, rows);
-	return 0;
-}
-
 const struct apod_stage nbody_stage_serial = {
 	APOD_STAGE_SERIAL,
 	.about = "the reference: one thread, forces vectorised over bodies, sums in index order",
 	.create = serial_create, .destroy = nbody_host_destroy,
 	.step = computeForces,
-	.probe = serial_probe,
+	.probe = nbody_host_probe,
 	.fetch = nbody_host_fetch,
 };

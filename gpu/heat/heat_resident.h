@@ -52,6 +52,12 @@ struct heat_resident {
  * after that step, before the step's probe. */
 #define RESIDENT_RING_SLOTS (RESIDENT_DEFER_ROWS + 1)
 
+/* The fixed sources on the device: their indices and temperatures
+ * allocated (room for one where there are none) and uploaded.  Returns 0,
+ * or -1 with the failure recorded; what was allocated is the caller's to
+ * free either way. */
+int heat_sources_upload(const struct heat_problem *p, size_t **d_idx, heat_real **d_temp);
+
 /* Allocate and upload; `extra_fields` more fields' worth of device memory
  * will be allocated by the stage and is counted in the size check. */
 int resident_init(struct heat_resident *r, const struct heat_problem *p, const char *stage,

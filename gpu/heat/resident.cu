@@ -44,6 +44,19 @@ static int zones_issue(struct heat_resident *r, double *means)
 	return 0;
 }
 
+int heat_sources_upload(const struct heat_problem *p, size_t **d_idx, heat_real **d_temp)
+{
+	APOD_CUDA_TRY(cudaMalloc(d_idx, (p->nsrc ? p->nsrc : 1) * sizeof(size_t)));
+	APOD_CUDA_TRY(cudaMalloc(d_temp, (p->nsrc ? p->nsrc : 1) * sizeof(heat_real)));
+	if (p->nsrc) {
+		APOD_CUDA_TRY(cudaMemcpy(*d_idx, p->src_idx, p->nsrc * sizeof(size_t),
+		                         cudaMemcpyHostToDevice));
+		APOD_CUDA_TRY(cudaMemcpy(*d_temp, p->src_temp, p->nsrc * sizeof(heat_real),
+		                         cudaMemcpyHostToDevice));
+	}
+	return 0;
+}
+
 int resident_init(struct heat_resident *r, const struct heat_problem *p, const char *stage,
                   cudaStream_t stream, int nparts, int extra_fields)
 {
@@ -68,8 +81,8 @@ int resident_init(struct heat_resident *r, const struct heat_problem *p, const c
 		return -1;
 	APOD_CUDA_TRY(cudaMalloc(&r->d_cur, field));
 	APOD_CUDA_TRY(cudaMalloc(&r->d_next, field));
-	APOD_CUDA_TRY(cudaMalloc(&r->d_src_idx, (p->nsrc ? p->nsrc : 1) * sizeof(size_t)));
-	APOD_CUDA_TRY(cudaMalloc(&r->d_src_temp, (p->nsrc ? p->nsrc : 1) * sizeof(heat_real)));
+	if (heat_sources_upload(p, &r->d_src_idx, &r->d_src_temp))
+		return -1;
 	APOD_CUDA_TRY(cudaMalloc(&r->d_parts, (size_t)nparts * sizeof(struct apod_moments)));
 	APOD_CUDA_TRY(cudaMalloc(&r->d_total, sizeof(struct apod_moments)));
 	APOD_CUDA_TRY(cudaMalloc(&r->d_hist, (size_t)p->nbins * sizeof(unsigned)));
@@ -86,12 +99,6 @@ int resident_init(struct heat_resident *r, const struct heat_problem *p, const c
 	/* Both buffers start whole: the sweep never writes the fixed edges. */
 	APOD_CUDA_TRY(cudaMemcpy(r->d_cur, p->init, field, cudaMemcpyHostToDevice));
 	APOD_CUDA_TRY(cudaMemcpy(r->d_next, p->init, field, cudaMemcpyHostToDevice));
-	if (p->nsrc) {
-		APOD_CUDA_TRY(cudaMemcpy(r->d_src_idx, p->src_idx, p->nsrc * sizeof(size_t),
-		                    cudaMemcpyHostToDevice));
-		APOD_CUDA_TRY(cudaMemcpy(r->d_src_temp, p->src_temp, p->nsrc * sizeof(heat_real),
-		                    cudaMemcpyHostToDevice));
-	}
 	/* The plain statistics kernel: enough blocks to fill the device a few
 	 * times over, no more than there are partial slots. */
 	APOD_CUDA_TRY(cudaGetDevice(&dev));

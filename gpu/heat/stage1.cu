@@ -16,6 +16,7 @@
 #include "gpu/device.h"
 #include "cpu/heat/heat_stage.h"
 #include "kernels.cuh"
+#include "heat_resident.h"
 #include "gpu/phase_events.h"
 
 struct gpu1 {
@@ -56,16 +57,10 @@ static int gpu1_setup(struct gpu1 *g, const struct heat_problem *p)
 		return apod_fail("gpu1: out of memory");
 	APOD_CUDA_TRY(cudaMalloc(&g->d_cur, bytes));
 	APOD_CUDA_TRY(cudaMalloc(&g->d_next, bytes));
-	APOD_CUDA_TRY(cudaMalloc(&g->d_src_idx, (p->nsrc ? p->nsrc : 1) * sizeof(size_t)));
-	APOD_CUDA_TRY(cudaMalloc(&g->d_src_temp, (p->nsrc ? p->nsrc : 1) * sizeof(heat_real)));
+	if (heat_sources_upload(p, &g->d_src_idx, &g->d_src_temp))
+		return -1;
 	/* d_next keeps the fixed edges for the whole run; the sweep never writes them. */
 	APOD_CUDA_TRY(cudaMemcpy(g->d_next, p->init, bytes, cudaMemcpyHostToDevice));
-	if (p->nsrc) {
-		APOD_CUDA_TRY(cudaMemcpy(g->d_src_idx, p->src_idx, p->nsrc * sizeof(size_t),
-		                    cudaMemcpyHostToDevice));
-		APOD_CUDA_TRY(cudaMemcpy(g->d_src_temp, p->src_temp, p->nsrc * sizeof(heat_real),
-		                    cudaMemcpyHostToDevice));
-	}
 	if (!(g->events = apod_phase_events_new(0, 8)))
 		return -1;
 	return 0;

@@ -158,25 +158,86 @@ static void print_measure(const struct result *r, double ceiling, int timed)
 		printf(" %10s %10s %10s", "-", "-", "");
 }
 
+/* A version checked (ok: *failed set where not) and, where it passed and
+ * this is no --check run, timed: o->reps runs of launch (nonzero where
+ * its launch failed), used bytes over the time.  -1 where timing failed. */
+template <class F>
+static int measure(struct result *r, int ok, int *failed, const struct apod_lab_opts *o, double used,
+                   F launch)
+{
+	r->verified = ok;
+	*failed |= !ok;
+	if (ok && !o->check) {
+		if (time_it(o->reps, launch, &r->ms))
+			return -1;
+		r->gbs = gb_per_s(used, r->ms);
+	}
+	return 0;
+}
+
+/* The row of a copy numbered by key ("offset", "stride"): the number and
+ * the measure printed (the caller ends the line), and its JSON row begun,
+ * "offset 3" with the number under key. */
+static json_object *numbered_row(json_object *rows, const char *key, int number,
+                                 const struct result *r, double ceiling, int timed)
+{
+	char name[32];
+	json_object *j;
+	printf("  %6d", number);
+	print_measure(r, ceiling, timed);
+	snprintf(name, sizeof name, "%s %d", key, number);
+	j = row_json(rows, key, name, r, ceiling, timed);
+	lab_put(j, key, number);
+	return j;
+}
+
+/* A copy's sector model on its JSON row: the bytes it uses, the sectors a
+ * warp requests, the bytes those sectors hold (under fetched_key) and the
+ * fraction of them used. */
+static void put_sector_model(json_object *j, double used, double sectors_per_warp,
+                             const char *fetched_key, double fetched)
+{
+	lab_put(j, "bytes_used", used);
+	lab_put(j, "sectors_per_warp", sectors_per_warp);
+	lab_put(j, fetched_key, fetched);
+	lab_put(j, "model_fraction", used / fetched);
+}
+
+/* A copy's arrays: len words of input (input_value) and of output on the
+ * host; dev_len (>= len) of each on the device, the input's first len
+ * uploaded and the rest zero. */
+struct copy_arrays {
+	host_array<float> h_in;
+	host_array<uint32_t> h_out;
+	dev_array<float> d_in, d_out;
+};
+
+static int copy_arrays_setup(struct copy_arrays *a, size_t len, size_t dev_len)
+{
+	if (a->h_in.alloc(len) || a->h_out.alloc(len))
+		return -1;
+	for (size_t j = 0; j < len; j++)
+		a->h_in.p[j] = input_value(j);
+	if (a->d_in.alloc(dev_len) || a->d_out.alloc(dev_len))
+		return -1;
+	if (dev_len > len)
+		APOD_CUDA_TRY(cudaMemset(a->d_in.p, 0, dev_len * sizeof(float)));
+	APOD_CUDA_TRY(cudaMemcpy(a->d_in.p, a->h_in.p, len * sizeof(float), cudaMemcpyHostToDevice));
+	return 0;
+}
+
 /* 1. offsetCopy, offsets 0..32, verified then timed. */
 static int offsets(size_t n, const struct apod_lab_opts *o, double ceiling, json_object *rows, int *failed)
 {
 	size_t len = n + GUARD, bytes = len * sizeof(float);
-	host_array<float> h_in_mem;
-	host_array<uint32_t> h_out_mem;
-	dev_array<float> d_in_mem, d_out_mem;
+	struct copy_arrays a;
 	double used = 2.0 * n * sizeof(float);
 
-	if (h_in_mem.alloc(len) || h_out_mem.alloc(len))
+	if (copy_arrays_setup(&a, len, len))
 		return -1;
-	float *h_in = h_in_mem.p;
-	uint32_t *h_out = h_out_mem.p;
-	for (size_t j = 0; j < len; j++)
-		h_in[j] = input_value(j);
-	if (d_in_mem.alloc(len) || d_out_mem.alloc(len))
-		return -1;
-	float *d_in = d_in_mem.p, *d_out = d_out_mem.p;
-	APOD_CUDA_TRY(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
+	const float *h_in = a.h_in.p, *d_in = a.d_in.p;
+	uint32_t *h_out = a.h_out.p;
+	float *d_out = a.d_out.p;
 
 	printf("\n1. misaligned copy (offsetCopy): out[i + offset] = in[i + offset] for i < n = %zu;\n"
 	       "   bytes used per copy: n reads + n writes of 4 bytes = %.0f; each warp's 32 words begin "
@@ -187,7 +248,6 @@ static int offsets(size_t n, const struct apod_lab_opts *o, double ceiling, json
 		struct result r = { 0, 0, 0 };
 		uint64_t req = apod_model_sectors_requested(n, off, 1), dist = apod_model_sectors_distinct(n, off, 1);
 		double fetched = 2.0 * 32 * req, fetched_dist = 2.0 * 32 * dist;
-		char name[32];
 		json_object *j;
 		int ok;
 
@@ -200,26 +260,14 @@ static int offsets(size_t n, const struct apod_lab_opts *o, double ceiling, json
 			ok = h_out[k] == SENTINEL_WORD;
 		for (size_t k = off + n; ok && k < len; k++)
 			ok = h_out[k] == SENTINEL_WORD;
-		r.verified = ok;
-		*failed |= !ok;
-		if (ok && !o->check) {
-			if (time_it(o->reps, [&] {
-				    offset_copy<<<blocks_for(n), THREADS>>>(d_out, d_in, n, off);
-				    return cudaGetLastError() != cudaSuccess; }, &r.ms))
-				return -1;
-			r.gbs = gb_per_s(used, r.ms);
-		}
-		printf("  %6d", off);
-		print_measure(&r, ceiling, !o->check);
+		if (measure(&r, ok, failed, o, used, [&] {
+			    offset_copy<<<blocks_for(n), THREADS>>>(d_out, d_in, n, off);
+			    return cudaGetLastError() != cudaSuccess; }))
+			return -1;
+		j = numbered_row(rows, "offset", off, &r, ceiling, !o->check);
 		printf(" %13.2f %11.1f%% %11.1f%%  %s\n", (double)req / ((n + 31) / 32), 100 * used / fetched,
 		       100 * used / fetched_dist, ok ? "ok" : "FAILED");
-		snprintf(name, sizeof name, "offset %d", off);
-		j = row_json(rows, "offset", name, &r, ceiling, !o->check);
-		lab_put(j, "offset", off);
-		lab_put(j, "bytes_used", used);
-		lab_put(j, "sectors_per_warp", (double)req / ((n + 31) / 32));
-		lab_put(j, "bytes_requested_model", fetched);
-		lab_put(j, "model_fraction", used / fetched);
+		put_sector_model(j, used, (double)req / ((n + 31) / 32), "bytes_requested_model", fetched);
 		lab_put(j, "bytes_distinct_model", fetched_dist);
 		lab_put(j, "distinct_model_fraction", used / fetched_dist);
 	}
@@ -252,9 +300,7 @@ static int strides(size_t n, const struct apod_lab_opts *o, double ceiling, json
                    json_object *out, int *failed)
 {
 	size_t n_s = n, free_b = 0, total_b = 0, n_v, alloc, len, gran = 0;
-	host_array<float> h_in_mem;
-	host_array<uint32_t> h_out_mem;
-	dev_array<float> d_in_mem, d_out_mem;
+	struct copy_arrays a;
 
 	/* Both arrays hold 32 n floats; halve n until they fit in 60% of free memory. */
 	APOD_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
@@ -263,17 +309,11 @@ static int strides(size_t n, const struct apod_lab_opts *o, double ceiling, json
 	n_v = n_s < VERIFY_STRIDED + 77 ? n_s : VERIFY_STRIDED + 77;
 	alloc = MAX_STRIDE * n_s;
 	len = MAX_STRIDE * n_v;  /* the part verified: every stride's writes stay below 32 n_v */
-	if (h_in_mem.alloc(len) || h_out_mem.alloc(len))
+	if (copy_arrays_setup(&a, len, alloc))
 		return -1;
-	float *h_in = h_in_mem.p;
-	uint32_t *h_out = h_out_mem.p;
-	for (size_t j = 0; j < len; j++)
-		h_in[j] = input_value(j);
-	if (d_in_mem.alloc(alloc) || d_out_mem.alloc(alloc))
-		return -1;
-	float *d_in = d_in_mem.p, *d_out = d_out_mem.p;
-	APOD_CUDA_TRY(cudaMemset(d_in, 0, alloc * sizeof(float)));
-	APOD_CUDA_TRY(cudaMemcpy(d_in, h_in, len * sizeof(float), cudaMemcpyHostToDevice));
+	const float *d_in = a.d_in.p;
+	uint32_t *h_out = a.h_out.p;
+	float *d_out = a.d_out.p;
 	lab_put(out, "n_strided", n_s);
 	lab_put(out, "n_strided_verified", n_v);
 
@@ -298,7 +338,6 @@ static int strides(size_t n, const struct apod_lab_opts *o, double ceiling, json
 		double used = 2.0 * n_s * sizeof(float);
 		uint64_t req = apod_model_sectors_requested(n_s, 0, s);
 		double fetched = 2.0 * 32 * req;
-		char name[32];
 		json_object *j;
 		int ok;
 
@@ -306,26 +345,14 @@ static int strides(size_t n, const struct apod_lab_opts *o, double ceiling, json
 		APOD_LAUNCH_TRY((stride_copy<<<blocks_for(n_v), THREADS>>>(d_out, d_in, n_v, s)));
 		APOD_CUDA_TRY(cudaMemcpy(h_out, d_out, len * sizeof(float), cudaMemcpyDeviceToHost));
 		ok = check_strided(h_out, len, n_v, s);
-		r.verified = ok;
-		*failed |= !ok;
-		if (ok && !o->check) {
-			if (time_it(o->reps, [&] {
-				    stride_copy<<<blocks_for(n_s), THREADS>>>(d_out, d_in, n_s, s);
-				    return cudaGetLastError() != cudaSuccess; }, &r.ms))
-				return -1;
-			r.gbs = gb_per_s(used, r.ms);
-		}
-		printf("  %6d", s);
-		print_measure(&r, ceiling, !o->check);
+		if (measure(&r, ok, failed, o, used, [&] {
+			    stride_copy<<<blocks_for(n_s), THREADS>>>(d_out, d_in, n_s, s);
+			    return cudaGetLastError() != cudaSuccess; }))
+			return -1;
+		j = numbered_row(rows, "stride", s, &r, ceiling, !o->check);
 		printf(" %13.2f %15.0f %7.1f%%  %s\n", (double)req / ((n_s + 31) / 32), fetched, 100 * used / fetched,
 		       ok ? "ok" : "FAILED");
-		snprintf(name, sizeof name, "stride %d", s);
-		j = row_json(rows, "stride", name, &r, ceiling, !o->check);
-		lab_put(j, "stride", s);
-		lab_put(j, "bytes_used", used);
-		lab_put(j, "sectors_per_warp", (double)req / ((n_s + 31) / 32));
-		lab_put(j, "bytes_fetched_model", fetched);
-		lab_put(j, "model_fraction", used / fetched);
+		put_sector_model(j, used, (double)req / ((n_s + 31) / 32), "bytes_fetched_model", fetched);
 	}
 	printf("  model = bytes used / bytes fetched = 1 / min(stride, 8): the fraction of the ceiling a copy\n"
 	       "         moving whole sectors at the ceiling's rate would show\n");
@@ -485,21 +512,16 @@ static int layouts(size_t n, const struct apod_lab_opts *o, double ceiling, json
 		}
 		if (check_layout(&L, v, dt, &ok))
 			return -1;
-		r.verified = ok;
-		*failed |= !ok;
 		/* Timed on the data the check left: positions keep moving, nothing overflows. */
-		if (ok && !o->check) {
-			if (time_it(o->reps, [&] {
-				    switch (v) {
-				    case 0: aos_push_x<<<blocks_for(n), THREADS>>>((struct particle *)d, n, dt); break;
-				    case 1: soa_push_x<<<blocks_for(n), THREADS>>>(soa, n, dt); break;
-				    case 2: aos_push_xyz<<<blocks_for(n), THREADS>>>((struct particle *)d, n, dt); break;
-				    default: soa_push_xyz<<<blocks_for(n), THREADS>>>(soa, n, dt); break;
-				    }
-				    return cudaGetLastError() != cudaSuccess; }, &r.ms))
-				return -1;
-			r.gbs = gb_per_s(used, r.ms);
-		}
+		if (measure(&r, ok, failed, o, used, [&] {
+			    switch (v) {
+			    case 0: aos_push_x<<<blocks_for(n), THREADS>>>((struct particle *)d, n, dt); break;
+			    case 1: soa_push_x<<<blocks_for(n), THREADS>>>(soa, n, dt); break;
+			    case 2: aos_push_xyz<<<blocks_for(n), THREADS>>>((struct particle *)d, n, dt); break;
+			    default: soa_push_xyz<<<blocks_for(n), THREADS>>>(soa, n, dt); break;
+			    }
+			    return cudaGetLastError() != cudaSuccess; }))
+			return -1;
 		printf("  %-36s", layout_versions[v].name);
 		print_measure(&r, ceiling, !o->check);
 		printf(" %12.0f %14.0f %7.1f%%  %s\n", used, fetched, 100 * used / fetched, ok ? "ok" : "FAILED");

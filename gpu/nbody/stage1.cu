@@ -98,12 +98,7 @@ static int step(void *ctx)
 static int probe(void *ctx, int k, double *const *rows)
 {
 	struct gpu1 *g = (struct gpu1 *)ctx;
-	double sums[7], potential = 0;
-	nbody_host_sums(&g->s, 0, g->p->n, sums);
-	if (k == NBODY_PROBE_ENERGY)
-		potential = nbody_host_potential(&g->s, g->p->eps2, 0, g->p->n);
-	nbody_rows(k, sums, g->p->mass, potential, rows);
-	return 0;
+	return nbody_soa_probe(&g->s, g->p, k, rows);
 }
 
 static int fetch(void *ctx, int a, void *dst)

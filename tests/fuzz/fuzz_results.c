@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apod/stock.h"
 #include "cpu/harness/fail.h"
 #include "cpu/harness/npy.h"
 #include "cpu/harness/params.h"
@@ -43,15 +44,8 @@ static int fz_check(const void *params)
 	return 0;
 }
 
-static long fz_steps(const void *params)
-{
-	return ((const struct fz_params *)params)->steps;
-}
-
-static long fz_every(const void *params)
-{
-	return ((const struct fz_params *)params)->every;
-}
+APOD_PARAM_LONG(fz_steps, struct fz_params, steps)
+APOD_PARAM_LONG(fz_every, struct fz_params, every)
 
 static long fz_always(const void *params)
 {
