@@ -137,8 +137,9 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 
 	size_t threads_x;       /* threads needed across a row */
 
-	g->smem = fused_bal_smem(p->nbins);
+	g->smem = (size_t)p->nbins * sizeof(unsigned);
 #ifdef APOD_REAL_FLOAT
+	g->smem = fused_bal_smem(p->nbins);
 	g->vec4 = p->nx % 4 == 0;
 #endif
 	threads_x = g->vec4 ? p->nx / 4 : p->nx;
@@ -335,6 +336,13 @@ static int gpu4_stats(struct gpu4 *g, struct apod_moments *m)
 	return 0;
 }
 
+/* Whether ring slot `slot` holds a step's partials not merged yet (never,
+ * for a step without them or a slot the ring does not have). */
+static int slot_unmerged(const struct gpu4 *g, long slot)
+{
+	return g->unmerged && slot < g->r.stats_slots && g->unmerged[slot];
+}
+
 /* Deferred, the same three cases; nothing waits, and the 16-byte step's
  * row is merged when it is collected. */
 static int gpu4_defer_stats(struct gpu4 *g, long row)
@@ -343,8 +351,14 @@ static int gpu4_defer_stats(struct gpu4 *g, long row)
 		return 0;
 	if (g->gathered)
 		return resident_defer_stats(&g->r, (int)(g->grid.x * g->grid.y), row);
-	if (g->unmerged)
-		g->unmerged[row % RESIDENT_RING_SLOTS] = 0;   /* the plain row replaces it */
+	if (slot_unmerged(g, row % RESIDENT_RING_SLOTS)) {
+		/* Partials nobody asked for: the plain row replaces them, and the
+		 * next step to use the slot finds its histogram clear. */
+		long slot = row % RESIDENT_RING_SLOTS;
+		APOD_CUDA_TRY(cudaMemsetAsync(g->d_slot_hist + (size_t)slot * g->r.p->nbins, 0,
+		                              (size_t)g->r.p->nbins * sizeof *g->d_slot_hist, g->r.stream));
+		g->unmerged[slot] = 0;
+	}
 	return resident_defer_plain_stats(&g->r, row);
 }
 
@@ -354,10 +368,10 @@ static int gpu4_collect(void *ctx, int k, long first, long count, void *const *r
 {
 	struct gpu4 *g = (struct gpu4 *)ctx;
 #ifdef APOD_REAL_FLOAT
-	if (k == HEAT_PROBE_STATS && g->unmerged)
+	if (k == HEAT_PROBE_STATS)
 		for (long i = 0; i < count;) {
 			long run = 0, slot = (first + i) % RESIDENT_RING_SLOTS;
-			while (i + run < count && g->unmerged[(first + i + run) % RESIDENT_RING_SLOTS])
+			while (i + run < count && slot_unmerged(g, (first + i + run) % RESIDENT_RING_SLOTS))
 				run++;
 			if (run && merge_slots(g, slot, run))
 				return -1;
