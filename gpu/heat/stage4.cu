@@ -66,8 +66,8 @@ struct gpu4 {
 	long step_slot;
 };
 
-/* Below this many rows a thread, the one-launch step (measured on the H200,
- * doc/optimize.md, section 16). */
+/* Below this many rows a thread, 128-thread blocks of the 64-register
+ * build (measured on the H200, doc/optimize.md, section 16). */
 #define GPU4_MIN_ROWS 16
 #define GPU4_SMALL_BLOCK 128
 
@@ -144,7 +144,7 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 #endif
 	threads_x = g->vec4 ? p->nx / 4 : p->nx;
 	g->step_row = -1;
-	/* The one-launch step: GPU4_SMALL_BLOCK threads a block (measured best
+	/* Small grids: GPU4_SMALL_BLOCK threads a block (measured best
 	 * at 2048^2 on the H200); otherwise the block size that gives the most
 	 * resident warps for the kernel's registers and shared memory.  No
 	 * wider than a row needs. */
