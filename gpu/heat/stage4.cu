@@ -13,9 +13,11 @@
  *  - In float, with nx a multiple of 4, four columns per thread with 16-byte
  *    loads and stores; neighbours across the vector come by warp shuffle.
  *  - Moments per thread are shifted sums in double (no division per
- *    element, unlike gpu2's Welford), merged with Chan through warp
- *    shuffles; histogram counts are kept as runs in registers and added to
- *    shared memory when the bin changes (thread_stats.cuh).
+ *    element, unlike gpu2's Welford), added through warp shuffles after
+ *    moving each to a common shift (block_moments_shifted: one division
+ *    a block, where Chan's merge divides at every level); histogram
+ *    counts are kept as runs in registers and added to shared memory when
+ *    the bin changes (thread_stats.cuh).
  *  - The block size comes from the occupancy API, not a guess.
  *  - A step with no calcStats after it runs the sweep alone.
  *  - In float with nx a multiple of 4, a step is one launch and waits for
@@ -206,7 +208,8 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 /* fused_bal_kernel with the statistics, into slot `slot`'s partials and
  * histogram; with programmatic dependent launch where the device has it
  * (the kernel waits for the previous one before it touches memory, so only
- * the launch's latency overlaps: about 1 us a step at 2048^2). */
+ * the launch's latency overlaps: 0.8 us a step at 2048^2 in the experiment
+ * of doc/optimize.md, section 17). */
 template <int MIN_BLOCKS> static int fused_stats_launch(struct gpu4 *g, long slot)
 {
 	struct heat_resident *r = &g->r;
