@@ -8,8 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <time.h>
+
 #include "gpu/device.h"
+#include "gpu/phase_events.h"
 #include "gpu/provoke.h"
+#include "gpu/spin.h"
 #include "cpu/harness/fail.h"
 #include "cpu/heat/heat.h"
 #include "cpu/heat/heat_workload.h"
@@ -164,6 +168,54 @@ START_TEST(deferred_probes_equal_the_synchronous_ones)
 }
 END_TEST
 
+static void phase(struct apod_phase_events *pe, int k, double spin)
+{
+	ck_assert_int_eq(apod_phase_events_mark(pe, k, 0), 0);
+	if (spin > 0) {
+		ck_assert_int_eq(apod_phase_events_issue(pe), 0);
+		ck_assert_int_eq(apod_gpu_spin(0, spin), 0);
+	}
+	ck_assert_int_eq(apod_phase_events_mark(pe, k, 1), 0);
+}
+
+/* Events where the work changes phase (gpu/phase_events.h): a chained
+ * phase stays open across one that issued nothing, which gets no time; an
+ * unchained phase closes at its end mark, so the host's 100 ms after it
+ * are nobody's; and more events than the ring holds are all counted.  The
+ * spins give lower bounds; the upper ones only tell the nap apart. */
+START_TEST(phase_edges_time_the_work)
+{
+	struct apod_phase_events *pe = apod_phase_events_edges(0, 8, 1u << 1);
+	struct timespec nap = { 0, 100000000 };
+	double sec[8] = { 0 }, ring[8] = { 0 };
+	ck_assert_ptr_nonnull(pe);
+	/* The kernel's module loaded before anything is timed. */
+	ck_assert_int_eq(apod_gpu_spin(0, 1e-6), 0);
+	phase(pe, 1, 2e-3);
+	phase(pe, 2, 0);
+	phase(pe, 1, 2e-3);
+	phase(pe, 5, 1e-3);
+	ck_assert_int_eq(cudaDeviceSynchronize(), cudaSuccess);
+	nanosleep(&nap, NULL);
+	phase(pe, 1, 1e-3);
+	ck_assert_int_eq(apod_phase_events_collect(pe, sec, 8), 0);
+	ck_assert_double_eq(sec[2], 0);
+	ck_assert_msg(sec[5] >= 1e-3 && sec[5] < 60e-3, "writeSnapshot's phase: %g s", sec[5]);
+	ck_assert_msg(sec[1] >= 5e-3 && sec[1] < 60e-3, "the step: %g s", sec[1]);
+	apod_phase_events_free(pe);
+
+	/* 300 x 2 edges: the ring of 256 is read back as it fills. */
+	ck_assert_ptr_nonnull(pe = apod_phase_events_edges(0, 8, 1u << 1 | 1u << 3));
+	for (int i = 0; i < 300; i++) {
+		phase(pe, 3, 2e-5);
+		phase(pe, 1, 2e-5);
+	}
+	ck_assert_int_eq(apod_phase_events_collect(pe, ring, 8), 0);
+	ck_assert_msg(ring[1] >= 300 * 2e-5 && ring[3] >= 300 * 2e-5, "%g s, %g s", ring[1], ring[3]);
+	apod_phase_events_free(pe);
+}
+END_TEST
+
 /* Each failure comes back as -1 with the call, the file, the line and the
  * CUDA error's name, and leaves the device usable. */
 START_TEST(real_failures_are_named)
@@ -190,6 +242,7 @@ int main(void)
 	tcase_add_test(t, too_big_for_the_device_names_the_bytes);
 	tcase_add_test(t, every_stage_runs_a_tiny_deck);
 	tcase_add_test(t, deferred_probes_equal_the_synchronous_ones);
+	tcase_add_test(t, phase_edges_time_the_work);
 	/* Last: in one process (no fork), the errors it provokes would stay
 	 * behind as CUDA's last error for the next launch check to find. */
 	tcase_add_test(t, real_failures_are_named);

@@ -494,8 +494,10 @@ END_TEST
 /* --trace's accounting: work is filed under the phase occurrence its call
  * was made in, whichever of the two records comes first; busy adds the
  * durations, work spans each occurrence from its first start to its last
- * end; work of an untagged call (the snapshot writer's thread) is
- * unattributed; a sum empties the book. */
+ * end; a kernel that starts before the one ahead of it in its stream ends
+ * (programmatic dependent launch) counts from that end, while work in
+ * another stream overlaps for real; work of an untagged call (the
+ * snapshot writer's thread) is unattributed; a sum empties the book. */
 START_TEST(trace_book_sums_work_by_phase)
 {
 	struct apod_trace_book b;
@@ -503,26 +505,36 @@ START_TEST(trace_book_sums_work_by_phase)
 	apod_trace_book_init(&b);
 	/* Phase 1, first occurrence: two kernels with a 500 ns gap between. */
 	apod_trace_book_call(&b, 7, APOD_TRACE_TAG(1, 1));
-	apod_trace_book_work(&b, 7, 10000, 11500);       /* after its call's record */
-	apod_trace_book_work(&b, 9000, 12000, 12250);    /* before it: an id past the table */
+	apod_trace_book_work(&b, 7, 1, 10000, 11500);       /* after its call's record */
+	apod_trace_book_work(&b, 9000, 1, 12000, 12250);    /* before it: an id past the table */
 	apod_trace_book_call(&b, 9000, APOD_TRACE_TAG(1, 1));
 	/* Phase 1 again, later: its own occurrence, so the idle time between
 	 * the two is nobody's. */
 	apod_trace_book_call(&b, 10, APOD_TRACE_TAG(2, 1));
-	apod_trace_book_work(&b, 10, 50000, 50500);
+	apod_trace_book_work(&b, 10, 1, 50000, 50500);
 	/* Phase 2: a copy that overlaps nothing. */
 	apod_trace_book_call(&b, 11, APOD_TRACE_TAG(3, 2));
-	apod_trace_book_work(&b, 11, 60000, 61000);
-	apod_trace_book_work(&b, 8, 20000, 21000);       /* a call made outside every phase */
+	apod_trace_book_work(&b, 11, 1, 60000, 61000);
+	apod_trace_book_work(&b, 8, 2, 20000, 21000);       /* a call made outside every phase */
+	/* Phase 3 twice in stream 1, the second launched early: 200 ns of it
+	 * were the wait for the first.  Phase 2's copy in stream 2 meanwhile. */
+	apod_trace_book_call(&b, 12, APOD_TRACE_TAG(4, 3));
+	apod_trace_book_work(&b, 12, 1, 70000, 71000);
+	apod_trace_book_call(&b, 13, APOD_TRACE_TAG(5, 3));
+	apod_trace_book_work(&b, 13, 1, 70800, 72000);
+	apod_trace_book_call(&b, 14, APOD_TRACE_TAG(4, 2));
+	apod_trace_book_work(&b, 14, 2, 70500, 70900);
 	ck_assert_int_eq(apod_trace_book_sum(&b, busy, work, 4, &other), 0);
 	ck_assert_double_eq_tol(busy[0], 0, 1e-15);
 	ck_assert_double_eq_tol(busy[1], 2250e-9, 1e-15);
 	ck_assert_double_eq_tol(work[1], 2750e-9, 1e-15);
-	ck_assert_double_eq_tol(busy[2], 1000e-9, 1e-15);
-	ck_assert_double_eq_tol(work[2], 1000e-9, 1e-15);
+	ck_assert_double_eq_tol(busy[2], 1400e-9, 1e-15);
+	ck_assert_double_eq_tol(work[2], 1400e-9, 1e-15);
+	ck_assert_double_eq_tol(busy[3], 2000e-9, 1e-15);
+	ck_assert_double_eq_tol(work[3], 2000e-9, 1e-15);
 	ck_assert_double_eq_tol(other, 1000e-9, 1e-15);
 	/* Emptied: a second sum adds nothing, and the ids are forgotten. */
-	apod_trace_book_work(&b, 7, 0, 100);
+	apod_trace_book_work(&b, 7, 1, 0, 100);
 	ck_assert_int_eq(apod_trace_book_sum(&b, busy, work, 4, &other), 0);
 	ck_assert_double_eq_tol(busy[1], 2250e-9, 1e-15);
 	ck_assert_double_eq_tol(other, 1100e-9, 1e-15);

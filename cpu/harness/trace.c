@@ -79,6 +79,7 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *ma
 	do {                                                          \
 		const type *work_ = (const type *)rec;                \
 		corr = work_->correlationId;                          \
+		stream_id = work_->streamId;                          \
 		start = work_->start;                                 \
 		end = work_->end;                                     \
 	} while (0)
@@ -90,7 +91,7 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 	CUpti_Activity *rec = NULL;
 	(void)ctx, (void)stream, (void)size;
 	while (cupti.next_record(buffer, valid, &rec) == CUPTI_SUCCESS) {
-		uint32_t corr;
+		uint32_t corr, stream_id;
 		uint64_t start, end;
 		switch (rec->kind) {
 		case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
@@ -111,7 +112,7 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 		default:
 			continue;   /* the API records: needed for the tags, not kept */
 		}
-		apod_trace_book_work(&cupti.book, corr, start, end);
+		apod_trace_book_work(&cupti.book, corr, stream_id, start, end);
 	}
 	free(buffer);
 }

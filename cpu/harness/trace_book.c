@@ -48,7 +48,8 @@ out:
 	pthread_mutex_unlock(&b->lock);
 }
 
-void apod_trace_book_work(struct apod_trace_book *b, uint32_t corr, uint64_t start, uint64_t end)
+void apod_trace_book_work(struct apod_trace_book *b, uint32_t corr, uint32_t stream, uint64_t start,
+                          uint64_t end)
 {
 	pthread_mutex_lock(&b->lock);
 	if (b->nacts == b->cap) {
@@ -61,9 +62,34 @@ void apod_trace_book_work(struct apod_trace_book *b, uint32_t corr, uint64_t sta
 		b->acts = a;
 		b->cap = n;
 	}
-	b->acts[b->nacts++] = (struct apod_trace_activity){ 0, start, end < start ? start : end, corr };
+	b->acts[b->nacts++] =
+		(struct apod_trace_activity){ 0, start, end < start ? start : end, corr, stream };
 out:
 	pthread_mutex_unlock(&b->lock);
+}
+
+static int by_stream_then_start(const void *x, const void *y)
+{
+	const struct apod_trace_activity *a = x, *b = y;
+	if (a->stream != b->stream)
+		return a->stream < b->stream ? -1 : 1;
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* Work that started before the work ahead of it in its stream ended (a
+ * programmatic dependent launch, waiting inside) counts from that end. */
+static void clip_early_starts(struct apod_trace_activity *acts, size_t n)
+{
+	uint64_t ahead = 0;
+	qsort(acts, n, sizeof *acts, by_stream_then_start);
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || acts[i].stream != acts[i - 1].stream)
+			ahead = 0;
+		if (acts[i].start < ahead)
+			acts[i].start = acts[i].end < ahead ? acts[i].end : ahead;
+		if (acts[i].end > ahead)
+			ahead = acts[i].end;
+	}
 }
 
 static int by_tag_then_start(const void *x, const void *y)
@@ -84,6 +110,7 @@ int apod_trace_book_sum(struct apod_trace_book *b, double *busy, double *work, i
 		uint32_t c = b->acts[i].corr;
 		b->acts[i].tag = c < b->ntag_of ? b->tag_of[c] : 0;
 	}
+	clip_early_starts(b->acts, b->nacts);
 	qsort(b->acts, b->nacts, sizeof *b->acts, by_tag_then_start);
 	for (size_t i = 0, j; i < b->nacts; i = j) {
 		uint64_t tag = b->acts[i].tag, last = b->acts[i].end;

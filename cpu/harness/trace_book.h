@@ -17,6 +17,12 @@
  *
  * Work issued outside every phase (the snapshot writer thread's downloads)
  * is summed apart, as unattributed.
+ *
+ * A kernel launched with programmatic dependent launch starts while the
+ * one before it in its stream is still running, and waits inside for it:
+ * its record's start is early.  So a piece of work is counted from the end
+ * of the work before it in the same stream where it starts earlier; work
+ * in other streams overlaps for real and is not clipped.
  */
 #ifndef APOD_TRACE_BOOK_H
 #define APOD_TRACE_BOOK_H
@@ -28,7 +34,7 @@
 struct apod_trace_activity {
 	uint64_t tag;                 /* filled in when summing */
 	uint64_t start, end;          /* ns, the device's clock */
-	uint32_t corr;
+	uint32_t corr, stream;
 };
 
 struct apod_trace_book {
@@ -48,8 +54,10 @@ void apod_trace_book_init(struct apod_trace_book *b);
 void apod_trace_book_free(struct apod_trace_book *b);
 /* The API call with this correlation id was made under tag. */
 void apod_trace_book_call(struct apod_trace_book *b, uint32_t corr, uint64_t tag);
-/* The device ran work issued by the call with this correlation id. */
-void apod_trace_book_work(struct apod_trace_book *b, uint32_t corr, uint64_t start, uint64_t end);
+/* The device ran work issued by the call with this correlation id, in
+ * stream (CUPTI's stream id). */
+void apod_trace_book_work(struct apod_trace_book *b, uint32_t corr, uint32_t stream, uint64_t start,
+                          uint64_t end);
 /* Add each phase's busy and work seconds to busy[] and work[] (nphases
  * each) and the durations of untagged work to *unattributed, then forget
  * everything; -1 if recording ran out of memory. */

@@ -19,7 +19,7 @@
 
 struct heat_resident {
 	const struct heat_problem *p;
-	cudaStream_t stream;           /* where every kernel and copy goes */
+	cudaStream_t stream;           /* where every kernel and copy goes, after resident_issue() */
 	heat_real *d_cur, *d_next;
 	size_t *d_src_idx;
 	heat_real *d_src_temp;
@@ -67,6 +67,10 @@ void resident_free(struct heat_resident *r);
 /* Device time per phase, on the resident field's stream (the harness's
  * mark and device_seconds, for every stage built on it). */
 int resident_mark(struct heat_resident *r, int phase, int end);
+/* Before every launch, copy or memset on `stream`: tells the phase timers
+ * that the current phase's device work begins (phase_events.h: the events
+ * are recorded where the work changes phase, not at every mark). */
+int resident_issue(struct heat_resident *r);
 int resident_device_seconds(struct heat_resident *r, double *seconds, int nphases);
 
 /* genTimeStep with the plain sweep and pin kernels; swaps cur and next. */

@@ -38,6 +38,8 @@ static int zones_sliced_init(struct heat_resident *r)
 static int zones_issue(struct heat_resident *r, double *means)
 {
 	const struct heat_problem *p = r->p;
+	if (resident_issue(r))
+		return -1;
 	APOD_LAUNCH_TRY((zones_sliced_kernel<<<dim3((unsigned)p->nzones, (unsigned)r->zone_slices), 256, 0,
 	                                       r->stream>>>(r->d_cur, p->nx, p->ny, p->zones_x, p->zones_y,
 	                                                    r->d_zone_parts, r->d_zone_arrived, means)));
@@ -105,10 +107,20 @@ int resident_init(struct heat_resident *r, const struct heat_problem *p, const c
 	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	r->stats_threads = 256;
 	r->stats_blocks = 8 * sms < nparts ? 8 * sms : nparts;
-	/* Enough phases for heat's: setup .. writeReport. */
-	if (!(r->events = apod_phase_events_new(stream, 8)))
+	/* Enough phases for heat's: setup .. writeReport.  Events where the
+	 * work changes phase (phase_events.h): gpu4's step computes calcStats's
+	 * row itself, so a run of steps costs no event.  The step loop's phases
+	 * (1 the step, 2.. the probes, apod/workload.h) stay open. */
+	if (!(r->events = apod_phase_events_edges(stream, 8,
+	                                          1u << 1 | 1u << (2 + HEAT_PROBE_STATS) |
+	                                          1u << (2 + HEAT_PROBE_SUMMARY))))
 		return -1;
 	return 0;
+}
+
+int resident_issue(struct heat_resident *r)
+{
+	return r->events ? apod_phase_events_issue(r->events) : 0;
 }
 
 int resident_mark(struct heat_resident *r, int phase, int end)
@@ -153,6 +165,8 @@ int resident_sweep(struct heat_resident *r)
 	dim3 grid((unsigned)((p->nx - 2 + SWEEP_BX - 1) / SWEEP_BX),
 	          (unsigned)((p->ny - 2 + SWEEP_BY - 1) / SWEEP_BY));
 	heat_real *t;
+	if (resident_issue(r))
+		return -1;
 	APOD_LAUNCH_TRY((sweep_kernel<<<grid, block, 0, r->stream>>>(r->d_cur, r->d_next, p->nx, p->ny,
 	                                                          p->alpha)));
 	if (p->nsrc)
@@ -168,6 +182,8 @@ int resident_sweep(struct heat_resident *r)
 static int stats_send(struct heat_resident *r, int nparts)
 {
 	const struct heat_problem *p = r->p;
+	if (resident_issue(r))
+		return -1;
 	APOD_LAUNCH_TRY((merge_kernel<<<1, 256, 0, r->stream>>>(r->d_parts, nparts, r->d_total, NULL,
 	                                                                   NULL, 0)));
 	APOD_CUDA_TRY(cudaMemcpyAsync(r->h_total, r->d_total, sizeof *r->h_total, cudaMemcpyDeviceToHost,
@@ -194,6 +210,8 @@ int resident_stats_finish(struct heat_resident *r, int nparts, struct apod_momen
 static int stats_gather(struct heat_resident *r)
 {
 	const struct heat_problem *p = r->p;
+	if (resident_issue(r))
+		return -1;
 	APOD_CUDA_TRY(cudaMemsetAsync(r->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), r->stream));
 	APOD_LAUNCH_TRY((stats_kernel<<<r->stats_blocks, r->stats_threads, (size_t)p->nbins * sizeof(unsigned),
 	                           r->stream>>>(r->d_cur, p->n, p->hist_lo, p->hist_inv_width, p->nbins,
@@ -244,7 +262,7 @@ int resident_defer_stats(struct heat_resident *r, int nparts, long row)
 	const struct heat_problem *p = r->p;
 	unsigned char *dst;
 	long slot;
-	if (ring_slot(row, r->stats_slots, "calcStats", &slot))
+	if (ring_slot(row, r->stats_slots, "calcStats", &slot) || resident_issue(r))
 		return -1;
 	dst = r->d_stats_ring + (size_t)slot * r->stats_stride;
 	APOD_LAUNCH_TRY((merge_kernel<<<1, 256, 0, r->stream>>>(
@@ -268,6 +286,8 @@ static int ring_download(struct heat_resident *r, const void *dev, void *host, s
                          long slots, long first, long count)
 {
 	long a = first % slots, n1 = count < slots - a ? count : slots - a;
+	if (resident_issue(r))
+		return -1;
 	APOD_CUDA_TRY(cudaMemcpyAsync((char *)host + (size_t)a * stride,
 	                         (const char *)dev + (size_t)a * stride, (size_t)n1 * stride,
 	                         cudaMemcpyDeviceToHost, r->stream));
@@ -319,6 +339,10 @@ int resident_collect(struct heat_resident *r, int k, long first, long count, voi
 
 int resident_fetch(struct heat_resident *r, heat_real *dst)
 {
+	/* The copy below goes on the legacy stream: what the events time is
+	 * the span from here to the phase's end mark, the copy included. */
+	if (resident_issue(r))
+		return -1;
 	APOD_CUDA_TRY(cudaStreamSynchronize(r->stream));
 	APOD_CUDA_TRY(cudaMemcpy(dst, r->d_cur, r->p->n * sizeof(heat_real), cudaMemcpyDeviceToHost));
 	return 0;
@@ -359,7 +383,7 @@ void snapshots_free(struct snapshots *s)
 int snapshots_begin(struct snapshots *s, struct heat_resident *r)
 {
 	/* Made on first use: a run without snapshots pays nothing for them. */
-	if (!s->ready && snapshots_init(s, r->p->n))
+	if ((!s->ready && snapshots_init(s, r->p->n)) || resident_issue(r))
 		return -1;
 	/* The previous snapshot has been streamed out (the driver waited for
 	 * it), so the staging buffer is free. */

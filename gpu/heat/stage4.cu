@@ -277,6 +277,8 @@ static int merge_slots(struct gpu4 *g, long first, long count)
 {
 	struct heat_resident *r = &g->r;
 	int scratch = first == r->stats_slots;
+	if (resident_issue(r))
+		return -1;
 	APOD_LAUNCH_TRY((merge_rows_kernel<<<(unsigned)count, 256, 0, r->stream>>>(
 		g->d_slot_parts, g->nparts, g->d_slot_hist, r->p->nbins, first,
 		scratch ? r->stats_slots + 1 : RESIDENT_RING_SLOTS,
@@ -293,6 +295,8 @@ static int gpu4_step(void *ctx)
 	struct heat_resident *r = &g->r;
 	const struct heat_problem *p = r->p;
 	heat_real *t;
+	if (resident_issue(r))
+		return -1;
 #ifdef APOD_REAL_FLOAT
 	if (g->vec4) {
 		if (gpu4_step_vec4(g))
@@ -320,6 +324,8 @@ static int gpu4_stats(struct gpu4 *g, struct apod_moments *m)
 {
 	struct heat_resident *r = &g->r;
 	const unsigned char *row;
+	if (resident_issue(r))
+		return -1;
 	if (g->gathered)
 		return resident_stats_finish(r, (int)(g->grid.x * g->grid.y), m);
 	if (g->step_row < 0 || !g->unmerged[g->step_slot])
@@ -358,6 +364,8 @@ static int gpu4_defer_stats(struct gpu4 *g, long row)
 		/* Partials nobody asked for: the plain row replaces them, and the
 		 * next step to use the slot finds its histogram clear. */
 		long slot = row % RESIDENT_RING_SLOTS;
+		if (resident_issue(&g->r))
+			return -1;
 		APOD_CUDA_TRY(cudaMemsetAsync(g->d_slot_hist + (size_t)slot * g->r.p->nbins, 0,
 		                              (size_t)g->r.p->nbins * sizeof *g->d_slot_hist, g->r.stream));
 		g->unmerged[slot] = 0;

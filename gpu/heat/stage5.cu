@@ -104,8 +104,9 @@ static int gpu5_pass(struct gpu5 *g, long done, long steps)
 		until = m;
 	if ((m = next_multiple(done, d->snapshot_every, steps)) < until)
 		until = m;
+	/* temporal.cu launches on the resident field's stream (t.stream). */
 	if ((depth = temporal_next(&g->t, done, until, d->stats_every, &stats)) < 0 ||
-	    temporal_pass(&g->t, depth, stats))
+	    resident_issue(&g->r) || temporal_pass(&g->t, depth, stats))
 		return -1;
 	g->r.d_cur = g->t.d_cur;
 	g->r.d_next = g->t.d_next;
