@@ -49,7 +49,7 @@ struct apod_run {
 	int has_busy;
 	double busy[APOD_MAX_PHASES], work[APOD_MAX_PHASES];
 	double busy_unattributed;
-	double total;                 /* sum of the phases */
+	double total;                 /* wall time, setup to report (the phases and the harness between them) */
 	double background;            /* seconds the writer thread spent streaming
 	                                 snapshots, overlapped with the phases */
 	long snapshots;               /* snapshot files written */
