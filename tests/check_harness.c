@@ -852,20 +852,15 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("harness");
-	TCase *t = tcase_create("core");
-	tcase_add_test(t, nonsense_is_refused_at_registration);
-	tcase_add_test(t, a_workload_runs_writes_reads_and_verifies);
-	tcase_add_test(t, a_process_that_does_not_report_writes_nothing);
-	tcase_add_test(t, apod_main_refuses_a_bad_program);
-	tcase_add_test(t, a_key_named_after_an_option_is_refused);
-	tcase_add_test(t, more_keys_than_the_limit_are_refused);
-	tcase_add_test(t, device_marks_come_in_pairs);
-	tcase_add_test(t, trace_book_sums_work_by_phase);
-	tcase_add_test(t, steps_told_their_index_and_probes_deferred);
-	tcase_add_test(t, an_older_workload_is_read_in_its_own_layout);
-	tcase_add_test(t, a_choice_key_takes_only_its_choices);
-	tcase_add_test(t, the_speed_of_light_bounds_and_checks_itself);
-	suite_add_tcase(s, t);
-	return check_run(s, CK_FORK_GETENV);
+	const TTest *tests[] = {
+		nonsense_is_refused_at_registration, a_workload_runs_writes_reads_and_verifies,
+		a_process_that_does_not_report_writes_nothing, apod_main_refuses_a_bad_program,
+		a_key_named_after_an_option_is_refused, more_keys_than_the_limit_are_refused,
+		device_marks_come_in_pairs, trace_book_sums_work_by_phase,
+		steps_told_their_index_and_probes_deferred,
+		an_older_workload_is_read_in_its_own_layout, a_choice_key_takes_only_its_choices,
+		the_speed_of_light_bounds_and_checks_itself,
+		NULL,
+	};
+	return check_run(check_suite("harness", "core", 0, tests), CK_FORK_GETENV);
 }

@@ -458,12 +458,10 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("typed");
-	TCase *t = tcase_create("core");
-	tcase_add_test(t, integer_outputs_round_trip_exactly);
-	tcase_add_test(t, integer_files_are_read_strictly);
-	tcase_add_test(t, tolerance_of_is_given_the_problem);
-	tcase_add_test(t, verify_any_deck_compares_different_decks);
-	suite_add_tcase(s, t);
-	return check_run(s, CK_FORK_GETENV);
+	const TTest *tests[] = {
+		integer_outputs_round_trip_exactly, integer_files_are_read_strictly,
+		tolerance_of_is_given_the_problem, verify_any_deck_compares_different_decks,
+		NULL,
+	};
+	return check_run(check_suite("typed", "core", 0, tests), CK_FORK_GETENV);
 }
