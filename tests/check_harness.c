@@ -22,6 +22,7 @@
 #include "cpu/harness/upgrade.h"
 #include "cpu/harness/verify.h"
 #include "check_run.h"
+#include "constant_readers.h"
 
 /* ---- "count": x[i] += i every step; a series of its sum and a drift ---- */
 struct count_params {
@@ -116,18 +117,6 @@ static int count_device(void *ctx, double *seconds, int nphases)
 
 APOD_PARAM_LONG(count_steps, struct count_params, steps)
 
-static long every1(const void *p)
-{
-	(void)p;
-	return 1;
-}
-
-static int one(const void *p)
-{
-	(void)p;
-	return 1;
-}
-
 static int count_shape(const void *p, size_t dims[2])
 {
 	dims[0] = (size_t)((const struct count_params *)p)->n;
@@ -157,15 +146,15 @@ static const struct apod_param count_keys[] = {
 	  .offset = offsetof(struct count_params, scale) },
 	{ .key = NULL },
 };
-static const struct apod_probe count_probes[] = { { .name = "sum", .every = every1 }, { NULL } };
+static const struct apod_probe count_probes[] = { { .name = "sum", .every = every_step }, { NULL } };
 static const struct apod_array count_arrays[] = {
 	{ .name = "x", .dtype = APOD_F64, .shape = count_shape, .compare = APOD_COMPARE_EXACT },
 	{ .name = NULL },
 };
 static const struct apod_series count_series[] = {
-	{ .name = "sum", .probe = 0, .columns = one, .column_names = "sum",
+	{ .name = "sum", .probe = 0, .columns = one_column, .column_names = "sum",
 	  .compare = APOD_COMPARE_CLOSE, .tolerance = tight },
-	{ .name = "items", .probe = 0, .columns = one, .column_names = "n",
+	{ .name = "items", .probe = 0, .columns = one_column, .column_names = "n",
 	  .compare = APOD_COMPARE_DRIFT, .tolerance = tight },
 	{ .name = NULL },
 };
@@ -207,11 +196,11 @@ START_TEST(nonsense_is_refused_at_registration)
 		{ .key = NULL },
 	};
 	static const struct apod_series same_name[] = {
-		{ .name = "x", .probe = 0, .columns = one, .compare = APOD_COMPARE_EXACT },
+		{ .name = "x", .probe = 0, .columns = one_column, .compare = APOD_COMPARE_EXACT },
 		{ .name = NULL },
 	};
 	static const struct apod_series bad_probe[] = {
-		{ .name = "s", .probe = 3, .columns = one, .compare = APOD_COMPARE_EXACT },
+		{ .name = "s", .probe = 3, .columns = one_column, .compare = APOD_COMPARE_EXACT },
 		{ .name = NULL },
 	};
 	ck_assert_int_eq(apod_workload_check(&w), 0);
