@@ -245,15 +245,12 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("bounds");
-	TCase *t = tcase_create("core");
-	tcase_add_test(t, guide_three_quarters_gives_four);
-	tcase_add_test(t, amdahl_edges);
-	tcase_add_test(t, gustafson_scaled_speedup);
-	tcase_add_test(t, a_bound_checks_its_own_assumption);
-	tcase_add_test(t, noise_is_measured_from_repeated_timings);
-	tcase_add_test(t, noise_inside_holds_and_a_real_speedup_does_not);
-	tcase_add_test(t, recorded_runs_stay_within_their_bounds);
-	suite_add_tcase(s, t);
-	return check_run(s, CK_FORK_GETENV);
+	const TTest *tests[] = {
+		guide_three_quarters_gives_four, amdahl_edges, gustafson_scaled_speedup,
+		a_bound_checks_its_own_assumption, noise_is_measured_from_repeated_timings,
+		noise_inside_holds_and_a_real_speedup_does_not,
+		recorded_runs_stay_within_their_bounds,
+		NULL,
+	};
+	return check_run(check_suite("bounds", "core", 0, tests), CK_FORK_GETENV);
 }

@@ -233,12 +233,10 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("ceilings");
-	TCase *t = tcase_create("file");
-	tcase_add_test(t, a_file_reads_back_what_was_saved);
-	tcase_add_test(t, every_malformed_file_is_refused_by_name);
-	tcase_add_test(t, a_file_that_is_not_json_is_refused);
-	tcase_add_test(t, the_cache_file_is_named_by_host_cpu_and_device);
-	suite_add_tcase(s, t);
-	return check_run(s, CK_FORK_GETENV);
+	const TTest *tests[] = {
+		a_file_reads_back_what_was_saved, every_malformed_file_is_refused_by_name,
+		a_file_that_is_not_json_is_refused, the_cache_file_is_named_by_host_cpu_and_device,
+		NULL,
+	};
+	return check_run(check_suite("ceilings", "file", 0, tests), CK_FORK_GETENV);
 }

@@ -152,8 +152,10 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-	Suite *s = suite_create("cli");
-	TCase *t = tcase_create("table");
+	const TTest *tests[] = {
+		the_man_page_synopsis_is_the_table, the_man_page_names_every_command_and_option,
+		usage_lines_come_from_the_entry, NULL,
+	};
 	int failed;
 	apod_prog = &program;
 	if (argc > 1 && !strcmp(argv[1], "--synopsis")) {
@@ -165,11 +167,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	man = read_man();
-	tcase_add_test(t, the_man_page_synopsis_is_the_table);
-	tcase_add_test(t, the_man_page_names_every_command_and_option);
-	tcase_add_test(t, usage_lines_come_from_the_entry);
-	suite_add_tcase(s, t);
-	failed = check_run(s, CK_FORK_GETENV);
+	failed = check_run(check_suite("cli", "table", 0, tests), CK_FORK_GETENV);
 	free(man);
 	return failed;
 }

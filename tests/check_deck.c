@@ -241,17 +241,12 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("deck");
-	TCase *t = tcase_create("core");
-	tcase_add_test(t, medium_deck_is_the_default);
-	tcase_add_test(t, small_deck_loads);
-	tcase_add_test(t, bad_values_are_named);
-	tcase_add_test(t, bad_files_are_named);
-	tcase_add_test(t, too_big_for_memory_is_refused_with_bytes);
-	tcase_add_test(t, problem_has_fixed_edges_and_heaters);
-	tcase_add_test(t, params_json_round_trip);
-	tcase_add_test(t, heat_declares_its_compulsory_work);
-	tcase_add_test(t, every_workload_declares_its_compulsory_work);
-	suite_add_tcase(s, t);
-	return check_run(s, CK_FORK_GETENV);
+	const TTest *tests[] = {
+		medium_deck_is_the_default, small_deck_loads, bad_values_are_named,
+		bad_files_are_named, too_big_for_memory_is_refused_with_bytes,
+		problem_has_fixed_edges_and_heaters, params_json_round_trip,
+		heat_declares_its_compulsory_work, every_workload_declares_its_compulsory_work,
+		NULL,
+	};
+	return check_run(check_suite("deck", "core", 0, tests), CK_FORK_GETENV);
 }

@@ -237,15 +237,13 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("gpu");
-	TCase *t = tcase_create("device");
-	tcase_add_test(t, too_big_for_the_device_names_the_bytes);
-	tcase_add_test(t, every_stage_runs_a_tiny_deck);
-	tcase_add_test(t, deferred_probes_equal_the_synchronous_ones);
-	tcase_add_test(t, phase_edges_time_the_work);
-	/* Last: in one process (no fork), the errors it provokes would stay
-	 * behind as CUDA's last error for the next launch check to find. */
-	tcase_add_test(t, real_failures_are_named);
-	suite_add_tcase(s, t);
-	return check_run_gpu(s);
+	const TTest *tests[] = {
+		too_big_for_the_device_names_the_bytes, every_stage_runs_a_tiny_deck,
+		deferred_probes_equal_the_synchronous_ones, phase_edges_time_the_work,
+		/* Last: in one process (no fork), the errors it provokes would stay
+		 * behind as CUDA's last error for the next launch check to find. */
+		real_failures_are_named,
+		NULL,
+	};
+	return check_run_gpu(check_suite("gpu", "device", 0, tests));
 }

@@ -22,6 +22,7 @@
 #include "cpu/harness/upgrade.h"
 #include "cpu/harness/verify.h"
 #include "check_run.h"
+#include "constant_readers.h"
 
 /* ---- "count": x[i] += i every step; a series of its sum and a drift ---- */
 struct count_params {
@@ -116,18 +117,6 @@ static int count_device(void *ctx, double *seconds, int nphases)
 
 APOD_PARAM_LONG(count_steps, struct count_params, steps)
 
-static long every1(const void *p)
-{
-	(void)p;
-	return 1;
-}
-
-static int one(const void *p)
-{
-	(void)p;
-	return 1;
-}
-
 static int count_shape(const void *p, size_t dims[2])
 {
 	dims[0] = (size_t)((const struct count_params *)p)->n;
@@ -157,15 +146,15 @@ static const struct apod_param count_keys[] = {
 	  .offset = offsetof(struct count_params, scale) },
 	{ .key = NULL },
 };
-static const struct apod_probe count_probes[] = { { .name = "sum", .every = every1 }, { NULL } };
+static const struct apod_probe count_probes[] = { { .name = "sum", .every = every_step }, { NULL } };
 static const struct apod_array count_arrays[] = {
 	{ .name = "x", .dtype = APOD_F64, .shape = count_shape, .compare = APOD_COMPARE_EXACT },
 	{ .name = NULL },
 };
 static const struct apod_series count_series[] = {
-	{ .name = "sum", .probe = 0, .columns = one, .column_names = "sum",
+	{ .name = "sum", .probe = 0, .columns = one_column, .column_names = "sum",
 	  .compare = APOD_COMPARE_CLOSE, .tolerance = tight },
-	{ .name = "items", .probe = 0, .columns = one, .column_names = "n",
+	{ .name = "items", .probe = 0, .columns = one_column, .column_names = "n",
 	  .compare = APOD_COMPARE_DRIFT, .tolerance = tight },
 	{ .name = NULL },
 };
@@ -207,11 +196,11 @@ START_TEST(nonsense_is_refused_at_registration)
 		{ .key = NULL },
 	};
 	static const struct apod_series same_name[] = {
-		{ .name = "x", .probe = 0, .columns = one, .compare = APOD_COMPARE_EXACT },
+		{ .name = "x", .probe = 0, .columns = one_column, .compare = APOD_COMPARE_EXACT },
 		{ .name = NULL },
 	};
 	static const struct apod_series bad_probe[] = {
-		{ .name = "s", .probe = 3, .columns = one, .compare = APOD_COMPARE_EXACT },
+		{ .name = "s", .probe = 3, .columns = one_column, .compare = APOD_COMPARE_EXACT },
 		{ .name = NULL },
 	};
 	ck_assert_int_eq(apod_workload_check(&w), 0);
@@ -864,20 +853,15 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("harness");
-	TCase *t = tcase_create("core");
-	tcase_add_test(t, nonsense_is_refused_at_registration);
-	tcase_add_test(t, a_workload_runs_writes_reads_and_verifies);
-	tcase_add_test(t, a_process_that_does_not_report_writes_nothing);
-	tcase_add_test(t, apod_main_refuses_a_bad_program);
-	tcase_add_test(t, a_key_named_after_an_option_is_refused);
-	tcase_add_test(t, more_keys_than_the_limit_are_refused);
-	tcase_add_test(t, device_marks_come_in_pairs);
-	tcase_add_test(t, trace_book_sums_work_by_phase);
-	tcase_add_test(t, steps_told_their_index_and_probes_deferred);
-	tcase_add_test(t, an_older_workload_is_read_in_its_own_layout);
-	tcase_add_test(t, a_choice_key_takes_only_its_choices);
-	tcase_add_test(t, the_speed_of_light_bounds_and_checks_itself);
-	suite_add_tcase(s, t);
-	return check_run(s, CK_FORK_GETENV);
+	const TTest *tests[] = {
+		nonsense_is_refused_at_registration, a_workload_runs_writes_reads_and_verifies,
+		a_process_that_does_not_report_writes_nothing, apod_main_refuses_a_bad_program,
+		a_key_named_after_an_option_is_refused, more_keys_than_the_limit_are_refused,
+		device_marks_come_in_pairs, trace_book_sums_work_by_phase,
+		steps_told_their_index_and_probes_deferred,
+		an_older_workload_is_read_in_its_own_layout, a_choice_key_takes_only_its_choices,
+		the_speed_of_light_bounds_and_checks_itself,
+		NULL,
+	};
+	return check_run(check_suite("harness", "core", 0, tests), CK_FORK_GETENV);
 }

@@ -436,29 +436,15 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("lab_models");
-	TCase *t = tcase_create("core");
-	tcase_add_test(t, guide_aligned_warp_four_sectors);
-	tcase_add_test(t, guide_misaligned_warp_five_sectors);
-	tcase_add_test(t, guide_strided_sectors);
-	tcase_add_test(t, partial_last_warp);
-	tcase_add_test(t, aos_soa_fractions);
-	tcase_add_test(t, guide_4byte_stride_is_gcd);
-	tcase_add_test(t, eight_byte_words);
-	tcase_add_test(t, guide_tile_padding);
-	tcase_add_test(t, broadcast_and_distinct_words);
-	tcase_add_test(t, guide_staged_model);
-	tcase_add_test(t, pipeline_model);
-	tcase_add_test(t, survey_h100_overlap);
-	tcase_add_test(t, by_lane_and_by_warp);
-	tcase_add_test(t, data_branch_scattered);
-	tcase_add_test(t, data_branch_grouped);
-	tcase_add_test(t, coins_are_the_labs);
-	tcase_add_test(t, littles_law);
-	tcase_add_test(t, ulp_dist_basics);
-	tcase_add_test(t, ulp_dist_midpoint_allowance);
-	tcase_add_test(t, expf_fast_bound);
-	tcase_add_test(t, powf_fast_bound);
-	suite_add_tcase(s, t);
-	return check_run(s, CK_FORK_GETENV);
+	const TTest *tests[] = {
+		guide_aligned_warp_four_sectors, guide_misaligned_warp_five_sectors,
+		guide_strided_sectors, partial_last_warp, aos_soa_fractions,
+		guide_4byte_stride_is_gcd, eight_byte_words, guide_tile_padding,
+		broadcast_and_distinct_words, guide_staged_model, pipeline_model,
+		survey_h100_overlap, by_lane_and_by_warp, data_branch_scattered,
+		data_branch_grouped, coins_are_the_labs, littles_law, ulp_dist_basics,
+		ulp_dist_midpoint_allowance, expf_fast_bound, powf_fast_bound,
+		NULL,
+	};
+	return check_run(check_suite("lab_models", "core", 0, tests), CK_FORK_GETENV);
 }

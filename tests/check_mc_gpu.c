@@ -66,11 +66,9 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("montecarlo-gpu");
-	TCase *t = tcase_create("paths");
-	tcase_set_timeout(t, 120);
-	tcase_add_test(t, paths_within_eta_short);
-	tcase_add_test(t, paths_within_eta_long_and_volatile);
-	suite_add_tcase(s, t);
-	return check_run_gpu(s);
+	const TTest *tests[] = {
+		paths_within_eta_short, paths_within_eta_long_and_volatile,
+		NULL,
+	};
+	return check_run_gpu(check_suite("montecarlo-gpu", "paths", 120, tests));
 }

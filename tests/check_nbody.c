@@ -194,19 +194,13 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("nbody");
-	TCase *tc = tcase_create("core");
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, interact_matches_the_formula);
-	tcase_add_test(tc, self_interaction_adds_zero);
-	tcase_add_test(tc, pairs_pull_equally_and_oppositely);
-	tcase_add_test(tc, rsqrt_form_is_close_to_the_reference);
-	tcase_add_test(tc, unit_mass_form_times_the_mass_is_the_pull);
-	tcase_add_test(tc, a_far_body_adds_exactly_zero);
-	tcase_add_test(tc, force_bound_is_the_maximum);
-	tcase_add_test(tc, kinetic_and_potential);
-	tcase_add_test(tc, host_forces_against_double);
-	tcase_add_test(tc, tolerance_grows_with_the_steps);
-	suite_add_tcase(s, tc);
-	return check_run(s, CK_FORK_GETENV);
+	const TTest *tests[] = {
+		interact_matches_the_formula, self_interaction_adds_zero,
+		pairs_pull_equally_and_oppositely, rsqrt_form_is_close_to_the_reference,
+		unit_mass_form_times_the_mass_is_the_pull, a_far_body_adds_exactly_zero,
+		force_bound_is_the_maximum, kinetic_and_potential, host_forces_against_double,
+		tolerance_grows_with_the_steps,
+		NULL,
+	};
+	return check_run(check_suite("nbody", "core", 60, tests), CK_FORK_GETENV);
 }

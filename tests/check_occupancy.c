@@ -611,29 +611,18 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("occupancy");
-	TCase *t = tcase_create("core");
-	tcase_add_test(t, guide_cc70_37_registers_128_threads);
-	tcase_add_test(t, guide_cc70_37_registers_320_threads);
-	tcase_add_test(t, guide_cc70_32_registers_is_full);
-	tcase_add_test(t, guide23_cc10_12_registers);
-	tcase_add_test(t, guide23_block_rounding);
-	tcase_add_test(t, guide23_bigger_blocks_are_not_better);
-	tcase_add_test(t, course_spreadsheet_example);
-	tcase_add_test(t, course_registers_40_and_21);
-	tcase_add_test(t, course_shared_memory_per_thread);
-	tcase_add_test(t, course_block_size);
-	tcase_add_test(t, hopper_each_limit);
-	tcase_add_test(t, hopper_rounding);
-	tcase_add_test(t, hopper_does_not_fit);
-	tcase_add_test(t, hopper_carveout);
-	tcase_add_test(t, other_generations);
-	tcase_add_test(t, table_is_consistent);
-	tcase_add_test(t, more_resources_never_more_blocks);
-	tcase_add_test(t, names_and_invalid_input);
+	const TTest *tests[] = {
+		guide_cc70_37_registers_128_threads, guide_cc70_37_registers_320_threads,
+		guide_cc70_32_registers_is_full, guide23_cc10_12_registers, guide23_block_rounding,
+		guide23_bigger_blocks_are_not_better, course_spreadsheet_example,
+		course_registers_40_and_21, course_shared_memory_per_thread, course_block_size,
+		hopper_each_limit, hopper_rounding, hopper_does_not_fit, hopper_carveout,
+		other_generations, table_is_consistent, more_resources_never_more_blocks,
+		names_and_invalid_input,
 #ifdef HAVE_CUDA_OCCUPANCY_H
-	tcase_add_test(t, agrees_with_cuda_occupancy_h);
+		agrees_with_cuda_occupancy_h,
 #endif
-	suite_add_tcase(s, t);
-	return check_run(s, CK_FORK_GETENV);
+		NULL,
+	};
+	return check_run(check_suite("occupancy", "core", 0, tests), CK_FORK_GETENV);
 }

@@ -273,14 +273,11 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("results");
-	TCase *t = tcase_create("core");
-	tcase_add_test(t, npy_header_is_parsed_by_key);
-	tcase_add_test(t, fifo_is_refused_not_waited_on);
-	tcase_add_test(t, csv_steps_are_whole_numbers);
-	tcase_add_test(t, shifted_steps_say_why);
-	tcase_add_test(t, report_json_fifo_is_refused);
-	tcase_add_test(t, messages_keep_the_reason);
-	suite_add_tcase(s, t);
-	return check_run(s, CK_FORK_GETENV);
+	const TTest *tests[] = {
+		npy_header_is_parsed_by_key, fifo_is_refused_not_waited_on,
+		csv_steps_are_whole_numbers, shifted_steps_say_why, report_json_fifo_is_refused,
+		messages_keep_the_reason,
+		NULL,
+	};
+	return check_run(check_suite("results", "core", 0, tests), CK_FORK_GETENV);
 }

@@ -380,25 +380,15 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("shared");
-	TCase *t = tcase_create("core");
-	tcase_add_test(t, cell_update_is_the_five_point_formula);
-	tcase_add_test(t, cell_update_keeps_the_maximum_principle);
-	tcase_add_test(t, welford_matches_two_pass);
-	tcase_add_test(t, chan_merge_equals_one_pass);
-	tcase_add_test(t, block_moments);
-	tcase_add_test(t, histogram_bins_and_clamps);
-	tcase_add_test(t, histogram_edges_bound_each_bin);
-	tcase_add_test(t, ulp_distance_on_the_float_grid);
-	tcase_add_test(t, within_absolute_and_relative);
-	tcase_add_test(t, philox_known_answers);
-	tcase_add_test(t, uniform_conversions_hit_their_ends);
-	tcase_add_test(t, box_muller_ends);
-	tcase_add_test(t, box_muller_is_standard_normal);
-	tcase_add_test(t, closed_forms);
-	tcase_add_test(t, path_one_step);
-	tcase_add_test(t, passes_end_where_the_field_is_wanted);
-	tcase_add_test(t, passes_with_stats_every_8);
-	suite_add_tcase(s, t);
-	return check_run(s, CK_FORK_GETENV);
+	const TTest *tests[] = {
+		cell_update_is_the_five_point_formula, cell_update_keeps_the_maximum_principle,
+		welford_matches_two_pass, chan_merge_equals_one_pass, block_moments,
+		histogram_bins_and_clamps, histogram_edges_bound_each_bin,
+		ulp_distance_on_the_float_grid, within_absolute_and_relative, philox_known_answers,
+		uniform_conversions_hit_their_ends, box_muller_ends, box_muller_is_standard_normal,
+		closed_forms, path_one_step, passes_end_where_the_field_is_wanted,
+		passes_with_stats_every_8,
+		NULL,
+	};
+	return check_run(check_suite("shared", "core", 0, tests), CK_FORK_GETENV);
 }

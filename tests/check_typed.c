@@ -21,6 +21,7 @@
 #include "cpu/harness/run.h"
 #include "cpu/harness/verify.h"
 #include "check_run.h"
+#include "constant_readers.h"
 
 /* ---- "tally": integer outputs of every kind, stepped with step_at ------- */
 
@@ -121,12 +122,6 @@ static int tally_fetch(void *ctx, int a, void *dst)
 
 APOD_PARAM_LONG(tally_steps, struct tally_params, steps)
 
-static long every1(const void *p)
-{
-	(void)p;
-	return 1;
-}
-
 static int shape_n(const void *p, size_t dims[2])
 {
 	dims[0] = (size_t)((const struct tally_params *)p)->n;
@@ -175,7 +170,7 @@ static const struct apod_param tally_keys[] = {
 	  .offset = offsetof(struct tally_params, label) },
 	{ .key = NULL },
 };
-static const struct apod_probe tally_probes[] = { { .name = "tally", .every = every1 }, { NULL } };
+static const struct apod_probe tally_probes[] = { { .name = "tally", .every = every_step }, { NULL } };
 static const struct apod_array tally_arrays[] = {
 	{ .name = "ids", .dtype = APOD_I32, .shape = shape_n, .compare = APOD_COMPARE_EXACT },
 	{ .name = "hashes", .dtype = APOD_U64, .shape = shape_n, .compare = APOD_COMPARE_EXACT },
@@ -458,12 +453,10 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("typed");
-	TCase *t = tcase_create("core");
-	tcase_add_test(t, integer_outputs_round_trip_exactly);
-	tcase_add_test(t, integer_files_are_read_strictly);
-	tcase_add_test(t, tolerance_of_is_given_the_problem);
-	tcase_add_test(t, verify_any_deck_compares_different_decks);
-	suite_add_tcase(s, t);
-	return check_run(s, CK_FORK_GETENV);
+	const TTest *tests[] = {
+		integer_outputs_round_trip_exactly, integer_files_are_read_strictly,
+		tolerance_of_is_given_the_problem, verify_any_deck_compares_different_decks,
+		NULL,
+	};
+	return check_run(check_suite("typed", "core", 0, tests), CK_FORK_GETENV);
 }

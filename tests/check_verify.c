@@ -383,16 +383,12 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("verify");
-	TCase *t = tcase_create("core");
-	tcase_add_test(t, tolerance_follows_the_design);
-	tcase_add_test(t, compare_field_finds_the_worst_cell);
-	tcase_add_test(t, verify_shows_a_double_difference);
-	tcase_add_test(t, phase_column_fits_the_names);
-	tcase_add_test(t, npy_round_trip_and_header);
-	tcase_add_test(t, outfile_is_atomic);
-	tcase_add_test(t, results_round_trip_and_gate);
-	tcase_add_test(t, outdir_swaps_whole_runs);
-	suite_add_tcase(s, t);
-	return check_run(s, CK_FORK_GETENV);
+	const TTest *tests[] = {
+		tolerance_follows_the_design, compare_field_finds_the_worst_cell,
+		verify_shows_a_double_difference, phase_column_fits_the_names,
+		npy_round_trip_and_header, outfile_is_atomic, results_round_trip_and_gate,
+		outdir_swaps_whole_runs,
+		NULL,
+	};
+	return check_run(check_suite("verify", "core", 0, tests), CK_FORK_GETENV);
 }

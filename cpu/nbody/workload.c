@@ -14,62 +14,61 @@
 #include "nbody_workload.h"
 #include "tolerance.h"
 
-static void pos_tol(const void *params, int any_float, struct apod_tol *t)
+/* The design (tolerance.c) the tolerances below are read from. */
+static struct nbody_tolerance design(const void *params)
 {
 	struct nbody_tolerance d;
-	(void)any_float;   /* the state is always float */
 	nbody_design(params, &d);
-	t->atol = d.pos;
+	return d;
+}
+
+/* n-body's tolerances are all absolute: its values pass through zero. */
+static void absolute(struct apod_tol *t, double atol)
+{
+	t->atol = atol;
 	t->rtol = 0;
+}
+
+static void pos_tol(const void *params, int any_float, struct apod_tol *t)
+{
+	(void)any_float;   /* the state is always float */
+	absolute(t, design(params).pos);
 }
 
 static void vel_tol(const void *params, int any_float, struct apod_tol *t)
 {
-	struct nbody_tolerance d;
 	(void)any_float;
-	nbody_design(params, &d);
-	t->atol = d.vel;
-	t->rtol = 0;
+	absolute(t, design(params).vel);
 }
 
 /* stats: kinetic, momentum (3), centre of mass (3). */
 static void stats_tol(const void *params, int any_float, int column, struct apod_tol *t)
 {
-	struct nbody_tolerance d;
+	struct nbody_tolerance d = design(params);
 	(void)any_float;
-	nbody_design(params, &d);
-	t->atol = column == 0 ? d.kinetic : column < 4 ? d.momentum : d.centre;
-	t->rtol = 0;
+	absolute(t, column == 0 ? d.kinetic : column < 4 ? d.momentum : d.centre);
 }
 
 static void momentum_drift_tol(const void *params, int any_float, int column, struct apod_tol *t)
 {
-	struct nbody_tolerance d;
 	(void)any_float;
 	(void)column;
-	nbody_design(params, &d);
-	t->atol = d.momentum_drift;
-	t->rtol = 0;
+	absolute(t, design(params).momentum_drift);
 }
 
 /* energy: kinetic, potential, total. */
 static void energy_tol(const void *params, int any_float, int column, struct apod_tol *t)
 {
-	struct nbody_tolerance d;
+	struct nbody_tolerance d = design(params);
 	(void)any_float;
-	nbody_design(params, &d);
-	t->atol = column == 0 ? d.kinetic : column == 1 ? d.potential : d.kinetic + d.potential;
-	t->rtol = 0;
+	absolute(t, column == 0 ? d.kinetic : column == 1 ? d.potential : d.kinetic + d.potential);
 }
 
 static void energy_drift_tol(const void *params, int any_float, int column, struct apod_tol *t)
 {
-	struct nbody_tolerance d;
 	(void)any_float;
 	(void)column;
-	nbody_design(params, &d);
-	t->atol = d.energy_drift;
-	t->rtol = 0;
+	absolute(t, design(params).energy_drift);
 }
 
 static int three_shape(const void *params, size_t dims[2])

@@ -58,12 +58,8 @@ static int omp_energy(void *ctx, int k, double *const *rows)
 	double kinetic = 0, potential = 0;
 	(void)k;
 	#pragma omp parallel for schedule(static) reduction(+ : kinetic, potential)
-	for (size_t i = 0; i < n; i++) {
-		double ke, pe;
-		particles_energy(state + i * PARTICLES_COLS, particles_spring(i), &ke, &pe);
-		kinetic += ke;
-		potential += pe;
-	}
+	for (size_t i = 0; i < n; i++)
+		particles_energy_add(state, i, &kinetic, &potential);
 	particles_energy_rows(kinetic, potential, rows);
 	return 0;
 }

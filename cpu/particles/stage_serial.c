@@ -81,12 +81,8 @@ static int calcEnergy(void *ctx, int k, double *const *rows)
 	struct particles_host *s = ctx;
 	double kinetic = 0, potential = 0;
 	(void)k;   /* the workload's one probe */
-	for (size_t i = 0; i < s->p->n; i++) {
-		double ke, pe;
-		particles_energy(s->state + i * PARTICLES_COLS, particles_spring(i), &ke, &pe);
-		kinetic += ke;
-		potential += pe;
-	}
+	for (size_t i = 0; i < s->p->n; i++)
+		particles_energy_add(s->state, i, &kinetic, &potential);
 	particles_energy_rows(kinetic, potential, rows);
 	return 0;
 }

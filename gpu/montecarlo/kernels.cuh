@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "apod/cuda.h"
+#include "gpu/block_tree_sum.cuh"
 #include "cpu/montecarlo/montecarlo.h"
 
 #define MC_BLOCK 256                     /* threads a block, a power of two */
@@ -52,25 +53,6 @@ static __device__ __forceinline__ int mc_terms(const struct mc_batch_args &a,
 	return mc_bin(o.st, a.hist_lo, a.hist_inv_width, a.bins);
 }
 
-/* Sum the block's MC_SUMS values a thread; thread 0 gets them (a fixed tree). */
-static __device__ void mc_block_tree(double t[MC_SUMS], double *out)
-{
-	__shared__ double sh[MC_SUMS][MC_BLOCK];
-	unsigned i = threadIdx.x;
-	for (int j = 0; j < MC_SUMS; j++)
-		sh[j][i] = t[j];
-	__syncthreads();
-	for (unsigned half = MC_BLOCK / 2; half > 0; half /= 2) {
-		if (i < half)
-			for (int j = 0; j < MC_SUMS; j++)
-				sh[j][i] += sh[j][i + half];
-		__syncthreads();
-	}
-	if (i == 0)
-		for (int j = 0; j < MC_SUMS; j++)
-			out[j] = sh[j][0];
-}
-
 /* gpu1: one thread, one path; global atomics for the histogram; the
  * block's sums to partial[block]. */
 static __global__ void __launch_bounds__(MC_BLOCK)
@@ -82,7 +64,7 @@ mc_gpu1_kernel(struct mc_batch_args a, double *partial, unsigned *hist)
 		struct mc_outcome o = mc_path(&a.m, a.first + i);
 		atomicAdd(&hist[mc_terms(a, o, t)], 1u);
 	}
-	mc_block_tree(t, partial + (size_t)blockIdx.x * MC_SUMS);
+	block_tree_sum<MC_SUMS, MC_BLOCK>(t, partial + (size_t)blockIdx.x * MC_SUMS);
 }
 
 /* Box-Muller with sincospi: see the comment at the top. */
@@ -152,7 +134,7 @@ mc_total_kernel(const double *partial, unsigned blocks, double *sums)
 	for (unsigned b = threadIdx.x; b < blocks; b += MC_BLOCK)
 		for (int j = 0; j < MC_SUMS; j++)
 			t[j] += partial[(size_t)b * MC_SUMS + j];
-	mc_block_tree(t, sums);
+	block_tree_sum<MC_SUMS, MC_BLOCK>(t, sums);
 }
 
 static inline struct mc_batch_args mc_args(const struct mc_problem *p, size_t batch)

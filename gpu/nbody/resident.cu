@@ -16,6 +16,7 @@
 
 #include "apod/cuda.h"
 #include "apod/stock.h"
+#include "gpu/block_tree_sum.cuh"
 #include "gpu/device.h"
 #include "forces.cuh"
 #include "nbody_resident.h"
@@ -23,25 +24,6 @@
 #define BLOCK 256             /* kick, drift, simple and tiled forces, reductions */
 #define STATS_BLOCKS 1024     /* at most: partial sums per statistics probe */
 #define SUMS 7
-
-/* Sum K doubles a thread over the block (fixed tree); thread 0 gets them. */
-template <int K> static __device__ void block_sum(double (&v)[K], double *out)
-{
-	__shared__ double s[K][BLOCK];
-	unsigned t = threadIdx.x;
-	for (int c = 0; c < K; c++)
-		s[c][t] = v[c];
-	__syncthreads();
-	for (unsigned half = BLOCK / 2; half > 0; half /= 2) {
-		if (t < half)
-			for (int c = 0; c < K; c++)
-				s[c][t] += s[c][t + half];
-		__syncthreads();
-	}
-	if (t == 0)
-		for (int c = 0; c < K; c++)
-			out[c] = s[c][0];
-}
 
 /* Kinetic, m v (3), m r (3) over a strided set of bodies, then the block. */
 static __global__ void stats_kernel(const float4 *__restrict__ pos, const float4 *__restrict__ vel,
@@ -59,7 +41,7 @@ static __global__ void stats_kernel(const float4 *__restrict__ pos, const float4
 		v[5] += m * x.y;
 		v[6] += m * x.z;
 	}
-	block_sum<SUMS>(v, part + (size_t)blockIdx.x * SUMS);
+	block_tree_sum<SUMS, BLOCK>(v, part + (size_t)blockIdx.x * SUMS);
 }
 
 /* The potential of the pairs (i, j > i): one thread a row, then the block. */
@@ -75,7 +57,7 @@ static __global__ void potential_kernel(const float4 *__restrict__ pos, int n, f
 			row[0] += nbody_pair_potential(a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w, eps2);
 		}
 	}
-	block_sum<1>(row, part + blockIdx.x);
+	block_tree_sum<1, BLOCK>(row, part + blockIdx.x);
 }
 
 /* One block sums count rows of K partial sums. */
@@ -87,7 +69,7 @@ template <int K> static __global__ void total_kernel(const double *part, int cou
 	for (int b = threadIdx.x; b < count; b += blockDim.x)
 		for (int c = 0; c < K; c++)
 			v[c] += part[(size_t)b * K + c];
-	block_sum<K>(v, total);
+	block_tree_sum<K, BLOCK>(v, total);
 }
 
 int nbody_forces(const struct nbody_resident *g, int kick_too)

@@ -79,4 +79,16 @@ APOD_HD void particles_energy(const float *s, float k, double *kinetic, double *
 	*potential = 0.5 * (double)k * (x * x + y * y);
 }
 
+/* Particle i of state (n x PARTICLES_COLS) added to running sums of the
+ * kinetic and potential energies: the term the host stages' calcEnergy
+ * sums, serial in index order, omp by reduction. */
+APOD_HD void particles_energy_add(const float *state, uint64_t i, double *kinetic,
+                                  double *potential)
+{
+	double ke, pe;
+	particles_energy(state + i * PARTICLES_COLS, particles_spring(i), &ke, &pe);
+	*kinetic += ke;
+	*potential += pe;
+}
+
 #endif

@@ -26,6 +26,7 @@
 #include "cpu/harness/results.h"
 #include "cpu/harness/run.h"
 #include "cpu/harness/verify.h"
+#include "tests/constant_readers.h"
 
 struct fz_params {
 	char name[APOD_NAME_MAX];
@@ -46,12 +47,6 @@ static int fz_check(const void *params)
 
 APOD_PARAM_LONG(fz_steps, struct fz_params, steps)
 APOD_PARAM_LONG(fz_every, struct fz_params, every)
-
-static long fz_always(const void *params)
-{
-	(void)params;
-	return 1;
-}
 
 static int fz_four(const void *params)
 {
@@ -99,7 +94,7 @@ static const struct apod_param fz_keys[] = {
 	{ .key = NULL },
 };
 static const struct apod_probe fz_probes[] = {
-	{ .name = "calcStats", .every = fz_always },
+	{ .name = "calcStats", .every = every_step },
 	{ .name = "calcSummary", .every = fz_every },
 	{ .name = NULL },
 };
