@@ -29,6 +29,13 @@ extern "C" void apod_phase_events_free(struct apod_phase_events *pe)
 	free(pe);
 }
 
+static int create_all(struct apod_phase_events *pe)
+{
+	for (int i = 0; i < SLOTS; i++)
+		APOD_CUDA_TRY(cudaEventCreate(&pe->ev[i]));
+	return 0;
+}
+
 static struct apod_phase_events *create(cudaStream_t stream, int nphases, int edges,
                                         unsigned chained)
 {
@@ -46,14 +53,9 @@ static struct apod_phase_events *create(cudaStream_t stream, int nphases, int ed
 	pe->edges = edges;
 	pe->chained = chained;
 	pe->marked = pe->open = -1;
-	for (int i = 0; i < SLOTS; i++) {
-		cudaError_t err = cudaEventCreate(&pe->ev[i]);
-		if (err != cudaSuccess) {
-			pe->ev[i] = NULL;
-			apod_cuda_failed(err, "cudaEventCreate", __FILE__, __LINE__);
-			apod_phase_events_free(pe);
-			return NULL;
-		}
+	if (create_all(pe)) {
+		apod_phase_events_free(pe);
+		return NULL;
 	}
 	return pe;
 }
