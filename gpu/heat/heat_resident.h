@@ -58,6 +58,13 @@ struct heat_resident {
  * free either way. */
 int heat_sources_upload(const struct heat_problem *p, size_t **d_idx, heat_real **d_temp);
 
+/* Wait until setup's uploads have landed: they go on the legacy stream
+ * (and a cudaMemcpy from pageable memory returns before its copy reaches
+ * the device), while the stages work on non-blocking streams, which do not
+ * wait for it.  The first step, launched early with nothing in its stream
+ * ahead of it, read a heater mask not yet there (gate-gpu.sh, once). */
+int resident_settle(void);
+
 /* Allocate and upload; `extra_fields` more fields' worth of device memory
  * will be allocated by the stage and is counted in the size check. */
 int resident_init(struct heat_resident *r, const struct heat_problem *p, const char *stage,

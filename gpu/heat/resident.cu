@@ -118,6 +118,12 @@ int resident_init(struct heat_resident *r, const struct heat_problem *p, const c
 	return 0;
 }
 
+int resident_settle(void)
+{
+	APOD_CUDA_TRY(cudaDeviceSynchronize());
+	return 0;
+}
+
 int resident_issue(struct heat_resident *r)
 {
 	return r->events ? apod_phase_events_issue(r->events) : 0;

@@ -30,7 +30,7 @@ static void *resident_create(const void *problem)
 		apod_fail("GPU stage: out of memory");
 		return NULL;
 	}
-	if (setup(g, (const struct heat_problem *)problem)) {
+	if (setup(g, (const struct heat_problem *)problem) || resident_settle()) {
 		destroy(g);
 		return NULL;
 	}
