@@ -122,3 +122,15 @@ int mc_host_stage_fetch(void *ctx, int a, void *dst)
 	mc_host_batch_means(ctx, dst);
 	return 0;
 }
+
+uint64_t mc_host_batch_begin(struct mc_host *h)
+{
+	memset(h->hist, 0, (size_t)h->p->bins * sizeof *h->hist);
+	return (uint64_t)h->done * h->p->paths;
+}
+
+void mc_host_batch_end(struct mc_host *h, const double acc[MC_SUMS])
+{
+	memcpy(h->sums + h->done * MC_SUMS, acc, MC_SUMS * sizeof *acc);
+	h->done++;
+}

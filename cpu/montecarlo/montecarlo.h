@@ -105,6 +105,27 @@ void *mc_host_create(const void *problem, const char *stage);
 void mc_host_destroy(void *ctx);
 int mc_host_stage_probe(void *ctx, int k, double *const *rows);
 int mc_host_stage_fetch(void *ctx, int a, void *dst);
+/* A host step's batch: begin clears the histogram and gives the index of
+ * the batch's first path; end stores the batch's sums (acc, S1 and S2 of
+ * each estimator in turn, as h->sums keeps them) and counts it done. */
+uint64_t mc_host_batch_begin(struct mc_host *h);
+void mc_host_batch_end(struct mc_host *h, const double acc[MC_SUMS]);
+
+/* One path of a host step: simulate path i, add its shifted payoffs and
+ * their squares to acc, and give its histogram bin.  Inline, so that the
+ * serial step (the profile's simulateBatch) keeps its path loop whole. */
+static inline int mc_path_add(const struct mc_problem *p, uint64_t i, double acc[MC_SUMS])
+{
+	struct mc_outcome o = mc_path(&p->model, i);
+	double v[MC_NEST];
+	mc_payoffs(&p->model, &o, v);
+	for (int e = 0; e < MC_NEST; e++) {
+		double d = v[e] - p->shift[e];
+		acc[2 * e] += d;
+		acc[2 * e + 1] += d * d;
+	}
+	return mc_bin(o.st, p->hist_lo, p->hist_inv_width, p->bins);
+}
 
 /* The ports of the stages: omp changes the step only (the probe is the
  * shared host merge); the GPU stages also set up on the device and copy

@@ -10,7 +10,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -28,29 +27,18 @@ static int omp_step(void *ctx)
 {
 	struct mc_host *h = ctx;
 	const struct mc_problem *p = h->p;
-	const struct mc_model *m = &p->model;
-	double *sums = h->sums + h->done * MC_SUMS;
 	unsigned long long *hist = h->hist;
-	uint64_t first = (uint64_t)h->done * p->paths;
+	uint64_t first = mc_host_batch_begin(h);
 	size_t n = p->paths;
 	int bins = p->bins;
 	double acc[MC_SUMS] = { 0 };
-	memset(hist, 0, (size_t)bins * sizeof *hist);
 	#pragma omp parallel reduction(+ : acc[:MC_SUMS])
 	{
 		/* Each thread counts into its own histogram, added once at the end. */
 		unsigned long long *mine = calloc((size_t)bins, sizeof *mine);
 		#pragma omp for schedule(static)
 		for (size_t i = 0; i < n; i++) {
-			struct mc_outcome o = mc_path(m, first + i);
-			double v[MC_NEST];
-			int b = mc_bin(o.st, p->hist_lo, p->hist_inv_width, bins);
-			mc_payoffs(m, &o, v);
-			for (int e = 0; e < MC_NEST; e++) {
-				double d = v[e] - p->shift[e];
-				acc[2 * e] += d;
-				acc[2 * e + 1] += d * d;
-			}
+			int b = mc_path_add(p, first + i, acc);
 			if (mine)
 				mine[b]++;
 			else {
@@ -66,8 +54,7 @@ static int omp_step(void *ctx)
 			free(mine);
 		}
 	}
-	memcpy(sums, acc, sizeof acc);
-	h->done++;
+	mc_host_batch_end(h, acc);
 	return 0;
 }
 

@@ -9,7 +9,6 @@
  *     }
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "apod/apod.h"
 #include "apod/stock.h"
@@ -24,27 +23,11 @@ static int simulateBatch(void *ctx)
 {
 	struct mc_host *h = ctx;
 	const struct mc_problem *p = h->p;
-	const struct mc_model *m = &p->model;
-	double *sums = h->sums + h->done * MC_SUMS;
-	uint64_t first = (uint64_t)h->done * p->paths;
-	double s1[MC_NEST] = { 0 }, s2[MC_NEST] = { 0 };
-	memset(h->hist, 0, (size_t)p->bins * sizeof *h->hist);
-	for (size_t i = 0; i < p->paths; i++) {
-		struct mc_outcome o = mc_path(m, first + i);
-		double v[MC_NEST];
-		mc_payoffs(m, &o, v);
-		for (int e = 0; e < MC_NEST; e++) {
-			double d = v[e] - p->shift[e];
-			s1[e] += d;
-			s2[e] += d * d;
-		}
-		h->hist[mc_bin(o.st, p->hist_lo, p->hist_inv_width, p->bins)]++;
-	}
-	for (int e = 0; e < MC_NEST; e++) {
-		sums[2 * e] = s1[e];
-		sums[2 * e + 1] = s2[e];
-	}
-	h->done++;
+	uint64_t first = mc_host_batch_begin(h);
+	double acc[MC_SUMS] = { 0 };
+	for (size_t i = 0; i < p->paths; i++)
+		h->hist[mc_path_add(p, first + i, acc)]++;
+	mc_host_batch_end(h, acc);
 	return 0;
 }
 
