@@ -47,6 +47,7 @@ struct gpu4 {
 	struct snapshots s;
 	cudaStream_t compute;
 	unsigned *d_mask;
+	float2 *d_bounds;       /* bin_bounds_kernel's table, nbins + 1 */
 	dim3 grid, block;
 	dim3 grid_rows;         /* FUSED_ROWS-row blocks: fused_vec4_kernel, for apod bench */
 	size_t smem;
@@ -81,6 +82,7 @@ static void gpu4_destroy(void *ctx)
 	snapshots_free(&g->s);
 	resident_free(&g->r);
 	cudaFree(g->d_mask);
+	cudaFree(g->d_bounds);
 	cudaFree(g->d_slot_parts);
 	cudaFree(g->d_slot_hist);
 	cudaFree(g->d_scratch_row);
@@ -107,7 +109,10 @@ static int balanced_rows(struct gpu4 *g, const struct heat_problem *p)
 	else
 		APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
 			&per_sm, fused_bal_kernel<true, true, TUNED_MIN_BLOCKS, true>, (int)g->block.x, g->smem));
-	rows = (size_t)(sms * per_sm) / g->grid.x;
+#ifndef GPU4_WAVES
+#define GPU4_WAVES 1
+#endif
+	rows = (size_t)(sms * per_sm) * GPU4_WAVES / g->grid.x;
 	if (rows < 1)
 		rows = 1;
 	if (rows > p->ny)
@@ -191,6 +196,9 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 		size_t slots = (size_t)g->r.stats_slots + 1;
 		int dev = 0, major = 0;
 		g->nparts = (int)(g->grid.x * g->grid.y);
+		APOD_CUDA_TRY(cudaMalloc(&g->d_bounds, ((size_t)p->nbins + 1) * sizeof *g->d_bounds));
+		APOD_LAUNCH_TRY((bin_bounds_kernel<<<1, 128>>>(g->d_bounds, p->hist_lo, p->hist_inv_width,
+		                                               p->nbins)));
 		APOD_CUDA_TRY(cudaMalloc(&g->d_slot_parts, slots * g->nparts * sizeof *g->d_slot_parts));
 		APOD_CUDA_TRY(cudaMalloc(&g->d_slot_hist, slots * p->nbins * sizeof *g->d_slot_hist));
 		APOD_CUDA_TRY(cudaMemset(g->d_slot_hist, 0, slots * p->nbins * sizeof *g->d_slot_hist));
@@ -229,7 +237,7 @@ template <int MIN_BLOCKS> static int fused_stats_launch(struct gpu4 *g, long slo
 	APOD_CUDA_TRY(cudaLaunchKernelEx(&cfg, fused_bal_kernel<true, true, MIN_BLOCKS, true>,
 	                                 (const float *)r->d_cur, r->d_next, (const unsigned *)g->d_mask,
 	                                 p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width, p->nbins,
-	                                 g->d_slot_parts + (size_t)slot * g->nparts,
+	                                 (const float2 *)g->d_bounds, g->d_slot_parts + (size_t)slot * g->nparts,
 	                                 g->d_slot_hist + (size_t)slot * p->nbins));
 	return 0;
 }
@@ -249,11 +257,11 @@ static int gpu4_step_vec4(struct gpu4 *g)
 		if (g->small)
 			APOD_LAUNCH_TRY((fused_bal_kernel<false, false, 2><<<g->grid, g->block, g->smem, r->stream>>>(
 				r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo,
-				p->hist_inv_width, p->nbins, r->d_parts, r->d_hist)));
+				p->hist_inv_width, p->nbins, g->d_bounds, r->d_parts, r->d_hist)));
 		else
 			APOD_LAUNCH_TRY((fused_bal_kernel<false, false><<<g->grid, g->block, g->smem, r->stream>>>(
 				r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo,
-				p->hist_inv_width, p->nbins, r->d_parts, r->d_hist)));
+				p->hist_inv_width, p->nbins, g->d_bounds, r->d_parts, r->d_hist)));
 		return 0;
 	}
 	row = s / every - 1;
@@ -470,7 +478,7 @@ static int fused_variant(void *ctx, int before, int moments, int hist)
 {
 #ifdef APOD_REAL_FLOAT
 	typedef void (*bal_fn)(const float *, float *, const unsigned *, size_t, size_t, float, float,
-	                       float, int, struct apod_moments *, unsigned *);
+	                       float, int, const float2 *, struct apod_moments *, unsigned *);
 	typedef void (*rows_fn)(const float *, float *, const unsigned *, size_t, size_t, float, float,
 	                        float, int, struct apod_moments *, unsigned *);
 	static const bal_fn bal[3] = { fused_bal_kernel<false, false>, fused_bal_kernel<true, false>,
@@ -492,7 +500,7 @@ static int fused_variant(void *ctx, int before, int moments, int hist)
 	else
 		APOD_LAUNCH_TRY(((g->small ? bal_small : bal)[which]<<<g->grid, g->block, g->smem, r->stream>>>(
 			r->d_cur, r->d_next, g->d_mask, p->nx, p->ny, p->alpha, p->hist_lo, p->hist_inv_width,
-			p->nbins, r->d_parts, r->d_hist)));
+			p->nbins, g->d_bounds, r->d_parts, r->d_hist)));
 	return 0;
 #else
 	(void)ctx;

@@ -22,7 +22,9 @@
 #include "temporal.cuh"
 #include "temporal.h"
 
+#ifndef TEMPORAL_DEPTH
 #define TEMPORAL_DEPTH 4
+#endif
 #define TEMPORAL_MINB 4   /* blocks an SM at depth <= 4: 16 warps, no spills */
 
 int temporal_supported(const struct heat_problem *p, const char **reason)
@@ -175,7 +177,8 @@ template <int T, bool STATS, int MINB> static int launch(struct temporal *t)
 	dim3 grid((unsigned)((nstrips + TEMPORAL_WARPS - 1) / TEMPORAL_WARPS),
 	          (unsigned)((p->ny + (size_t)t->chunk - 1) / (size_t)t->chunk));
 	int nparts = (int)(grid.x * TEMPORAL_WARPS * grid.y);
-	size_t smem = STATS ? ((size_t)p->nbins + 1) * 2 * sizeof(float) + (size_t)T * p->nbins * sizeof(unsigned)
+	size_t smem = STATS ? TEMPORAL_ACC_WORDS(T) * sizeof(unsigned) + ((size_t)p->nbins + 1) * 2 * sizeof(float) +
+	                              (size_t)T * p->nbins * sizeof(unsigned)
 	                    : 0;
 	if (STATS)
 		APOD_CUDA_TRY(cudaMemsetAsync(t->d_hist, 0, (size_t)T * p->nbins * sizeof(unsigned), t->stream));
@@ -197,6 +200,12 @@ int temporal_pass(struct temporal *t, int depth, int stats)
 	static const launch_fn with_stats[TEMPORAL_DEPTH] = {
 		launch<1, true, TEMPORAL_MINB>, launch<2, true, TEMPORAL_MINB>,
 		launch<3, true, TEMPORAL_MINB>, launch<4, true, TEMPORAL_MINB>,
+#if TEMPORAL_DEPTH > 4   /* experiments: deeper passes with statistics */
+		launch<5, true, 3>,
+#endif
+#if TEMPORAL_DEPTH > 5
+		launch<6, true, 2>,
+#endif
 	};
 	static const launch_fn sweep_only[TEMPORAL_SWEEP_DEPTH] = {
 		launch<1, false, TEMPORAL_MINB>, launch<2, false, TEMPORAL_MINB>,

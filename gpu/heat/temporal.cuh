@@ -39,6 +39,18 @@
 #define TEMPORAL_MAX_DEPTH 12
 
 #ifdef APOD_REAL_FLOAT
+#ifndef TEMPORAL_FLUSH_ROWS
+#define TEMPORAL_FLUSH_ROWS 16
+#endif
+/* Shared memory ahead of the bin edges: the threads' double sums, two a
+ * level a thread (none with TEMPORAL_OLD_SUMS, which keeps them in
+ * registers). */
+#ifdef TEMPORAL_OLD_SUMS
+#define TEMPORAL_ACC_WORDS(T) 0
+#else
+#define TEMPORAL_ACC_WORDS(T) (4 * (T) * TEMPORAL_WARPS * 32)
+#endif
+
 /* Halo lanes a side and output columns of a strip at depth T. */
 #define TEMPORAL_HALO_LANES(T) (((T) + 3) / 4)
 #define TEMPORAL_STRIP_COLS(T) (128 - 8 * TEMPORAL_HALO_LANES(T))
@@ -80,8 +92,8 @@ static __global__ void __launch_bounds__(TEMPORAL_WARPS * 32, MINB) temporal_ker
 	unsigned *__restrict__ hist)
 {
 	extern __shared__ __align__(16) unsigned temporal_smem[];
-	float2 *es2 = reinterpret_cast<float2 *>(temporal_smem);      /* nbins + 1 */
-	unsigned *hs = temporal_smem + 2 * (nbins + 1);               /* T * nbins */
+	float2 *es2 = reinterpret_cast<float2 *>(temporal_smem + TEMPORAL_ACC_WORDS(T));   /* nbins + 1 */
+	unsigned *hs = temporal_smem + TEMPORAL_ACC_WORDS(T) + 2 * (nbins + 1);          /* T * nbins */
 	constexpr int HL = TEMPORAL_HALO_LANES(T), OUTW = TEMPORAL_STRIP_COLS(T);
 	const unsigned full = 0xffffffffu;
 	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -92,7 +104,15 @@ static __global__ void __launch_bounds__(TEMPORAL_WARPS * 32, MINB) temporal_ker
 	const unsigned ownmask = owned ? ~0u : 0u;
 	const int i0 = blockIdx.y * chunk, i1 = min(i0 + chunk, ny);
 	const unsigned edgebits = (j == 0 ? 1u : 0u) | (j + 4 == nx ? 8u : 0u);
+#ifdef TEMPORAL_OLD_SUMS
 	double s1[T], s2[T];
+#else
+	/* Float sums of a few rows' deviations, added to the thread's double
+	 * sums in shared memory every TEMPORAL_FLUSH_ROWS rows: no conversion
+	 * or double add per row, two registers a level fewer. */
+	float f1[T], f2[T];
+	double *acc = reinterpret_cast<double *>(temporal_smem);     /* 2 T blockDim */
+#endif
 	float mn[T], mx[T], K = 0;
 	int rb[T];
 	unsigned rl[T];
@@ -106,7 +126,13 @@ static __global__ void __launch_bounds__(TEMPORAL_WARPS * 32, MINB) temporal_ker
 	}
 #pragma unroll
 	for (int k = 0; k < T; k++) {
+#ifdef TEMPORAL_OLD_SUMS
 		s1[k] = s2[k] = 0;
+#else
+		f1[k] = f2[k] = 0;
+		if (STATS)
+			acc[2 * k * blockDim.x + threadIdx.x] = acc[(2 * k + 1) * blockDim.x + threadIdx.x] = 0;
+#endif
 		mn[k] = INFINITY;
 		mx[k] = -INFINITY;
 		rb[k] = nbins;
@@ -145,6 +171,18 @@ static __global__ void __launch_bounds__(TEMPORAL_WARPS * 32, MINB) temporal_ker
 					temporal_bins4(o, &b, &rl[k], nbins, hs + k * nbins, lo, iw);
 					rb[k] = b;
 				}
+		};
+		auto flush = [&]() {
+#ifndef TEMPORAL_OLD_SUMS
+			if constexpr (STATS) {
+#pragma unroll
+				for (int k = 0; k < T; k++) {
+					acc[2 * k * blockDim.x + threadIdx.x] += (double)f1[k];
+					acc[(2 * k + 1) * blockDim.x + threadIdx.x] += (double)f2[k];
+					f1[k] = f2[k] = 0;
+				}
+			}
+#endif
 		};
 		auto body = [&](int r, const bool steady) {
 			float4 nw = q0;
@@ -196,8 +234,14 @@ static __global__ void __launch_bounds__(TEMPORAL_WARPS * 32, MINB) temporal_ker
 				const float2 e = es2[rb[k]];
 				/* sum is NaN if a value is: then the exact path bins it */
 				const bool fast = lo4 >= e.x && hi4 < e.y && sum == sum;
+#ifdef TEMPORAL_OLD_SUMS
 				s1[k] += (double)sum;
 				s2[k] += (double)sq;
+#else
+				(void)sq;
+				f1[k] += sum;
+				f2[k] = fmaf(dd, dd, fmaf(dc, dc, fmaf(db, db, fmaf(da, da, f2[k]))));
+#endif
 				mn[k] = fminf(mn[k], lo4);
 				mx[k] = fmaxf(mx[k], hi4);
 				rl[k] += fast ? 4u : 0u;
@@ -211,12 +255,17 @@ static __global__ void __launch_bounds__(TEMPORAL_WARPS * 32, MINB) temporal_ker
 		int r = i0 - T;
 		for (; r < i0 + T; r++)
 			body(r, false);
-		for (; r <= i1; r++)   /* every level's row inside the chunk */
-			body(r, true);
+		while (r <= i1) {   /* every level's row inside the chunk */
+			const int stop = min(r + TEMPORAL_FLUSH_ROWS, i1 + 1);
+			for (; r < stop; r++)
+				body(r, true);
+			flush();
+		}
 		for (; r < i1 + T; r++)
 			body(r, false);
 		if (STATS && pending)
 			slow_path(pending, false, last_prev);
+		flush();
 	}
 	if (!STATS)
 		return;
@@ -226,12 +275,18 @@ static __global__ void __launch_bounds__(TEMPORAL_WARPS * 32, MINB) temporal_ker
 #pragma unroll
 		for (int k = 0; k < T; k++) {
 			struct apod_moments m;
+#ifndef TEMPORAL_OLD_SUMS
+			const double s1k = acc[2 * k * blockDim.x + threadIdx.x];
+			const double s2k = acc[(2 * k + 1) * blockDim.x + threadIdx.x];
+#else
+			const double s1k = s1[k], s2k = s2[k];
+#endif
 			if (cnt > 0) {
 				/* as ts_moments: the shift is exactly representable */
 				double kk = (double)K;
 				m.n = cnt;
-				m.mean = kk + s1[k] / cnt;
-				m.m2 = s2[k] - s1[k] * s1[k] / cnt;
+				m.mean = kk + s1k / cnt;
+				m.m2 = s2k - s1k * s1k / cnt;
 				m.min = mn[k];
 				m.max = mx[k];
 			} else {

@@ -393,12 +393,19 @@ static __device__ void bin_bounds_init(float2 *bounds, float lo, float inv_width
 	}
 }
 
+/* bin_bounds_init into global memory, once per run: fused_bal_kernel's
+ * blocks copy the table. */
+static __global__ void bin_bounds_kernel(float2 *bounds, float lo, float inv_width, int nbins)
+{
+	bin_bounds_init(bounds, lo, inv_width, nbins);
+}
+
 template <bool MOMENTS, bool HIST, int MIN_BLOCKS = TUNED_MIN_BLOCKS, bool PDL = false>
 static __global__ void __launch_bounds__(TUNED_THREADS, MIN_BLOCKS) fused_bal_kernel(
 	const float *__restrict__ cur, float *__restrict__ next,
 	const unsigned *__restrict__ heater_mask, size_t nx, size_t ny, float alpha,
-	float lo, float inv_width, int nbins, struct apod_moments *__restrict__ parts,
-	unsigned *__restrict__ hist)
+	float lo, float inv_width, int nbins, const float2 *__restrict__ bin_bounds,
+	struct apod_moments *__restrict__ parts, unsigned *__restrict__ hist)
 {
 	extern __shared__ unsigned block_hist[];
 	size_t j = 4 * ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
@@ -408,18 +415,29 @@ static __global__ void __launch_bounds__(TUNED_THREADS, MIN_BLOCKS) fused_bal_ke
 	float4 up, c, ahead;
 	float k, mn = INFINITY, mx = -INFINITY;
 
+	/* The bins' intervals, made once at setup (bin_bounds_kernel): read
+	 * before the wait for the previous step, which never writes them. */
+	float2 *bounds = (float2 *)(block_hist + ((nbins + 1) & ~1));
+	if (HIST) {
+#ifdef GPU4_BOUNDS_PER_BLOCK
+		bin_bounds_init(bounds, lo, inv_width, nbins);
+#else
+		for (int e = threadIdx.x; e <= nbins; e += blockDim.x)
+			bounds[e] = bin_bounds[e];
+#endif
+	}
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 	if (PDL) {
 		asm volatile("griddepcontrol.launch_dependents;");
 		asm volatile("griddepcontrol.wait;" ::: "memory");
 	}
 #endif
-	const float2 *bounds = (const float2 *)(block_hist + ((nbins + 1) & ~1));
-	if (HIST)
-		bin_bounds_init((float2 *)bounds, lo, inv_width, nbins);
 	fused_start(cur, nx, ny, i0, j, valid, nbins, block_hist, &t, &up, &c, &ahead);
 	k = c.x;
 	t.shift = (double)k;
+	/* The current run's interval, bounds[t.run_bin + 1], kept in registers:
+	 * it changes only on the exact path. */
+	float2 run = make_float2(INFINITY, -INFINITY);
 	for (size_t r0 = i0; r0 < i1; r0 += FUSED_RUN) {
 		size_t r1 = r0 + FUSED_RUN < i1 ? r0 + FUSED_RUN : i1;
 		float f1 = 0, f2 = 0;
@@ -447,14 +465,18 @@ static __global__ void __launch_bounds__(TUNED_THREADS, MIN_BLOCKS) fused_bal_ke
 					mn = fminf(mn, lo4);
 					mx = fmaxf(mx, hi4);
 					if (HIST) {
-						float2 run = bounds[t.run_bin + 1];
-						if (lo4 >= run.x && hi4 <= run.y && s1 == s1)
+#ifdef GPU4_RUN_LDS
+						run = bounds[t.run_bin + 1];
+#endif
+						if (lo4 >= run.x && hi4 <= run.y && s1 == s1) {
 							t.run_len += 4;
-						else
+						} else {
 							ts_bin4(&t, heat_hist_bin(v.x, lo, inv_width, nbins),
 							        heat_hist_bin(v.y, lo, inv_width, nbins),
 							        heat_hist_bin(v.z, lo, inv_width, nbins),
 							        heat_hist_bin(v.w, lo, inv_width, nbins), block_hist);
+							run = bounds[t.run_bin + 1];
+						}
 					}
 				}
 			}
