@@ -109,10 +109,7 @@ static int balanced_rows(struct gpu4 *g, const struct heat_problem *p)
 	else
 		APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
 			&per_sm, fused_bal_kernel<true, true, TUNED_MIN_BLOCKS, true>, (int)g->block.x, g->smem));
-#ifndef GPU4_WAVES
-#define GPU4_WAVES 1
-#endif
-	rows = (size_t)(sms * per_sm) * GPU4_WAVES / g->grid.x;
+	rows = (size_t)(sms * per_sm) / g->grid.x;
 	if (rows < 1)
 		rows = 1;
 	if (rows > p->ny)

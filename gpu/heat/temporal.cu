@@ -4,9 +4,10 @@
  *
  * Depth: 4 steps a pass.  On the H200 (doc/optimize.md, gpu5) the kernel
  * with statistics is bound by issue and latency, not by memory: at depth 4
- * a thread holds 127 registers and 16 warps fit on an SM; at depth 8 the
- * statistics of 8 levels take 238 registers, 8 warps, and the pass runs
- * slower a step (320 against 405 GCells/s at 8192^2).  Without statistics
+ * a thread holds 122 registers and 16 warps fit on an SM; deeper passes
+ * have fewer warps and run slower a step (8192^2: depth 5, 158 registers,
+ * 12 warps: 419 GCells/s; depth 6, 189 registers, 8 warps: 348; depth 4:
+ * 448, section 19).  Without statistics
  * depth 8 wins (1308 GCells/s), which is what `bench --kernels` shows, and
  * what gpu5 fuses between statistics steps where stats_every > 1.
  * Chunk: 64 rows where that gives the device two waves of warps or more,
@@ -22,9 +23,7 @@
 #include "temporal.cuh"
 #include "temporal.h"
 
-#ifndef TEMPORAL_DEPTH
 #define TEMPORAL_DEPTH 4
-#endif
 #define TEMPORAL_MINB 4   /* blocks an SM at depth <= 4: 16 warps, no spills */
 
 int temporal_supported(const struct heat_problem *p, const char **reason)
@@ -200,12 +199,6 @@ int temporal_pass(struct temporal *t, int depth, int stats)
 	static const launch_fn with_stats[TEMPORAL_DEPTH] = {
 		launch<1, true, TEMPORAL_MINB>, launch<2, true, TEMPORAL_MINB>,
 		launch<3, true, TEMPORAL_MINB>, launch<4, true, TEMPORAL_MINB>,
-#if TEMPORAL_DEPTH > 4   /* experiments: deeper passes with statistics */
-		launch<5, true, 3>,
-#endif
-#if TEMPORAL_DEPTH > 5
-		launch<6, true, 2>,
-#endif
 	};
 	static const launch_fn sweep_only[TEMPORAL_SWEEP_DEPTH] = {
 		launch<1, false, TEMPORAL_MINB>, launch<2, false, TEMPORAL_MINB>,

@@ -13,7 +13,8 @@
  * one write of the field per T steps.
  *
  * Statistics: each lane folds the cells it owns at each level into that
- * level's shifted sums (double, as gpu4's thread_stats.cuh), min and max;
+ * level's shifted sums (in float over at most a few rows, then in double
+ * in shared memory, as gpu4's fused_bal_kernel does), min and max;
  * the histogram counts runs, and a run goes on while all four new values
  * lie inside the run's bin interval, which a table of exact bin edges
  * (heat_hist_edges) turns into two compares.  A lane whose values leave the
@@ -39,17 +40,14 @@
 #define TEMPORAL_MAX_DEPTH 12
 
 #ifdef APOD_REAL_FLOAT
-#ifndef TEMPORAL_FLUSH_ROWS
+/* A thread's float sums reach its double ones every this many rows of the
+ * chunk's middle; with the T rows before and after, a float sum covers at
+ * most 16 + 2T rows, 96 values at depth 4, fewer than gpu4's runs
+ * (FUSED_RUN, the same error argument). */
 #define TEMPORAL_FLUSH_ROWS 16
-#endif
-/* Shared memory ahead of the bin edges: the threads' double sums, two a
- * level a thread (none with TEMPORAL_OLD_SUMS, which keeps them in
- * registers). */
-#ifdef TEMPORAL_OLD_SUMS
-#define TEMPORAL_ACC_WORDS(T) 0
-#else
+/* Shared memory ahead of the bin edges, in 32-bit words: the threads'
+ * double sums, two a level a thread. */
 #define TEMPORAL_ACC_WORDS(T) (4 * (T) * TEMPORAL_WARPS * 32)
-#endif
 
 /* Halo lanes a side and output columns of a strip at depth T. */
 #define TEMPORAL_HALO_LANES(T) (((T) + 3) / 4)
@@ -104,15 +102,11 @@ static __global__ void __launch_bounds__(TEMPORAL_WARPS * 32, MINB) temporal_ker
 	const unsigned ownmask = owned ? ~0u : 0u;
 	const int i0 = blockIdx.y * chunk, i1 = min(i0 + chunk, ny);
 	const unsigned edgebits = (j == 0 ? 1u : 0u) | (j + 4 == nx ? 8u : 0u);
-#ifdef TEMPORAL_OLD_SUMS
-	double s1[T], s2[T];
-#else
 	/* Float sums of a few rows' deviations, added to the thread's double
 	 * sums in shared memory every TEMPORAL_FLUSH_ROWS rows: no conversion
 	 * or double add per row, two registers a level fewer. */
 	float f1[T], f2[T];
 	double *acc = reinterpret_cast<double *>(temporal_smem);     /* 2 T blockDim */
-#endif
 	float mn[T], mx[T], K = 0;
 	int rb[T];
 	unsigned rl[T];
@@ -126,13 +120,9 @@ static __global__ void __launch_bounds__(TEMPORAL_WARPS * 32, MINB) temporal_ker
 	}
 #pragma unroll
 	for (int k = 0; k < T; k++) {
-#ifdef TEMPORAL_OLD_SUMS
-		s1[k] = s2[k] = 0;
-#else
 		f1[k] = f2[k] = 0;
 		if (STATS)
 			acc[2 * k * blockDim.x + threadIdx.x] = acc[(2 * k + 1) * blockDim.x + threadIdx.x] = 0;
-#endif
 		mn[k] = INFINITY;
 		mx[k] = -INFINITY;
 		rb[k] = nbins;
@@ -173,7 +163,6 @@ static __global__ void __launch_bounds__(TEMPORAL_WARPS * 32, MINB) temporal_ker
 				}
 		};
 		auto flush = [&]() {
-#ifndef TEMPORAL_OLD_SUMS
 			if constexpr (STATS) {
 #pragma unroll
 				for (int k = 0; k < T; k++) {
@@ -182,7 +171,6 @@ static __global__ void __launch_bounds__(TEMPORAL_WARPS * 32, MINB) temporal_ker
 					f1[k] = f2[k] = 0;
 				}
 			}
-#endif
 		};
 		auto body = [&](int r, const bool steady) {
 			float4 nw = q0;
@@ -228,20 +216,13 @@ static __global__ void __launch_bounds__(TEMPORAL_WARPS * 32, MINB) temporal_ker
 					continue;
 				float da = o.x - K, db = o.y - K, dc = o.z - K, dd = o.w - K;
 				float sum = (da + db) + (dc + dd);
-				float sq = (da * da + db * db) + (dc * dc + dd * dd);
 				float lo4 = fminf(fminf(o.x, o.y), fminf(o.z, o.w));
 				float hi4 = fmaxf(fmaxf(o.x, o.y), fmaxf(o.z, o.w));
 				const float2 e = es2[rb[k]];
 				/* sum is NaN if a value is: then the exact path bins it */
 				const bool fast = lo4 >= e.x && hi4 < e.y && sum == sum;
-#ifdef TEMPORAL_OLD_SUMS
-				s1[k] += (double)sum;
-				s2[k] += (double)sq;
-#else
-				(void)sq;
 				f1[k] += sum;
 				f2[k] = fmaf(dd, dd, fmaf(dc, dc, fmaf(db, db, fmaf(da, da, f2[k]))));
-#endif
 				mn[k] = fminf(mn[k], lo4);
 				mx[k] = fmaxf(mx[k], hi4);
 				rl[k] += fast ? 4u : 0u;
@@ -275,12 +256,8 @@ static __global__ void __launch_bounds__(TEMPORAL_WARPS * 32, MINB) temporal_ker
 #pragma unroll
 		for (int k = 0; k < T; k++) {
 			struct apod_moments m;
-#ifndef TEMPORAL_OLD_SUMS
 			const double s1k = acc[2 * k * blockDim.x + threadIdx.x];
 			const double s2k = acc[(2 * k + 1) * blockDim.x + threadIdx.x];
-#else
-			const double s1k = s1[k], s2k = s2[k];
-#endif
 			if (cnt > 0) {
 				/* as ts_moments: the shift is exactly representable */
 				double kk = (double)K;

@@ -345,7 +345,11 @@ static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) fused_
  *    in the run's bin (bin_bounds_init): two comparisons.  The bin is a
  *    monotonic function of the value, so if the least and the greatest of
  *    four lie in the interval, all four do; a NaN makes the run's sum NaN
- *    and takes the exact path, four bins one by one.
+ *    and takes the exact path, four bins one by one.  The intervals are
+ *    made once a run (bin_bounds_kernel, at setup) and each block copies
+ *    them, before it waits for the previous step: made by every block,
+ *    they held every block's start back (84.1% -> 85.0% of copy at
+ *    8192^2, doc/optimize.md, section 19).
  *  - The block's partial as shifted sums (block_moments_shifted): no
  *    division until the block's result, where Chan's merge divided at
  *    every level; the 42-register build stopped spilling.
@@ -418,14 +422,9 @@ static __global__ void __launch_bounds__(TUNED_THREADS, MIN_BLOCKS) fused_bal_ke
 	/* The bins' intervals, made once at setup (bin_bounds_kernel): read
 	 * before the wait for the previous step, which never writes them. */
 	float2 *bounds = (float2 *)(block_hist + ((nbins + 1) & ~1));
-	if (HIST) {
-#ifdef GPU4_BOUNDS_PER_BLOCK
-		bin_bounds_init(bounds, lo, inv_width, nbins);
-#else
+	if (HIST)
 		for (int e = threadIdx.x; e <= nbins; e += blockDim.x)
 			bounds[e] = bin_bounds[e];
-#endif
-	}
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 	if (PDL) {
 		asm volatile("griddepcontrol.launch_dependents;");
@@ -435,9 +434,6 @@ static __global__ void __launch_bounds__(TUNED_THREADS, MIN_BLOCKS) fused_bal_ke
 	fused_start(cur, nx, ny, i0, j, valid, nbins, block_hist, &t, &up, &c, &ahead);
 	k = c.x;
 	t.shift = (double)k;
-	/* The current run's interval, bounds[t.run_bin + 1], kept in registers:
-	 * it changes only on the exact path. */
-	float2 run = make_float2(INFINITY, -INFINITY);
 	for (size_t r0 = i0; r0 < i1; r0 += FUSED_RUN) {
 		size_t r1 = r0 + FUSED_RUN < i1 ? r0 + FUSED_RUN : i1;
 		float f1 = 0, f2 = 0;
@@ -465,18 +461,17 @@ static __global__ void __launch_bounds__(TUNED_THREADS, MIN_BLOCKS) fused_bal_ke
 					mn = fminf(mn, lo4);
 					mx = fmaxf(mx, hi4);
 					if (HIST) {
-#ifdef GPU4_RUN_LDS
-						run = bounds[t.run_bin + 1];
-#endif
-						if (lo4 >= run.x && hi4 <= run.y && s1 == s1) {
+						/* Kept in registers instead (it changes only on the
+						 * exact path), the interval made the kernel spill
+						 * 24 bytes at its 40-register cap: not kept. */
+						float2 run = bounds[t.run_bin + 1];
+						if (lo4 >= run.x && hi4 <= run.y && s1 == s1)
 							t.run_len += 4;
-						} else {
+						else
 							ts_bin4(&t, heat_hist_bin(v.x, lo, inv_width, nbins),
 							        heat_hist_bin(v.y, lo, inv_width, nbins),
 							        heat_hist_bin(v.z, lo, inv_width, nbins),
 							        heat_hist_bin(v.w, lo, inv_width, nbins), block_hist);
-							run = bounds[t.run_bin + 1];
-						}
 					}
 				}
 			}
