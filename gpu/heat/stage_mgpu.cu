@@ -29,6 +29,7 @@
 #include <nccl.h>
 
 #include "apod/cuda.h"
+#include "apod/stock.h"
 #include "gpu/device.h"
 #include "cpu/heat/heat_stage.h"
 #include "kernels.cuh"
@@ -86,16 +87,6 @@ static int must(int rc)
 		exit(APOD_EXIT_FAIL);
 	}
 	return 0;
-}
-
-static int mgpu_available(char *why, size_t len)
-{
-	return apod_gpu_available(why, len);
-}
-
-static int mgpu_width(void)
-{
-	return 0;   /* GPUs: no thread count for Amdahl's N */
 }
 
 /* As in stage_mpi.c: rank r's interior rows, and the rows it holds. */
@@ -512,8 +503,8 @@ extern "C" const struct apod_stage heat_stage_mgpu = {
 	.name = "mgpu",
 	.about = HEAT_MGPU_ABOUT,
 	.ports = HEAT_PORTS_DEVICE,
-	.available = mgpu_available,
-	.width = mgpu_width,
+	.available = apod_gpu_available,
+	.width = apod_width_device,
 	.create = mgpu_create,
 	.step = mgpu_step,
 	.probe = mgpu_probe,
