@@ -89,22 +89,6 @@ static int must(int rc)
 	return 0;
 }
 
-/* As in stage_mpi.c: rank r's interior rows, and the rows it holds. */
-static void split(size_t ny, int r, int nranks, size_t *lo, size_t *hi)
-{
-	size_t interior = ny - 2;
-	*lo = 1 + (size_t)r * interior / (size_t)nranks;
-	*hi = 1 + (size_t)(r + 1) * interior / (size_t)nranks;
-}
-
-static void held(size_t ny, int r, int nranks, size_t *own0, size_t *own1)
-{
-	size_t lo, hi;
-	split(ny, r, nranks, &lo, &hi);
-	*own0 = r == 0 ? 0 : lo;
-	*own1 = r == nranks - 1 ? ny : hi;
-}
-
 /* Rows [r0, r1) of the local block, interior columns. */
 static __global__ void sweep_rows_kernel(const heat_real *__restrict__ cur,
                                          heat_real *__restrict__ next, size_t nx, size_t r0,
@@ -282,7 +266,7 @@ static int setup_local(struct mgpu *g)
 		return apod_fail("mgpu: out of memory");
 	for (int r = 0; r < heat_mpi_size; r++) {
 		size_t a, b;
-		held(p->ny, r, heat_mpi_size, &a, &b);
+		heat_mpi_held(p->ny, r, heat_mpi_size, &a, &b);
 		g->counts[r] = (int)(b - a);
 		g->displs[r] = (int)a;
 	}
@@ -329,8 +313,8 @@ static void *mgpu_create(const void *problem)
 	} else {
 		g->p = p;
 		g->row = MPI_DATATYPE_NULL;
-		split(p->ny, heat_mpi_rank, heat_mpi_size, &g->lo, &g->hi);
-		held(p->ny, heat_mpi_rank, heat_mpi_size, &g->own0, &g->own1);
+		heat_mpi_split(p->ny, heat_mpi_rank, heat_mpi_size, &g->lo, &g->hi);
+		heat_mpi_held(p->ny, heat_mpi_rank, heat_mpi_size, &g->own0, &g->own1);
 		g->nloc = g->hi - g->lo + 2;
 		g->up = heat_mpi_rank > 0 ? heat_mpi_rank - 1 : -1;
 		g->down = heat_mpi_rank < heat_mpi_size - 1 ? heat_mpi_rank + 1 : -1;
