@@ -21,6 +21,27 @@ static void exact(double xi, double yi, double zi, double xj, double yj, double 
 	a[2] = dz * w;
 }
 
+/* A random pair of bodies: i at p[0..2] and j at p[3..5], each coordinate
+ * uniform in [-span, span]. */
+static void random_positions(float p[6], double span)
+{
+	for (int c = 0; c < 6; c++)
+		p[c] = (float)(2 * span * rand() / RAND_MAX - span);
+}
+
+/* j's mass, uniform in [0, 1]. */
+static float random_mass(void)
+{
+	return (float)(1.0 * rand() / RAND_MAX);
+}
+
+/* What a component of one pull may be off by: its largest value,
+ * NBODY_FORCE_MAX_COEF m / eps^2, times that many roundings. */
+static double pull_tolerance(float mass, double eps2, int roundings)
+{
+	return mass * NBODY_FORCE_MAX_COEF / eps2 * roundings * FLT_EPSILON;
+}
+
 START_TEST(interact_matches_the_formula)
 {
 	/* Exact in binary: d = (3, 0, 4), eps = 0: s = 25, w = 2 / 125; a = (6, 0, 8) / 125. */
@@ -32,13 +53,12 @@ START_TEST(interact_matches_the_formula)
 	for (int k = 0; k < 100000; k++) {
 		float p[7], bx = 0, by = 0, bz = 0;
 		double a[3];
-		for (int c = 0; c < 6; c++)
-			p[c] = (float)(4.0 * rand() / RAND_MAX - 2);
-		p[6] = (float)(1.0 * rand() / RAND_MAX);
+		random_positions(p, 2);
+		p[6] = random_mass();
 		nbody_interact(p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0.01f, &bx, &by, &bz);
 		exact(p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0.01f, a);
 		/* Each component is |d| w at most, with about 8 roundings. */
-		double scale = p[6] * NBODY_FORCE_MAX_COEF / 0.01 * 16 * FLT_EPSILON;
+		double scale = pull_tolerance(p[6], 0.01, 16);
 		ck_assert_msg(fabs(bx - a[0]) <= scale && fabs(by - a[1]) <= scale && fabs(bz - a[2]) <= scale,
 		              "pair %d: (%g %g %g) against (%g %g %g)", k, bx, by, bz, a[0], a[1], a[2]);
 	}
@@ -61,8 +81,7 @@ START_TEST(pairs_pull_equally_and_oppositely)
 	srand(5);
 	for (int k = 0; k < 10000; k++) {
 		float p[6], a[3] = { 0, 0, 0 }, b[3] = { 0, 0, 0 };
-		for (int c = 0; c < 6; c++)
-			p[c] = (float)(2.0 * rand() / RAND_MAX - 1);
+		random_positions(p, 1);
 		nbody_interact(p[0], p[1], p[2], p[3], p[4], p[5], 1, 0.04f, &a[0], &a[1], &a[2]);
 		nbody_interact(p[3], p[4], p[5], p[0], p[1], p[2], 1, 0.04f, &b[0], &b[1], &b[2]);
 		ck_assert(a[0] == -b[0] && a[1] == -b[1] && a[2] == -b[2]);
@@ -77,12 +96,11 @@ START_TEST(rsqrt_form_is_close_to_the_reference)
 	srand(3);
 	for (int k = 0; k < 100000; k++) {
 		float p[7], a[3] = { 0, 0, 0 }, b[3] = { 0, 0, 0 };
-		for (int c = 0; c < 6; c++)
-			p[c] = (float)(4.0 * rand() / RAND_MAX - 2);
-		p[6] = (float)(1.0 * rand() / RAND_MAX);
+		random_positions(p, 2);
+		p[6] = random_mass();
 		nbody_interact(p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0.01f, &a[0], &a[1], &a[2]);
 		nbody_interact_rsqrt(p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0.01f, &b[0], &b[1], &b[2]);
-		double scale = p[6] * NBODY_FORCE_MAX_COEF / 0.01 * 16 * FLT_EPSILON;
+		double scale = pull_tolerance(p[6], 0.01, 16);
 		for (int c = 0; c < 3; c++)
 			ck_assert_msg(fabs(a[c] - b[c]) <= scale, "pair %d: %g against %g", k, a[c], b[c]);
 	}
@@ -96,12 +114,11 @@ START_TEST(unit_mass_form_times_the_mass_is_the_pull)
 	srand(5);
 	for (int k = 0; k < 100000; k++) {
 		float p[7], a[3] = { 0, 0, 0 }, b[3] = { 0, 0, 0 };
-		for (int c = 0; c < 6; c++)
-			p[c] = (float)(4.0 * rand() / RAND_MAX - 2);
-		p[6] = (float)(1.0 * rand() / RAND_MAX);
+		random_positions(p, 2);
+		p[6] = random_mass();
 		nbody_interact_rsqrt(p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0.01f, &a[0], &a[1], &a[2]);
 		nbody_interact_rsqrt_unit(p[0], p[1], p[2], p[3], p[4], p[5], 0.01f, &b[0], &b[1], &b[2]);
-		double scale = p[6] * NBODY_FORCE_MAX_COEF / 0.01 * 4 * FLT_EPSILON;
+		double scale = pull_tolerance(p[6], 0.01, 4);
 		for (int c = 0; c < 3; c++)
 			ck_assert_msg(fabs(a[c] - p[6] * b[c]) <= scale, "pair %d: %g against %g", k, a[c],
 			              p[6] * b[c]);

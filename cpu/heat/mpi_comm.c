@@ -193,3 +193,18 @@ int heat_mpi_same_deck(const struct heat_deck *d)
 	                       "options", first, first, theirs[0] ? theirs : "no more keys",
 	                       ours[0] ? ours : "no such line");
 }
+
+void heat_mpi_split(size_t ny, int r, int nranks, size_t *lo, size_t *hi)
+{
+	size_t interior = ny - 2;
+	*lo = 1 + (size_t)r * interior / (size_t)nranks;
+	*hi = 1 + (size_t)(r + 1) * interior / (size_t)nranks;
+}
+
+void heat_mpi_held(size_t ny, int r, int nranks, size_t *own0, size_t *own1)
+{
+	size_t lo, hi;
+	heat_mpi_split(ny, r, nranks, &lo, &hi);
+	*own0 = r == 0 ? 0 : lo;
+	*own1 = r == nranks - 1 ? ny : hi;
+}

@@ -7,6 +7,8 @@
 #ifndef APOD_HEAT_MPI_COMM_H
 #define APOD_HEAT_MPI_COMM_H
 
+#include <stddef.h>
+
 #include <mpi.h>
 
 #include "shared/heat/real.h"
@@ -39,6 +41,14 @@ int heat_mpi_started(void);
  * overflow a gather, or write results of no one deck. */
 struct heat_deck;
 int heat_mpi_same_deck(const struct heat_deck *d);
+
+/* How the field's rows are spread over nranks ranks (the mpi and mgpu
+ * stages split them the same way).  heat_mpi_split: rank r's interior rows
+ * [lo, hi) of the ny - 2, as even a split as whole rows allow.
+ * heat_mpi_held: the rows [own0, own1) rank r holds: its interior rows,
+ * with the top edge on the first rank and the bottom edge on the last. */
+void heat_mpi_split(size_t ny, int r, int nranks, size_t *lo, size_t *hi);
+void heat_mpi_held(size_t ny, int r, int nranks, size_t *own0, size_t *own1);
 
 /* An MPI call that fails leaves the ranks in states no agreement can
  * repair (a peer may be blocked in the matching call): the failing rank

@@ -27,6 +27,7 @@
 #endif
 
 #include "apod/apod.h"
+#include "apod/stock.h"
 #include "heat_stage.h"
 #include "hostphases.h"
 #include "mpi_comm.h"
@@ -63,31 +64,6 @@ static int mpi_width(void)
 	int threads = 1;
 #endif
 	return (heat_mpi_started() ? heat_mpi_size : 1) * threads;
-}
-
-static int mpi_available(char *why, size_t len)
-{
-	(void)why;
-	(void)len;
-	return 1;
-}
-
-/* Rank r's interior rows of the ny - 2: as even a split as whole rows allow. */
-static void split(size_t ny, int r, int nranks, size_t *lo, size_t *hi)
-{
-	size_t interior = ny - 2;
-	*lo = 1 + (size_t)r * interior / (size_t)nranks;
-	*hi = 1 + (size_t)(r + 1) * interior / (size_t)nranks;
-}
-
-/* The rows a rank holds: its interior rows, with the top edge on the first
- * rank and the bottom edge on the last. */
-static void held(size_t ny, int r, int nranks, size_t *own0, size_t *own1)
-{
-	size_t lo, hi;
-	split(ny, r, nranks, &lo, &hi);
-	*own0 = r == 0 ? 0 : lo;
-	*own1 = r == nranks - 1 ? ny : hi;
 }
 
 static heat_real *local_row(const struct mpi *s, heat_real *field, size_t global)
@@ -141,8 +117,8 @@ static void *mpi_create(const void *problem)
 	if (s) {
 		s->p = p;
 		s->row = MPI_DATATYPE_NULL;
-		split(p->ny, heat_mpi_rank, heat_mpi_size, &s->lo, &s->hi);
-		held(p->ny, heat_mpi_rank, heat_mpi_size, &s->own0, &s->own1);
+		heat_mpi_split(p->ny, heat_mpi_rank, heat_mpi_size, &s->lo, &s->hi);
+		heat_mpi_held(p->ny, heat_mpi_rank, heat_mpi_size, &s->own0, &s->own1);
 		s->nloc = s->hi - s->lo + 2;
 		s->up = heat_mpi_rank > 0 ? heat_mpi_rank - 1 : MPI_PROC_NULL;
 		s->down = heat_mpi_rank < heat_mpi_size - 1 ? heat_mpi_rank + 1 : MPI_PROC_NULL;
@@ -191,7 +167,7 @@ static void *mpi_create(const void *problem)
 	}
 	for (int r = 0; r < heat_mpi_size; r++) {
 		size_t a, b;
-		held(p->ny, r, heat_mpi_size, &a, &b);
+		heat_mpi_held(p->ny, r, heat_mpi_size, &a, &b);
 		/* Row counts: ny <= HEAT_MAX_DIM, far below INT_MAX. */
 		s->counts[r] = (int)(b - a);
 		s->displs[r] = (int)a;
@@ -350,7 +326,7 @@ const struct apod_stage heat_stage_mpi = {
 	.name = "mpi",
 	.about = HEAT_MPI_ABOUT,
 	.ports = HEAT_PORTS_DEVICE,
-	.available = mpi_available,
+	.available = apod_available_always,
 	.width = mpi_width,
 	.create = mpi_create,
 	.step = mpi_step,

@@ -68,13 +68,18 @@
 
 #define C_Z 25.0
 
+/* One bound: absolute and relative parts, as struct apod_tol has them. */
+struct mc_tol {
+	double atol, rtol;
+};
+
 /* One estimator's bounds (indexed by MC_*). */
 struct mc_bounds {
-	double batch_atol, batch_rtol;    /* a batch's mean (the array) */
-	double mean_atol, mean_rtol;      /* the running means */
-	double var_atol, var_rtol;
-	double se_atol, se_rtol;
-	double ci_atol, ci_rtol;
+	struct mc_tol batch;    /* a batch's mean (the array) */
+	struct mc_tol mean;     /* the running means */
+	struct mc_tol var;
+	struct mc_tol se;
+	struct mc_tol ci;
 };
 
 struct mc_tolerance {
@@ -141,29 +146,29 @@ static void design(const struct mc_params *p, struct mc_tolerance *t)
 		/* A batch's mean, shift + S1/P: the paths' eta_e mean(W), the order
 		 * of S1 (sum |v - c| <= P (mean + c): v >= 0, and Y >= c since
 		 * A >= G path by path), and the last roundings. */
-		b->batch_rtol = eta_e * wr + order;
-		b->batch_atol = eta_e * wa + order * c;
+		b->batch.rtol = eta_e * wr + order;
+		b->batch.atol = eta_e * wa + order * c;
 		/* Running means: weighted averages of batch means (the bound
 		 * carries over) plus the merges' own rounding. */
-		b->mean_rtol = b->batch_rtol + 2 * (B + 1) * u;
-		b->mean_atol = b->batch_atol;
-		dmean = b->mean_atol + b->mean_rtol * top;
+		b->mean.rtol = b->batch.rtol + 2 * (B + 1) * u;
+		b->mean.atol = b->batch.atol;
+		dmean = b->mean.atol + b->mean.rtol * top;
 		/* Variance.  Perturbing every v by dv, |dv| <= eta_e W, moves it by
 		 * at most 2 sd(v) sd(dv) + mean(dv^2) <= 2 sd(v) eta_e R + eta_e^2 R^2
 		 * <= eta_e (var + R^2) + eta_e^2 R^2 (Cauchy-Schwarz, 2ab <= a^2 + b^2).
 		 * S2 = m2 + P (mean - c)^2 and S1^2/P are summed in another order
 		 * (2(P+1)u of S2, and 4(P+1)u P (top + c)^2 for S1^2/P); the merges'
 		 * between-batch terms move with the batch means by 2 (top + c) dmean. */
-		b->var_rtol = eta_e + order + 2 * (B + 1) * u;
-		b->var_atol = eta_e * R * R * (1 + eta_e) + 6 * (P + 1) * u * (top + c) * (top + c) +
+		b->var.rtol = eta_e + order + 2 * (B + 1) * u;
+		b->var.atol = eta_e * R * R * (1 + eta_e) + 6 * (P + 1) * u * (top + c) * (top + c) +
 		              4 * (top + c) * dmean;
 		/* se = sqrt(var / N), N >= P: sqrt(a + b) <= sqrt(a) + sqrt(b). */
-		b->se_rtol = 0.5 * b->var_rtol + 2 * u;
-		b->se_atol = sqrt(b->var_atol / P);
+		b->se.rtol = 0.5 * b->var.rtol + 2 * u;
+		b->se.atol = sqrt(b->var.atol / P);
 		/* ci = mean -+ z se: both errors, the relative parts on |ci| plus,
 		 * for the low end (mean = lo + z se), 2 z se, se <= R / sqrt(P). */
-		b->ci_rtol = fmax(b->mean_rtol, b->se_rtol) + 2 * u;
-		b->ci_atol = b->mean_atol + MC_Z95 * b->se_atol + b->ci_rtol * 2 * MC_Z95 * R / sqrt(P);
+		b->ci.rtol = fmax(b->mean.rtol, b->se.rtol) + 2 * u;
+		b->ci.atol = b->mean.atol + MC_Z95 * b->se.atol + b->ci.rtol * 2 * MC_Z95 * R / sqrt(P);
 	}
 
 	/* The histogram of S_T, per batch.  A path changes bin only if its
@@ -186,47 +191,52 @@ static void batch_tol(const void *params, int any_float, struct apod_tol *t)
 	design(params, &d);
 	t->atol = t->rtol = 0;
 	for (int e = 0; e < MC_NEST; e++) {
-		t->atol = fmax(t->atol, d.e[e].batch_atol);
-		t->rtol = fmax(t->rtol, d.e[e].batch_rtol);
+		t->atol = fmax(t->atol, d.e[e].batch.atol);
+		t->rtol = fmax(t->rtol, d.e[e].batch.rtol);
 	}
 }
 
-static void mean_tol(const void *params, int any_float, int column, struct apod_tol *t)
+/* Estimator e's bounds on the deck in params. */
+static struct mc_bounds bounds_of(const void *params, int e)
 {
 	struct mc_tolerance d;
-	(void)any_float;
 	design(params, &d);
-	t->atol = d.e[column].mean_atol;
-	t->rtol = d.e[column].mean_rtol;
+	return d.e[e];
+}
+
+/* t's absolute and relative parts, from one of design's bounds. */
+static void take_bound(struct apod_tol *t, struct mc_tol bound)
+{
+	t->atol = bound.atol;
+	t->rtol = bound.rtol;
+}
+
+/* One column an estimator (mean, variance, standard error). */
+static void mean_tol(const void *params, int any_float, int column, struct apod_tol *t)
+{
+	(void)any_float;
+	take_bound(t, bounds_of(params, column).mean);
 }
 
 static void var_tol(const void *params, int any_float, int column, struct apod_tol *t)
 {
-	struct mc_tolerance d;
 	(void)any_float;
-	design(params, &d);
-	t->atol = d.e[column].var_atol;
-	t->rtol = d.e[column].var_rtol;
+	take_bound(t, bounds_of(params, column).var);
 }
 
 static void se_tol(const void *params, int any_float, int column, struct apod_tol *t)
 {
-	struct mc_tolerance d;
 	(void)any_float;
-	design(params, &d);
-	t->atol = d.e[column].se_atol;
-	t->rtol = d.e[column].se_rtol;
+	take_bound(t, bounds_of(params, column).se);
 }
 
 /* Two columns (low, high) an estimator. */
 static void ci_tol(const void *params, int any_float, int column, struct apod_tol *t)
 {
-	struct mc_tolerance d;
 	(void)any_float;
-	design(params, &d);
-	t->atol = d.e[column / 2].ci_atol;
-	t->rtol = d.e[column / 2].ci_rtol;
+	take_bound(t, bounds_of(params, column / 2).ci);
 }
+
 static void hist_tol(const void *params, int any_float, int column, struct apod_tol *t)
 {
 	struct mc_tolerance d;

@@ -112,11 +112,6 @@ static int gpu1_fetch(void *ctx, int array, void *dst)
 	return 0;
 }
 
-static int gpu_width(void)
-{
-	return 0;   /* no thread count: Amdahl's N is the measured hotspot speedup */
-}
-
 static int gpu1_mark(void *ctx, int phase, int end)
 {
 	return apod_phase_events_mark(((struct gpu1 *)ctx)->events, phase, end);
@@ -133,7 +128,7 @@ extern "C" const struct apod_stage heat_stage_gpu1 = {
 	.about = HEAT_GPU1_ABOUT,
 	.ports = HEAT_GPU1_PORTS,
 	.available = apod_gpu_available,
-	.width = gpu_width,
+	.width = apod_width_device,
 	.create = gpu1_create,
 	.step = gpu1_step,
 	.probe = gpu1_probe,

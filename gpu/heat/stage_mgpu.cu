@@ -29,6 +29,7 @@
 #include <nccl.h>
 
 #include "apod/cuda.h"
+#include "apod/stock.h"
 #include "gpu/device.h"
 #include "cpu/heat/heat_stage.h"
 #include "kernels.cuh"
@@ -86,32 +87,6 @@ static int must(int rc)
 		exit(APOD_EXIT_FAIL);
 	}
 	return 0;
-}
-
-static int mgpu_available(char *why, size_t len)
-{
-	return apod_gpu_available(why, len);
-}
-
-static int mgpu_width(void)
-{
-	return 0;   /* GPUs: no thread count for Amdahl's N */
-}
-
-/* As in stage_mpi.c: rank r's interior rows, and the rows it holds. */
-static void split(size_t ny, int r, int nranks, size_t *lo, size_t *hi)
-{
-	size_t interior = ny - 2;
-	*lo = 1 + (size_t)r * interior / (size_t)nranks;
-	*hi = 1 + (size_t)(r + 1) * interior / (size_t)nranks;
-}
-
-static void held(size_t ny, int r, int nranks, size_t *own0, size_t *own1)
-{
-	size_t lo, hi;
-	split(ny, r, nranks, &lo, &hi);
-	*own0 = r == 0 ? 0 : lo;
-	*own1 = r == nranks - 1 ? ny : hi;
 }
 
 /* Rows [r0, r1) of the local block, interior columns. */
@@ -291,7 +266,7 @@ static int setup_local(struct mgpu *g)
 		return apod_fail("mgpu: out of memory");
 	for (int r = 0; r < heat_mpi_size; r++) {
 		size_t a, b;
-		held(p->ny, r, heat_mpi_size, &a, &b);
+		heat_mpi_held(p->ny, r, heat_mpi_size, &a, &b);
 		g->counts[r] = (int)(b - a);
 		g->displs[r] = (int)a;
 	}
@@ -338,8 +313,8 @@ static void *mgpu_create(const void *problem)
 	} else {
 		g->p = p;
 		g->row = MPI_DATATYPE_NULL;
-		split(p->ny, heat_mpi_rank, heat_mpi_size, &g->lo, &g->hi);
-		held(p->ny, heat_mpi_rank, heat_mpi_size, &g->own0, &g->own1);
+		heat_mpi_split(p->ny, heat_mpi_rank, heat_mpi_size, &g->lo, &g->hi);
+		heat_mpi_held(p->ny, heat_mpi_rank, heat_mpi_size, &g->own0, &g->own1);
 		g->nloc = g->hi - g->lo + 2;
 		g->up = heat_mpi_rank > 0 ? heat_mpi_rank - 1 : -1;
 		g->down = heat_mpi_rank < heat_mpi_size - 1 ? heat_mpi_rank + 1 : -1;
@@ -512,8 +487,8 @@ extern "C" const struct apod_stage heat_stage_mgpu = {
 	.name = "mgpu",
 	.about = HEAT_MGPU_ABOUT,
 	.ports = HEAT_PORTS_DEVICE,
-	.available = mgpu_available,
-	.width = mgpu_width,
+	.available = apod_gpu_available,
+	.width = apod_width_device,
 	.create = mgpu_create,
 	.step = mgpu_step,
 	.probe = mgpu_probe,

@@ -183,87 +183,55 @@ static float const_chain_cpu(int mode, float v, int iters)
  * one step of a timing chain: the function's result mapped back into its
  * domain by one multiply (and add), so that a chain never leaves the inputs
  * the function was checked on and never reaches a special case.
+ *
+ * Most are one function of x (or of x and y) and a map: MATH_FN1(name, fn,
+ * map) checks fn(x) and steps fn(c) map, MATH_FN2 the same with y as fn's
+ * second argument, MATH_SINCOS a sine and cosine at once, stepped as
+ * 2 sin + cos.  The map is written as the tail of the step's expression
+ * ("* 3.0f"), so each step is exactly the expression written out.
  */
+#define MATH_FN1(name, fn, ...) \
+	struct name { \
+		static constexpr bool two = false; \
+		static __device__ __forceinline__ void eval(float x, float, float &a, float &) { a = fn(x); } \
+		static __device__ __forceinline__ float step(float c, float) { return fn(c) __VA_ARGS__; } \
+	};
+#define MATH_FN2(name, fn, ...) \
+	struct name { \
+		static constexpr bool two = false; \
+		static __device__ __forceinline__ void eval(float x, float y, float &a, float &) { a = fn(x, y); } \
+		static __device__ __forceinline__ float step(float c, float y) { return fn(c, y) __VA_ARGS__; } \
+	};
+#define MATH_SINCOS(name, fn) \
+	struct name { \
+		static constexpr bool two = true; \
+		static __device__ __forceinline__ void eval(float x, float, float &a, float &b) { fn(x, &a, &b); } \
+		static __device__ __forceinline__ float step(float c, float) \
+		{ \
+			float s, k; \
+			fn(c, &s, &k); \
+			return s * 2.0f + k; \
+		} \
+	};
+
 struct f_rsqrt_div {
 	static constexpr bool two = false;
 	static __device__ __forceinline__ void eval(float x, float, float &a, float &) { a = 1.0f / sqrtf(x); }
 	static __device__ __forceinline__ float step(float c, float) { return 1.0f / sqrtf(c) + 0.25f; }
 };
-struct f_rsqrtf {
-	static constexpr bool two = false;
-	static __device__ __forceinline__ void eval(float x, float, float &a, float &) { a = rsqrtf(x); }
-	static __device__ __forceinline__ float step(float c, float) { return rsqrtf(c) + 0.25f; }
-};
-struct f_sinf {
-	static constexpr bool two = false;
-	static __device__ __forceinline__ void eval(float x, float, float &a, float &) { a = sinf(x); }
-	static __device__ __forceinline__ float step(float c, float) { return sinf(c) * 3.0f; }
-};
-struct f_sinf_fast {
-	static constexpr bool two = false;
-	static __device__ __forceinline__ void eval(float x, float, float &a, float &) { a = __sinf(x); }
-	static __device__ __forceinline__ float step(float c, float) { return __sinf(c) * 3.0f; }
-};
-struct f_cosf {
-	static constexpr bool two = false;
-	static __device__ __forceinline__ void eval(float x, float, float &a, float &) { a = cosf(x); }
-	static __device__ __forceinline__ float step(float c, float) { return cosf(c) * 3.0f; }
-};
-struct f_cosf_fast {
-	static constexpr bool two = false;
-	static __device__ __forceinline__ void eval(float x, float, float &a, float &) { a = __cosf(x); }
-	static __device__ __forceinline__ float step(float c, float) { return __cosf(c) * 3.0f; }
-};
-struct f_sincosf {
-	static constexpr bool two = true;
-	static __device__ __forceinline__ void eval(float x, float, float &a, float &b) { sincosf(x, &a, &b); }
-	static __device__ __forceinline__ float step(float c, float)
-	{
-		float s, k;
-		sincosf(c, &s, &k);
-		return s * 2.0f + k;
-	}
-};
-struct f_sincosf_fast {
-	static constexpr bool two = true;
-	static __device__ __forceinline__ void eval(float x, float, float &a, float &b) { __sincosf(x, &a, &b); }
-	static __device__ __forceinline__ float step(float c, float)
-	{
-		float s, k;
-		__sincosf(c, &s, &k);
-		return s * 2.0f + k;
-	}
-};
-struct f_expf {
-	static constexpr bool two = false;
-	static __device__ __forceinline__ void eval(float x, float, float &a, float &) { a = expf(x); }
-	static __device__ __forceinline__ float step(float c, float) { return expf(c) * (1.0f / 4096) - 5.0f; }
-};
-struct f_expf_fast {
-	static constexpr bool two = false;
-	static __device__ __forceinline__ void eval(float x, float, float &a, float &) { a = __expf(x); }
-	static __device__ __forceinline__ float step(float c, float) { return __expf(c) * (1.0f / 4096) - 5.0f; }
-};
-struct f_logf {
-	static constexpr bool two = false;
-	static __device__ __forceinline__ void eval(float x, float, float &a, float &) { a = logf(x); }
-	static __device__ __forceinline__ float step(float c, float) { return logf(c) * 0.25f + 1.5f; }
-};
-struct f_logf_fast {
-	static constexpr bool two = false;
-	static __device__ __forceinline__ void eval(float x, float, float &a, float &) { a = __logf(x); }
-	static __device__ __forceinline__ float step(float c, float) { return __logf(c) * 0.25f + 1.5f; }
-};
-struct f_powf {
-	static constexpr bool two = false;
-	static __device__ __forceinline__ void eval(float x, float y, float &a, float &) { a = powf(x, y); }
-	static __device__ __forceinline__ float step(float c, float y) { return powf(c, y) * 0x1p-17f + 0.5f; }
-};
-struct f_powf_fast {
-	static constexpr bool two = false;
-	static __device__ __forceinline__ void eval(float x, float y, float &a, float &) { a = __powf(x, y); }
-	static __device__ __forceinline__ float step(float c, float y) { return __powf(c, y) * 0x1p-17f + 0.5f; }
-};
+MATH_FN1(f_rsqrtf, rsqrtf, + 0.25f)
+MATH_FN1(f_sinf, sinf, * 3.0f)
+MATH_FN1(f_sinf_fast, __sinf, * 3.0f)
+MATH_FN1(f_cosf, cosf, * 3.0f)
+MATH_FN1(f_cosf_fast, __cosf, * 3.0f)
+MATH_SINCOS(f_sincosf, sincosf)
+MATH_SINCOS(f_sincosf_fast, __sincosf)
+MATH_FN1(f_expf, expf, * (1.0f / 4096) - 5.0f)
+MATH_FN1(f_expf_fast, __expf, * (1.0f / 4096) - 5.0f)
+MATH_FN1(f_logf, logf, * 0.25f + 1.5f)
+MATH_FN1(f_logf_fast, __logf, * 0.25f + 1.5f)
+MATH_FN2(f_powf, powf, * 0x1p-17f + 0.5f)
+MATH_FN2(f_powf_fast, __powf, * 0x1p-17f + 0.5f)
 struct f_div {
 	static constexpr bool two = false;
 	static __device__ __forceinline__ void eval(float x, float y, float &a, float &) { a = x / y; }
@@ -275,11 +243,7 @@ struct f_div_fast {
 	static __device__ __forceinline__ float step(float c, float y) { return __fdividef(y, c); }
 };
 /* Chains stay near 2^19, above the 105615 where sinf leaves its fast path. */
-struct f_sinf_large {
-	static constexpr bool two = false;
-	static __device__ __forceinline__ void eval(float x, float, float &a, float &) { a = sinf(x); }
-	static __device__ __forceinline__ float step(float c, float) { return sinf(c) * 1024.0f + 524288.0f; }
-};
+MATH_FN1(f_sinf_large, sinf, * 1024.0f + 524288.0f)
 
 template <class F>
 static __global__ void math_kernel(const float *__restrict__ x, const float *__restrict__ y, float *__restrict__ r0,
