@@ -66,6 +66,25 @@ static size_t parts_needed(const struct heat_problem *p, int depth, int chunk)
 	return bx * TEMPORAL_WARPS * by;
 }
 
+/* The chunk whose passes take the fewest rows a warp over all its waves:
+ * waves of resident blocks times the rows a warp walks (chunk + 2 depth). */
+static int chunk_for_waves(const struct heat_problem *p, int depth, int resident_blocks)
+{
+	size_t bx = ((size_t)strips(p, depth) + TEMPORAL_WARPS - 1) / TEMPORAL_WARPS;
+	size_t best_cost = (size_t)-1;
+	int best = 32;
+	for (int c = 16; c <= 128; c++) {
+		size_t by = (p->ny + (size_t)c - 1) / (size_t)c;
+		size_t waves = (bx * by + (size_t)resident_blocks - 1) / (size_t)resident_blocks;
+		size_t cost = waves * (size_t)(c + 2 * depth);
+		if (cost < best_cost) {
+			best_cost = cost;
+			best = c;
+		}
+	}
+	return best;
+}
+
 /* Fields of the caller's (cur and next) or, where NULL, made here. */
 static int init_fields(struct temporal *t, const struct heat_problem *p, cudaStream_t stream,
                        heat_real *cur, heat_real *next)
@@ -88,6 +107,11 @@ static int init_fields(struct temporal *t, const struct heat_problem *p, cudaStr
 	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	slots = sms * TEMPORAL_MINB * TEMPORAL_WARPS;
 	t->chunk = parts_needed(p, t->depth, 64) >= 2 * (size_t)slots ? 64 : 32;
+#if defined(TEMPORAL_CHUNK)
+	t->chunk = TEMPORAL_CHUNK;
+#elif defined(TEMPORAL_CHUNK_FIT)
+	t->chunk = chunk_for_waves(p, t->depth, sms * TEMPORAL_MINB);
+#endif
 	nparts = parts_needed(p, 1, t->chunk);   /* depth 1 has the most strips */
 	need = (t->lent ? 0 : 2 * field) + words * sizeof(unsigned) +
 	       TEMPORAL_MAX_DEPTH * nparts * sizeof(struct apod_moments) + (64u << 20);
