@@ -11,7 +11,9 @@
  * depth 8 wins (1308 GCells/s), which is what `bench --kernels` shows, and
  * what gpu5 fuses between statistics steps where stats_every > 1.
  * Chunk: 64 rows where that gives the device two waves of warps or more,
- * else 32 (the 2048^2 deck): a shorter chunk recomputes more overlap rows.
+ * else the chunk that fills whole waves (chunk_for_waves; 20 rows on the
+ * 2048^2 deck): a shorter chunk recomputes more overlap rows, a longer one
+ * leaves SMs idle.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -66,8 +68,13 @@ static size_t parts_needed(const struct heat_problem *p, int depth, int chunk)
 	return bx * TEMPORAL_WARPS * by;
 }
 
-/* The chunk whose passes take the fewest rows a warp over all its waves:
- * waves of resident blocks times the rows a warp walks (chunk + 2 depth). */
+/* For grids that would not fill the device twice over with 64-row chunks:
+ * the chunk whose pass takes the fewest rows a warp over all its waves,
+ * waves of resident blocks times the rows a warp walks (chunk + 2 depth).
+ * At 2048^2 on the H200 that is 20 rows, one wave of 515 blocks where 32
+ * rows left 40% of the device idle: 165.5 -> 199.5 GCells/s.  On large
+ * grids the model is wrong (8192^2: 94 rows, 3 waves, 432 against 451
+ * GCells/s with 64), so they keep 64 (doc/optimize.md, section 19). */
 static int chunk_for_waves(const struct heat_problem *p, int depth, int resident_blocks)
 {
 	size_t bx = ((size_t)strips(p, depth) + TEMPORAL_WARPS - 1) / TEMPORAL_WARPS;
@@ -106,12 +113,9 @@ static int init_fields(struct temporal *t, const struct heat_problem *p, cudaStr
 	APOD_CUDA_TRY(cudaGetDevice(&dev));
 	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	slots = sms * TEMPORAL_MINB * TEMPORAL_WARPS;
-	t->chunk = parts_needed(p, t->depth, 64) >= 2 * (size_t)slots ? 64 : 32;
-#if defined(TEMPORAL_CHUNK)
-	t->chunk = TEMPORAL_CHUNK;
-#elif defined(TEMPORAL_CHUNK_FIT)
-	t->chunk = chunk_for_waves(p, t->depth, sms * TEMPORAL_MINB);
-#endif
+	t->chunk = parts_needed(p, t->depth, 64) >= 2 * (size_t)slots
+		           ? 64
+		           : chunk_for_waves(p, t->depth, sms * TEMPORAL_MINB);
 	nparts = parts_needed(p, 1, t->chunk);   /* depth 1 has the most strips */
 	need = (t->lent ? 0 : 2 * field) + words * sizeof(unsigned) +
 	       TEMPORAL_MAX_DEPTH * nparts * sizeof(struct apod_moments) + (64u << 20);
