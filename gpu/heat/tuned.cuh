@@ -232,11 +232,9 @@ static __device__ __forceinline__ void fused_start(const float *__restrict__ cur
                                                    unsigned *block_hist, struct thread_stats *t,
                                                    float4 *up, float4 *c, float4 *ahead)
 {
-#ifdef GPU4_SYNC_FIRST
 	for (int b = threadIdx.x; b < nbins; b += blockDim.x)
 		block_hist[b] = 0;
 	__syncthreads();
-#endif
 	ts_init(t);
 	*up = *c = *ahead = make_float4(0, 0, 0, 0);
 	if (valid) {
@@ -246,22 +244,17 @@ static __device__ __forceinline__ void fused_start(const float *__restrict__ cur
 		if (i0 + 1 < ny)
 			*ahead = load4(cur + (i0 + 1) * nx + j);
 	}
-#ifndef GPU4_SYNC_FIRST
-	/* After the loads are issued: the barrier waits while they fly. */
-	for (int b = threadIdx.x; b < nbins; b += blockDim.x)
-		block_hist[b] = 0;
-	__syncthreads();
-#endif
 }
 
 /* The four cells at (i, j..j+3) after one step, from the rows above (up),
  * at (c) and below (dn); left and right are the cells beside the vector as
  * the neighbouring lanes hold them (the warp's outermost lanes load theirs
  * here).  Fixed cells (edges, heaters) keep their value. */
-static __device__ __forceinline__ float4 vec4_update_word(const float *__restrict__ cur, unsigned mask_word,
-                                                          size_t nx, size_t ny, size_t i, size_t j, int lane,
-                                                          float4 up, float4 c, float4 dn, float left,
-                                                          float right, float alpha)
+static __device__ __forceinline__ float4 vec4_update(const float *__restrict__ cur,
+                                                     const unsigned *__restrict__ heater_mask,
+                                                     size_t nx, size_t ny, size_t i, size_t j, int lane,
+                                                     float4 up, float4 c, float4 dn, float left,
+                                                     float right, float alpha)
 {
 	size_t idx = i * nx + j;
 	unsigned fixed;
@@ -271,7 +264,7 @@ static __device__ __forceinline__ float4 vec4_update_word(const float *__restric
 	if (lane == 31 && j + 4 < nx)
 		right = cur[idx + 4];
 	/* Bits 0-3: the four cells' heater bits (idx is a multiple of 4). */
-	fixed = (mask_word >> (idx & 31)) & 0xfu;
+	fixed = (heater_mask[idx >> 5] >> (idx & 31)) & 0xfu;
 	if (i == 0 || i + 1 == ny)
 		fixed = 0xfu;
 	if (j == 0)
@@ -287,17 +280,6 @@ static __device__ __forceinline__ float4 vec4_update_word(const float *__restric
 	if (!(fixed & 8u))
 		v.w = heat_cell_update(c.w, up.w, dn.w, right, c.z, alpha);
 	return v;
-}
-
-/* The same, the mask word loaded here. */
-static __device__ __forceinline__ float4 vec4_update(const float *__restrict__ cur,
-                                                     const unsigned *__restrict__ heater_mask,
-                                                     size_t nx, size_t ny, size_t i, size_t j, int lane,
-                                                     float4 up, float4 c, float4 dn, float left,
-                                                     float right, float alpha)
-{
-	return vec4_update_word(cur, heater_mask[(i * nx + j) >> 5], nx, ny, i, j, lane, up, c, dn, left,
-	                        right, alpha);
 }
 
 template <bool MOMENTS, bool HIST>
@@ -452,9 +434,6 @@ static __global__ void __launch_bounds__(TUNED_THREADS, MIN_BLOCKS) fused_bal_ke
 	fused_start(cur, nx, ny, i0, j, valid, nbins, block_hist, &t, &up, &c, &ahead);
 	k = c.x;
 	t.shift = (double)k;
-#ifdef GPU4_MASK_AHEAD
-	unsigned word_next = valid && i0 < i1 ? heater_mask[(i0 * nx + j) >> 5] : 0u;
-#endif
 	for (size_t r0 = i0; r0 < i1; r0 += FUSED_RUN) {
 		size_t r1 = r0 + FUSED_RUN < i1 ? r0 + FUSED_RUN : i1;
 		float f1 = 0, f2 = 0;
@@ -467,14 +446,7 @@ static __global__ void __launch_bounds__(TUNED_THREADS, MIN_BLOCKS) fused_bal_ke
 				float4 v;
 				if (i + 2 < ny)
 					ahead = load4(cur + idx + 2 * nx);
-#ifdef GPU4_MASK_AHEAD
-				unsigned word = word_next;
-				if (i + 1 < i1)
-					word_next = heater_mask[(idx + nx) >> 5];
-				v = vec4_update_word(cur, word, nx, ny, i, j, lane, up, c, dn, left, right, alpha);
-#else
 				v = vec4_update(cur, heater_mask, nx, ny, i, j, lane, up, c, dn, left, right, alpha);
-#endif
 				*reinterpret_cast<float4 *>(next + idx) = v;
 				if (MOMENTS) {
 					float da = v.x - k, db = v.y - k, dc = v.z - k, dd = v.w - k;

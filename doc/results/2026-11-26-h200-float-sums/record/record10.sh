@@ -4,7 +4,7 @@
 # runs of heat's resident stages, bench --kernels on the medium and large decks, memcheck.
 # Run as `bash .device/on-gpu bash .device/record.sh` with the `make dist` tarball in .device/.
 set -u
-OUT=${OUT:-/tmp/out}; rm -rf /tmp/res; mkdir -p "$OUT" /tmp/res
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT" /tmp/res
 SRC=$(pwd); export XDG_CACHE_HOME=/tmp/cache
 cd /tmp && rm -rf apod-0.2.0 && tar xzf "$SRC/.device/apod-0.2.0.tar.gz" && cd apod-0.2.0 || exit 1
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; date -u; } > /tmp/res/env.txt
