@@ -349,7 +349,7 @@ static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) fused_
  *    made once a run (bin_bounds_kernel, at setup) and each block copies
  *    them, before it waits for the previous step: made by every block,
  *    they held every block's start back (84.1% -> 85.0% of copy at
- *    8192^2, doc/optimize.md, section 19).
+ *    8192^2 in one run, doc/optimize.md, section 19).
  *  - The block's partial as shifted sums (block_moments_shifted): no
  *    division until the block's result, where Chan's merge divided at
  *    every level; the 42-register build stopped spilling.
