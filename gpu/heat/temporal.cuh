@@ -42,8 +42,9 @@
 #ifdef APOD_REAL_FLOAT
 /* A thread's float sums reach its double ones every this many rows of the
  * chunk's middle; with the T rows before and after, a float sum covers at
- * most 16 + 2T rows, 96 values at depth 4, fewer than gpu4's runs
- * (FUSED_RUN, the same error argument). */
+ * most 16 + 2T rows, 96 values at depth 4, fewer than gpu4's 128 (the
+ * error argument at FUSED_RUN in tuned.cuh: the mean moves by at most
+ * 96 u R = 5.7e-6 R, inside the gate's atol from 20 steps on). */
 #define TEMPORAL_FLUSH_ROWS 16
 /* Shared memory ahead of the bin edges, in 32-bit words: the threads'
  * double sums, two a level a thread. */

@@ -335,10 +335,13 @@ static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) fused_
  *  - The moments as float sums of deviations from the thread's first old
  *    cell, over runs of at most FUSED_RUN rows, added to the double sums
  *    once a run: no first-value test, conversion or double add per group
- *    of four.  A run is at most 4 FUSED_RUN values, each deviation at most
- *    the field's range R, so a run's float sum is off by at most
- *    4 FUSED_RUN u R (u = 2^-24): 8e-4 R, and the mean by no more,
- *    against the gate's atol (doc/verification.md, section 3).
+ *    of four.  A run is at most n = 4 FUSED_RUN values, each deviation at
+ *    most the field's range R; a float sum of n terms is off by at most
+ *    (n - 1) u times the sum of their sizes (u = 2^-24), so the mean moves
+ *    by at most n u R = 7.6e-6 R.  The gate's atol is 10 steps u scale
+ *    (doc/verification.md, section 3) with R <= 2 scale: this worst case
+ *    is inside it from 26 steps on (13 where the field's least value is
+ *    0), and the real error, of deviations from a neighbour, far smaller.
  *  - The histogram's common case (all four values in the thread's current
  *    bin) tested on the four values' minimum and maximum, which the
  *    moments need anyway, against an interval of values certain to fall
