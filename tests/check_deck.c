@@ -230,7 +230,7 @@ START_TEST(every_workload_declares_its_compulsory_work)
 	ck_assert_double_eq(k.bytes, 32 * 1000.0);
 	ck_assert_double_eq(k.flops32, 16 * 1000.0);
 	k = work_of(&nbody_workload, "n", "1000", APOD_PHASE_STEP);
-	ck_assert_double_eq(k.flops32, 20 * 1000.0 * 1000.0);
+	ck_assert_double_eq(k.flops32, 16 * 1000.0 * 1000.0);   /* not the convention's 20 */
 	ck_assert_double_eq(k.special, 1000.0 * 1000.0);
 	ck_assert_double_eq(k.bytes, 2 * 28 * 1000.0);
 	k = work_of(&montecarlo_workload, "paths_per_batch", "1000", APOD_PHASE_STEP);

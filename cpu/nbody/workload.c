@@ -12,6 +12,7 @@
 #include "apod/stock.h"
 #include "nbody.h"
 #include "nbody_workload.h"
+#include "shared/nbody/interact.h"
 #include "tolerance.h"
 
 /* The design (tolerance.c) the tolerances below are read from. */
@@ -85,9 +86,10 @@ APOD_PARAM_LONG(snapshot_every, struct nbody_params, snapshot_every)
 APOD_PARAM_TEXT(title, struct nbody_params, name)
 
 /* The work of one occurrence of each phase (apod/workload.h, revision 3).
- * A step is N^2 interactions of 20 FP32 operations (the count of the
- * cuda-samples n-body and of the literature, so that figures compare) and
- * one reciprocal square root each, plus the kick-drift-kick of every body:
+ * A step is N^2 interactions of 16 FP32 operations (the multiplies and adds
+ * every form of the interaction does, NBODY_SOL_FLOPS_PER_INTERACTION; the
+ * benchmark's figures keep the literature's 20, which counts the square
+ * root and division as flops too) and one square root or rsqrt each, plus the kick-drift-kick of every body:
  * positions with masses (16 bytes) and velocities (12) read and written
  * once.  A stage that keeps the bodies on the host carries positions in and
  * accelerations out every step.  calcStats reads every body once and does
@@ -105,7 +107,7 @@ static int work(const void *params, int phase, struct apod_work *w)
 		w->h2d_bytes = state;
 		return 1;
 	case APOD_PHASE_STEP:
-		w->flops32 = 20 * n * n;
+		w->flops32 = NBODY_SOL_FLOPS_PER_INTERACTION * n * n;
 		w->special = n * n;
 		w->bytes = 2 * state;
 		w->h2d_bytes = 16 * n;
