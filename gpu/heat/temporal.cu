@@ -25,8 +25,14 @@
 #include "temporal.cuh"
 #include "temporal.h"
 
+/* Overridable with -D for experiments (doc/optimize.md, section 20). */
+#ifndef TEMPORAL_DEPTH
 #define TEMPORAL_DEPTH 4
+#endif
+static_assert(TEMPORAL_DEPTH >= 1 && TEMPORAL_DEPTH <= 4, "gpu5 has kernels with statistics to depth 4");
+#ifndef TEMPORAL_MINB
 #define TEMPORAL_MINB 4   /* blocks an SM at depth <= 4: 16 warps, no spills */
+#endif
 
 int temporal_supported(const struct heat_problem *p, const char **reason)
 {
@@ -224,7 +230,7 @@ int temporal_pass(struct temporal *t, int depth, int stats)
 	/* A kernel for each depth; past depth 4 the sweep alone is let use
 	 * every register it needs (no blocks-per-SM bound). */
 	typedef int (*launch_fn)(struct temporal *);
-	static const launch_fn with_stats[TEMPORAL_DEPTH] = {
+	static const launch_fn with_stats[] = {
 		launch<1, true, TEMPORAL_MINB>, launch<2, true, TEMPORAL_MINB>,
 		launch<3, true, TEMPORAL_MINB>, launch<4, true, TEMPORAL_MINB>,
 	};
