@@ -42,6 +42,46 @@ static double pull_tolerance(float mass, double eps2, int roundings)
 	return mass * NBODY_FORCE_MAX_COEF / eps2 * roundings * FLT_EPSILON;
 }
 
+/* A random pair with a mass: positions in [-2, 2], j's mass at p[6]. */
+static void random_pair(float p[7])
+{
+	random_positions(p, 2);
+	p[6] = random_mass();
+}
+
+/* A form of the pull: nbody_interact's signature, adding to (ax, ay, az). */
+typedef void pull_form(float xi, float yi, float zi, float xj, float yj, float zj, float mj,
+                       float eps2, float *ax, float *ay, float *az);
+
+/* gpu4's form: the unit-mass pull, then times the mass (the float product
+ * mj * u, added to what was there). */
+static void unit_pull_times_mass(float xi, float yi, float zi, float xj, float yj, float zj,
+                                 float mj, float eps2, float *ax, float *ay, float *az)
+{
+	float u[3] = { 0, 0, 0 };
+	nbody_interact_rsqrt_unit(xi, yi, zi, xj, yj, zj, eps2, &u[0], &u[1], &u[2]);
+	*ax += mj * u[0];
+	*ay += mj * u[1];
+	*az += mj * u[2];
+}
+
+/* Two forms of the pull agree on 100000 random pairs (rand seeded with
+ * seed), each component within that many roundings of the largest pull;
+ * a failure names the pair and both values. */
+static void forms_agree(unsigned seed, pull_form *f, pull_form *g, int roundings)
+{
+	srand(seed);
+	for (int k = 0; k < 100000; k++) {
+		float p[7], a[3] = { 0, 0, 0 }, b[3] = { 0, 0, 0 };
+		random_pair(p);
+		f(p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0.01f, &a[0], &a[1], &a[2]);
+		g(p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0.01f, &b[0], &b[1], &b[2]);
+		double scale = pull_tolerance(p[6], 0.01, roundings);
+		for (int c = 0; c < 3; c++)
+			ck_assert_msg(fabs(a[c] - b[c]) <= scale, "pair %d: %g against %g", k, a[c], b[c]);
+	}
+}
+
 START_TEST(interact_matches_the_formula)
 {
 	/* Exact in binary: d = (3, 0, 4), eps = 0: s = 25, w = 2 / 125; a = (6, 0, 8) / 125. */
@@ -53,8 +93,7 @@ START_TEST(interact_matches_the_formula)
 	for (int k = 0; k < 100000; k++) {
 		float p[7], bx = 0, by = 0, bz = 0;
 		double a[3];
-		random_positions(p, 2);
-		p[6] = random_mass();
+		random_pair(p);
 		nbody_interact(p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0.01f, &bx, &by, &bz);
 		exact(p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0.01f, a);
 		/* Each component is |d| w at most, with about 8 roundings. */
@@ -93,17 +132,7 @@ START_TEST(rsqrt_form_is_close_to_the_reference)
 {
 	/* On the host nbody_rsqrt is 1/sqrtf, so the two forms differ only by the
 	 * order of the squared distance and of the cube: a few roundings. */
-	srand(3);
-	for (int k = 0; k < 100000; k++) {
-		float p[7], a[3] = { 0, 0, 0 }, b[3] = { 0, 0, 0 };
-		random_positions(p, 2);
-		p[6] = random_mass();
-		nbody_interact(p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0.01f, &a[0], &a[1], &a[2]);
-		nbody_interact_rsqrt(p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0.01f, &b[0], &b[1], &b[2]);
-		double scale = pull_tolerance(p[6], 0.01, 16);
-		for (int c = 0; c < 3; c++)
-			ck_assert_msg(fabs(a[c] - b[c]) <= scale, "pair %d: %g against %g", k, a[c], b[c]);
-	}
+	forms_agree(3, nbody_interact, nbody_interact_rsqrt, 16);
 }
 END_TEST
 
@@ -111,18 +140,7 @@ START_TEST(unit_mass_form_times_the_mass_is_the_pull)
 {
 	/* gpu4 sums unit-mass pulls and multiplies by the common mass once:
 	 * each term may differ from the massed form by a rounding or two. */
-	srand(5);
-	for (int k = 0; k < 100000; k++) {
-		float p[7], a[3] = { 0, 0, 0 }, b[3] = { 0, 0, 0 };
-		random_positions(p, 2);
-		p[6] = random_mass();
-		nbody_interact_rsqrt(p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0.01f, &a[0], &a[1], &a[2]);
-		nbody_interact_rsqrt_unit(p[0], p[1], p[2], p[3], p[4], p[5], 0.01f, &b[0], &b[1], &b[2]);
-		double scale = pull_tolerance(p[6], 0.01, 4);
-		for (int c = 0; c < 3; c++)
-			ck_assert_msg(fabs(a[c] - p[6] * b[c]) <= scale, "pair %d: %g against %g", k, a[c],
-			              p[6] * b[c]);
-	}
+	forms_agree(5, nbody_interact_rsqrt, unit_pull_times_mass, 4);
 }
 END_TEST
 

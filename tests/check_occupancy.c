@@ -37,6 +37,15 @@ static struct apod_occ_result occ(const struct apod_occ_sm *sm, int threads, int
 	return r;
 }
 
+/* The same through apod_occupancy, for a launch with the kernel's own caps
+ * or a carveout preference. */
+static struct apod_occ_result occ_launch(const struct apod_occ_sm *sm, const struct apod_occ_launch *l)
+{
+	struct apod_occ_result r;
+	ck_assert_int_eq(apod_occupancy(sm, l, &r), 0);
+	return r;
+}
+
 /* A result's headline: the blocks that fit an SM and the occupancy they
  * make; _by adds the limits that bound them (APOD_OCC_LIMIT_*).  Macros,
  * so that a failure names the test's own line. */
@@ -48,6 +57,13 @@ static struct apod_occ_result occ(const struct apod_occ_sm *sm, int threads, int
 #define ck_assert_fit_by(r, nblocks, occupancy_, limits) \
 	do { \
 		ck_assert_fit(r, nblocks, occupancy_); \
+		ck_assert_uint_eq((r).limiters, (limits)); \
+	} while (0)
+/* The blocks and what bounds them, where the occupancy is beside the point
+ * (none fit, or the test is about the limit). */
+#define ck_assert_blocks_by(r, nblocks, limits) \
+	do { \
+		ck_assert_int_eq((r).blocks, (nblocks)); \
 		ck_assert_uint_eq((r).limiters, (limits)); \
 	} while (0)
 
@@ -214,8 +230,7 @@ START_TEST(course_shared_memory_per_thread)
 	ck_assert_fit_by(r, 3, 0.5, APOD_OCC_LIMIT_SMEM);
 	r = occ(sm, 256, 16, 256 * 32);
 	ck_assert_double_eq_tol(apod_occ_slides(sm, 256, 0, 32), 1.0, 1e-12);
-	ck_assert_int_eq(r.blocks, 6);
-	ck_assert_uint_eq(r.limiters, APOD_OCC_LIMIT_WARPS | APOD_OCC_LIMIT_SMEM);
+	ck_assert_blocks_by(r, 6, APOD_OCC_LIMIT_WARPS | APOD_OCC_LIMIT_SMEM);
 }
 END_TEST
 
@@ -243,10 +258,9 @@ START_TEST(hopper_each_limit)
 	 * per warp, 32 per partition, 128 warps, 16 blocks.  4096 B + 1 KiB
 	 * reserved = 5120: floor(233472 / 5120) = 45 blocks. */
 	struct apod_occ_result r = occ(sm, 256, 16, 4096);
-	ck_assert_int_eq(r.blocks, 8);
+	ck_assert_blocks_by(r, 8, APOD_OCC_LIMIT_WARPS);
 	ck_assert_int_eq(r.by_regs, 16);
 	ck_assert_int_eq(r.by_smem, 45);
-	ck_assert_uint_eq(r.limiters, APOD_OCC_LIMIT_WARPS);
 	/* Blocks: 32-thread blocks, 32 of them = 32 warps = 50%. */
 	r = occ(sm, 32, 16, 0);
 	ck_assert_fit_by(r, 32, 0.5, APOD_OCC_LIMIT_BLOCKS);
@@ -262,8 +276,7 @@ START_TEST(hopper_each_limit)
 	ck_assert_fit_by(r, 4, 0.5, APOD_OCC_LIMIT_SMEM);
 	/* A tie: 256 threads at 32 registers, warps and registers both say 8. */
 	r = occ(sm, 256, 32, 0);
-	ck_assert_int_eq(r.blocks, 8);
-	ck_assert_uint_eq(r.limiters, APOD_OCC_LIMIT_WARPS | APOD_OCC_LIMIT_REGS);
+	ck_assert_blocks_by(r, 8, APOD_OCC_LIMIT_WARPS | APOD_OCC_LIMIT_REGS);
 }
 END_TEST
 
@@ -299,49 +312,42 @@ START_TEST(hopper_does_not_fit)
 	struct apod_occ_result r;
 	/* More threads than a block may have. */
 	r = occ(sm, 1025, 16, 0);
-	ck_assert_int_eq(r.blocks, 0);
-	ck_assert_uint_eq(r.limiters, APOD_OCC_LIMIT_WARPS);
+	ck_assert_blocks_by(r, 0, APOD_OCC_LIMIT_WARPS);
 	/* More registers per thread than a thread may have: 255 (seed-002-003
 	 * B.5 for CC 3.5; unchanged since [external: the programming guide's
 	 * table]).  cuda_occupancy.h caps CC 7.0 on at 256, a count no compiled
 	 * kernel can have, so the random comparison below never draws it. */
 	r = occ(sm, 32, 256, 0);
-	ck_assert_int_eq(r.blocks, 0);
-	ck_assert_uint_eq(r.limiters, APOD_OCC_LIMIT_REGS);
+	ck_assert_blocks_by(r, 0, APOD_OCC_LIMIT_REGS);
 	/* 1024 threads: 64 registers just fit (2048 per warp x 32 warps =
 	 * 65536); 65 -> 2080 -> 2304 per warp, 7 per partition, 28 < 32 warps. */
 	r = occ(sm, 1024, 64, 0);
 	ck_assert_int_eq(r.blocks, 1);
 	r = occ(sm, 1024, 65, 0);
-	ck_assert_int_eq(r.blocks, 0);
-	ck_assert_uint_eq(r.limiters, APOD_OCC_LIMIT_REGS);
+	ck_assert_blocks_by(r, 0, APOD_OCC_LIMIT_REGS);
 	/* 255 registers: 8160 -> 8192 per warp, 2 per partition: 256 threads. */
 	ck_assert_int_eq(occ(sm, 256, 255, 0).blocks, 1);
 	ck_assert_int_eq(occ(sm, 288, 255, 0).blocks, 0);
 	/* Shared memory: 227 KiB is the most a block may have (1 block fits the
 	 * 228 KiB with its reservation); one byte more does not fit. */
 	r = occ(sm, 128, 16, 227 * KiB);
-	ck_assert_int_eq(r.blocks, 1);
-	ck_assert_uint_eq(r.limiters, APOD_OCC_LIMIT_SMEM);
+	ck_assert_blocks_by(r, 1, APOD_OCC_LIMIT_SMEM);
 	r = occ(sm, 128, 16, 227 * KiB + 1);
-	ck_assert_int_eq(r.blocks, 0);
-	ck_assert_uint_eq(r.limiters, APOD_OCC_LIMIT_SMEM);
+	ck_assert_blocks_by(r, 0, APOD_OCC_LIMIT_SMEM);
 	/* The kernel's own caps: launch bounds of 256 threads, and a dynamic
 	 * shared-memory limit of 48 KiB (the default without opt-in). */
 	apod_occ_launch_init(&l, 512, 16, 0);
 	l.max_threads = 256;
-	ck_assert_int_eq(apod_occupancy(sm, &l, &r), 0);
-	ck_assert_int_eq(r.blocks, 0);
-	ck_assert_uint_eq(r.limiters, APOD_OCC_LIMIT_WARPS);
+	r = occ_launch(sm, &l);
+	ck_assert_blocks_by(r, 0, APOD_OCC_LIMIT_WARPS);
 	apod_occ_launch_init(&l, 128, 16, 0);
 	l.max_dynamic = 48 * KiB;
 	l.smem_dynamic = 48 * KiB;
-	ck_assert_int_eq(apod_occupancy(sm, &l, &r), 0);
+	r = occ_launch(sm, &l);
 	ck_assert_int_eq(r.blocks, 4);   /* 50176 B each: 4 fit */
 	l.smem_dynamic = 48 * KiB + 1;
-	ck_assert_int_eq(apod_occupancy(sm, &l, &r), 0);
-	ck_assert_int_eq(r.blocks, 0);
-	ck_assert_uint_eq(r.limiters, APOD_OCC_LIMIT_SMEM);
+	r = occ_launch(sm, &l);
+	ck_assert_blocks_by(r, 0, APOD_OCC_LIMIT_SMEM);
 }
 END_TEST
 
@@ -354,30 +360,29 @@ START_TEST(hopper_carveout)
 	 * No preference: 228 KiB, 25 would fit; the warps allow 16. */
 	apod_occ_launch_init(&l, 128, 16, 0);
 	l.smem_dynamic = 8 * KiB;
-	ck_assert_int_eq(apod_occupancy(sm, &l, &r), 0);
+	r = occ_launch(sm, &l);
 	ck_assert_uint_eq(r.smem_config, 228 * KiB);
 	ck_assert_int_eq(r.blocks, 16);
 	/* 25%: 58368 B, rounded up to the 64 KiB configuration; 7 blocks. */
 	l.carveout = 25;
-	ck_assert_int_eq(apod_occupancy(sm, &l, &r), 0);
+	r = occ_launch(sm, &l);
 	ck_assert_uint_eq(r.smem_config, 64 * KiB);
-	ck_assert_int_eq(r.blocks, 7);
-	ck_assert_uint_eq(r.limiters, APOD_OCC_LIMIT_SMEM);
+	ck_assert_blocks_by(r, 7, APOD_OCC_LIMIT_SMEM);
 	/* 50%: 116736 B -> 132 KiB; floor(135168 / 9216) = 14 blocks. */
 	l.carveout = 50;
-	ck_assert_int_eq(apod_occupancy(sm, &l, &r), 0);
+	r = occ_launch(sm, &l);
 	ck_assert_uint_eq(r.smem_config, 132 * KiB);
 	ck_assert_int_eq(r.blocks, 14);
 	/* 0% (all L1): too small for one block, raised to the smallest size
 	 * that holds it, 16 KiB: 1 block. */
 	l.carveout = 0;
-	ck_assert_int_eq(apod_occupancy(sm, &l, &r), 0);
+	r = occ_launch(sm, &l);
 	ck_assert_uint_eq(r.smem_config, 16 * KiB);
 	ck_assert_int_eq(r.blocks, 1);
 	/* With no shared memory of its own a block still needs its 1 KiB
 	 * reservation: 0% becomes 8 KiB, 8 blocks, 50% occupancy. */
 	l.smem_dynamic = 0;
-	ck_assert_int_eq(apod_occupancy(sm, &l, &r), 0);
+	r = occ_launch(sm, &l);
 	ck_assert_uint_eq(r.smem_config, 8 * KiB);
 	ck_assert_fit(r, 8, 0.5);
 	/* 100% is the largest configuration, as no preference is. */
@@ -402,8 +407,7 @@ START_TEST(other_generations)
 	/* CC 8.6: 48 warps, 16 blocks: 128 threads -> 12 blocks (warps), 64
 	 * threads -> 16 blocks (blocks) = 32 of 48 warps. */
 	r = occ(cc(8, 6), 128, 32, 0);
-	ck_assert_int_eq(r.blocks, 12);
-	ck_assert_uint_eq(r.limiters, APOD_OCC_LIMIT_WARPS);
+	ck_assert_blocks_by(r, 12, APOD_OCC_LIMIT_WARPS);
 	r = occ(cc(8, 6), 64, 32, 0);
 	ck_assert_fit_by(r, 16, 32.0 / 48, APOD_OCC_LIMIT_BLOCKS);
 	/* CC 8.9 allows 24 blocks: 64 threads -> 24 x 2 = 48 warps, 100%. */

@@ -177,85 +177,70 @@ template <class T> struct host_array {
 };
 
 /*
- * cuda_stream / cuda_event: one stream or event, owned; .s / .e is the
- * handle (null until create() succeeds), destroyed with the owner.
+ * cuda_stream / cuda_event: one stream or event, owned; .h is the handle
+ * (null until create() succeeds), destroyed with the owner.
  *   cuda_stream st;  if (st.create(cudaStreamNonBlocking)) return -1;
  *   cuda_event ev;   if (ev.create()) return -1;
- * An array of them (cuda_stream st[16]) works: create each one.
+ * An array of them (cuda_stream st[16]) works: create each one.  Both are
+ * cuda_owned<Api>: the owning is the same, and Api names the handle type,
+ * its create call (with flags), that call's name for the failure, the
+ * default flags and the destroy call.
  */
-struct cuda_stream {
-	cudaStream_t s = nullptr;
+template <class Api> struct cuda_owned {
+	typename Api::handle h = nullptr;
 
-	cuda_stream() = default;
-	cuda_stream(const cuda_stream &) = delete;
-	cuda_stream &operator=(const cuda_stream &) = delete;
-	cuda_stream(cuda_stream &&o) noexcept : s(o.s) { o.s = nullptr; }
-	cuda_stream &operator=(cuda_stream &&o) noexcept
+	cuda_owned() = default;
+	cuda_owned(const cuda_owned &) = delete;
+	cuda_owned &operator=(const cuda_owned &) = delete;
+	cuda_owned(cuda_owned &&o) noexcept : h(o.h) { o.h = nullptr; }
+	cuda_owned &operator=(cuda_owned &&o) noexcept
 	{
 		if (this != &o) {
 			reset();
-			s = o.s;
-			o.s = nullptr;
+			h = o.h;
+			o.h = nullptr;
 		}
 		return *this;
 	}
-	~cuda_stream() { reset(); }
+	~cuda_owned() { reset(); }
 
-	int create(unsigned flags = cudaStreamDefault, APOD_HERE)
+	int create(unsigned flags = Api::default_flags, APOD_HERE)
 	{
 		reset();
-		cudaError_t err = cudaStreamCreateWithFlags(&s, flags);
+		cudaError_t err = Api::create(&h, flags);
 		if (err != cudaSuccess) {
-			s = nullptr;
-			return apod_cuda_failed(err, "cudaStreamCreateWithFlags", at.file_name(), (int)at.line());
+			h = nullptr;
+			return apod_cuda_failed(err, Api::create_name, at.file_name(), (int)at.line());
 		}
 		return 0;
 	}
 
 	void reset()
 	{
-		if (s)
-			cudaStreamDestroy(s);
-		s = nullptr;
+		if (h)
+			Api::destroy(h);
+		h = nullptr;
 	}
 };
 
-struct cuda_event {
-	cudaEvent_t e = nullptr;
-
-	cuda_event() = default;
-	cuda_event(const cuda_event &) = delete;
-	cuda_event &operator=(const cuda_event &) = delete;
-	cuda_event(cuda_event &&o) noexcept : e(o.e) { o.e = nullptr; }
-	cuda_event &operator=(cuda_event &&o) noexcept
-	{
-		if (this != &o) {
-			reset();
-			e = o.e;
-			o.e = nullptr;
-		}
-		return *this;
-	}
-	~cuda_event() { reset(); }
-
-	int create(unsigned flags = cudaEventDefault, APOD_HERE)
-	{
-		reset();
-		cudaError_t err = cudaEventCreateWithFlags(&e, flags);
-		if (err != cudaSuccess) {
-			e = nullptr;
-			return apod_cuda_failed(err, "cudaEventCreateWithFlags", at.file_name(), (int)at.line());
-		}
-		return 0;
-	}
-
-	void reset()
-	{
-		if (e)
-			cudaEventDestroy(e);
-		e = nullptr;
-	}
+struct cuda_stream_api {
+	typedef cudaStream_t handle;
+	static constexpr unsigned default_flags = cudaStreamDefault;
+	static constexpr const char *create_name = "cudaStreamCreateWithFlags";
+	static cudaError_t create(cudaStream_t *s, unsigned flags) { return cudaStreamCreateWithFlags(s, flags); }
+	static void destroy(cudaStream_t s) { cudaStreamDestroy(s); }
 };
+
+struct cuda_event_api {
+	typedef cudaEvent_t handle;
+	static constexpr unsigned default_flags = cudaEventDefault;
+	static constexpr const char *create_name = "cudaEventCreateWithFlags";
+	static cudaError_t create(cudaEvent_t *e, unsigned flags) { return cudaEventCreateWithFlags(e, flags); }
+	static void destroy(cudaEvent_t e) { cudaEventDestroy(e); }
+};
+
+typedef cuda_owned<cuda_stream_api> cuda_stream;
+typedef cuda_owned<cuda_event_api> cuda_event;
 
 #undef APOD_HERE
 

@@ -145,7 +145,7 @@ int l2_guard::put_back(int rc)
 	const char *what[4] = { "cudaStreamSetAttribute (window removed)", "cudaDeviceSynchronize",
 	                        "cudaCtxResetPersistingL2Cache", "cudaDeviceSetLimit (set-aside restored)" };
 	armed = false;
-	back[0] = b && b->st.s ? window_attr(b->st.s, b->d_p.p, 0, 1.0f) : cudaSuccess;
+	back[0] = b && b->st.h ? window_attr(b->st.h, b->d_p.p, 0, 1.0f) : cudaSuccess;
 	back[1] = cudaDeviceSynchronize();
 	back[2] = cudaCtxResetPersistingL2Cache();
 	back[3] = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, old_limit);
@@ -251,16 +251,16 @@ static int run_point(const struct apod_lab_opts *o, struct buffers *b, size_t ns
 	/* Nothing left persisting from the previous policy or size. */
 	APOD_CUDA_TRY(cudaDeviceSynchronize());
 	APOD_CUDA_TRY(cudaCtxResetPersistingL2Cache());
-	APOD_CUDA_TRY(window_attr(b->st.s, b->d_p.p, p->pol == NO_WINDOW ? 0 : p->window, p->ratio));
-	APOD_CUDA_TRY(cudaMemcpyAsync(b->d_s.p, b->d_s0.p, ns * 16, cudaMemcpyDeviceToDevice, b->st.s));
-	APOD_LAUNCH_TRY((persist_kernel<<<blocks, THREADS, 0, b->st.s>>>(b->d_p.p, np, b->d_s.p, ns, step)));
-	APOD_CUDA_TRY(cudaStreamSynchronize(b->st.s));
+	APOD_CUDA_TRY(window_attr(b->st.h, b->d_p.p, p->pol == NO_WINDOW ? 0 : p->window, p->ratio));
+	APOD_CUDA_TRY(cudaMemcpyAsync(b->d_s.p, b->d_s0.p, ns * 16, cudaMemcpyDeviceToDevice, b->st.h));
+	APOD_LAUNCH_TRY((persist_kernel<<<blocks, THREADS, 0, b->st.h>>>(b->d_p.p, np, b->d_s.p, ns, step)));
+	APOD_CUDA_TRY(cudaStreamSynchronize(b->st.h));
 	APOD_CUDA_TRY(cudaMemcpy(b->h_back.p, b->d_s.p, ns * 16, cudaMemcpyDeviceToHost));
 	p->wrong = count_wrong(b->h_back.p, b->h_s0.p, b->h_p.p, ns, np);
 	if (!p->wrong && !o->check &&
 	    time_it(o->reps, [&] {
-		    persist_kernel<<<blocks, THREADS, 0, b->st.s>>>(b->d_p.p, np, b->d_s.p, ns, step);
-		    return cudaGetLastError() != cudaSuccess; }, &p->ms, b->st.s))
+		    persist_kernel<<<blocks, THREADS, 0, b->st.h>>>(b->d_p.p, np, b->d_s.p, ns, step);
+		    return cudaGetLastError() != cudaSuccess; }, &p->ms, b->st.h))
 		return -1;
 	return 0;
 }

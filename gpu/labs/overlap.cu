@@ -129,17 +129,17 @@ static size_t chunk_start(size_t n, int ns, int i)
  */
 static int fork_streams(struct ovl *L, int ns)
 {
-	APOD_CUDA_TRY(cudaEventRecord(L->fork.e, 0));
+	APOD_CUDA_TRY(cudaEventRecord(L->fork.h, 0));
 	for (int s = 0; s < ns; s++)
-		APOD_CUDA_TRY(cudaStreamWaitEvent(L->st[s].s, L->fork.e, 0));
+		APOD_CUDA_TRY(cudaStreamWaitEvent(L->st[s].h, L->fork.h, 0));
 	return 0;
 }
 
 static int join_streams(struct ovl *L, int ns)
 {
 	for (int s = 0; s < ns; s++) {
-		APOD_CUDA_TRY(cudaEventRecord(L->join[s].e, L->st[s].s));
-		APOD_CUDA_TRY(cudaStreamWaitEvent(0, L->join[s].e, 0));
+		APOD_CUDA_TRY(cudaEventRecord(L->join[s].h, L->st[s].h));
+		APOD_CUDA_TRY(cudaStreamWaitEvent(0, L->join[s].h, 0));
 	}
 	return 0;
 }
@@ -161,8 +161,8 @@ static int run_both(struct ovl *L)
 {
 	if (fork_streams(L, 2))
 		return -1;
-	APOD_CUDA_TRY(cudaMemcpyAsync(L->d.p, L->h_in.p, L->bytes, cudaMemcpyHostToDevice, L->st[0].s));
-	APOD_CUDA_TRY(cudaMemcpyAsync(L->h_out.p, L->d2.p, L->bytes, cudaMemcpyDeviceToHost, L->st[1].s));
+	APOD_CUDA_TRY(cudaMemcpyAsync(L->d.p, L->h_in.p, L->bytes, cudaMemcpyHostToDevice, L->st[0].h));
+	APOD_CUDA_TRY(cudaMemcpyAsync(L->h_out.p, L->d2.p, L->bytes, cudaMemcpyDeviceToHost, L->st[1].h));
 	return join_streams(L, 2);
 }
 
@@ -182,12 +182,12 @@ static int run_staged(struct ovl *L, int ns, int breadth, unsigned iters)
 			size_t a = chunk_start(L->n, ns, s), m = chunk_start(L->n, ns, s + 1) - a;
 			if (!breadth || pass == 0)
 				APOD_CUDA_TRY(cudaMemcpyAsync(L->d.p + a, L->h_in.p + a, m * sizeof(float),
-				                         cudaMemcpyHostToDevice, L->st[s].s));
-			if ((!breadth || pass == 1) && launch(L->d.p + a, m, iters, L->st[s].s))
+				                         cudaMemcpyHostToDevice, L->st[s].h));
+			if ((!breadth || pass == 1) && launch(L->d.p + a, m, iters, L->st[s].h))
 				return -1;
 			if (!breadth || pass == 2)
 				APOD_CUDA_TRY(cudaMemcpyAsync(L->h_out.p + a, L->d.p + a, m * sizeof(float),
-				                         cudaMemcpyDeviceToHost, L->st[s].s));
+				                         cudaMemcpyDeviceToHost, L->st[s].h));
 		}
 	return join_streams(L, ns);
 }

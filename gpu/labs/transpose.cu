@@ -50,29 +50,36 @@
  * be in flight before its first store.  Only blocks on the right or bottom
  * edge (EDGE) test each element against the matrix: the others issue
  * their loads with no branch between them.
+ *
+ * each_element is that loop, the one every pass of these kernels makes: the
+ * thread's elements of a rows x cols row-major matrix, from its first
+ * (r0, c0) on, BR rows and 32 columns apart, T/BR x T/32 of them; f(i, j, k)
+ * gets each one's offsets (i rows, j columns, both constants once unrolled)
+ * and its index k in the matrix.
  */
+template <int T, int BR, bool EDGE, class F>
+static __device__ __forceinline__ void each_element(int r0, int c0, int rows, int cols, F f)
+{
+#pragma unroll
+	for (int i = 0; i < T; i += BR)
+#pragma unroll
+		for (int j = 0; j < T; j += 32) {
+			int r = r0 + i, c = c0 + j;
+			if (!EDGE || (r < rows && c < cols))
+				f(i, j, (size_t)r * cols + c);
+		}
+}
+
 template <int T, int BR, bool EDGE>
 static __device__ __forceinline__ void copy_block(const float *__restrict__ in, float *__restrict__ out,
                                                   int rows, int cols)
 {
 	float v[T / BR][T / 32];
 	int r0 = blockIdx.y * T + threadIdx.y, c0 = blockIdx.x * T + threadIdx.x;
-#pragma unroll
-	for (int i = 0; i < T / BR; i++)
-#pragma unroll
-		for (int j = 0; j < T / 32; j++) {
-			int r = r0 + i * BR, c = c0 + j * 32;
-			if (!EDGE || (r < rows && c < cols))
-				v[i][j] = in[(size_t)r * cols + c];
-		}
-#pragma unroll
-	for (int i = 0; i < T / BR; i++)
-#pragma unroll
-		for (int j = 0; j < T / 32; j++) {
-			int r = r0 + i * BR, c = c0 + j * 32;
-			if (!EDGE || (r < rows && c < cols))
-				out[(size_t)r * cols + c] = v[i][j];
-		}
+	each_element<T, BR, EDGE>(r0, c0, rows, cols,
+	                          [&](int i, int j, size_t k) { v[i / BR][j / 32] = in[k]; });
+	each_element<T, BR, EDGE>(r0, c0, rows, cols,
+	                          [&](int i, int j, size_t k) { out[k] = v[i / BR][j / 32]; });
 }
 
 template <int T, int BR>
@@ -116,29 +123,17 @@ static __device__ __forceinline__ void transpose_block(const float *__restrict__
 	int ty = threadIdx.y, tx = threadIdx.x;
 
 	/* A warp reads 32 consecutive words of one input row into a tile row. */
-#pragma unroll
-	for (int i = 0; i < T; i += BR)
-#pragma unroll
-		for (int j = 0; j < T; j += 32) {
-			int r = r0 + i + ty, c = c0 + j + tx;
-			if (!EDGE || (r < rows && c < cols))
-				tile[i + ty][j + tx] = in[(size_t)r * cols + c];
-		}
+	each_element<T, BR, EDGE>(r0 + ty, c0 + tx, rows, cols,
+	                          [&](int i, int j, size_t k) { tile[i + ty][j + tx] = in[k]; });
 	/* Each warp now reads words that other warps wrote.  EDGE is the same
 	 * for the whole block, so every thread reaches this barrier. */
 	__syncthreads();
 	/* Output row c0+i+ty is input column c0+i+ty: a warp writes 32
 	 * consecutive words of it, taken down column i+ty of the tile.  The
 	 * words of that column are T+PAD apart: all in one bank when PAD = 0,
-	 * in 32 different banks when T+PAD is odd. */
-#pragma unroll
-	for (int i = 0; i < T; i += BR)
-#pragma unroll
-		for (int j = 0; j < T; j += 32) {
-			int orow = c0 + i + ty, ocol = r0 + j + tx;
-			if (!EDGE || (orow < cols && ocol < rows))
-				out[(size_t)orow * rows + ocol] = tile[j + tx][i + ty];
-		}
+	 * in 32 different banks when T+PAD is odd.  The output is cols x rows. */
+	each_element<T, BR, EDGE>(c0 + ty, r0 + tx, cols, rows,
+	                          [&](int i, int j, size_t k) { out[k] = tile[j + tx][i + ty]; });
 }
 
 template <int T, int BR, int PAD>
