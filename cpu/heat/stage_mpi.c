@@ -99,18 +99,7 @@ static void *mpi_create(const void *problem)
 	size_t nheld, bytes;
 	int failed = 0;
 
-	/* The deck first: every check after it may differ between ranks that
-	 * were given different ones. */
-	if (heat_mpi_start() || heat_mpi_same_deck(p->deck))
-		return NULL;
-	/* Every rank finds this alike; agreeing still gives one message. */
-	if ((size_t)heat_mpi_size > p->ny - 2) {
-		apod_usage_fail("mpi: %d ranks but the %zux%zu grid has %zu interior rows: at most "
-		                "one rank per interior row", heat_mpi_size, p->nx, p->ny, p->ny - 2);
-		heat_mpi_agree(1);
-		return NULL;
-	}
-	if (heat_mpi_agree(0))
+	if (heat_mpi_open(p, "mpi"))
 		return NULL;
 
 	s = calloc(1, sizeof *s);
@@ -165,15 +154,7 @@ static void *mpi_create(const void *problem)
 			zr++;
 		s->zone_row[g - s->own0] = zr;
 	}
-	for (int r = 0; r < heat_mpi_size; r++) {
-		size_t a, b;
-		heat_mpi_held(p->ny, r, heat_mpi_size, &a, &b);
-		/* Row counts: ny <= HEAT_MAX_DIM, far below INT_MAX. */
-		s->counts[r] = (int)(b - a);
-		s->displs[r] = (int)a;
-	}
-	MPI_TRY(MPI_Type_contiguous((int)p->nx, HEAT_MPI_REAL, &s->row));
-	MPI_TRY(MPI_Type_commit(&s->row));
+	heat_mpi_gather_plan(p->nx, p->ny, s->counts, s->displs, &s->row);
 	return s;
 }
 

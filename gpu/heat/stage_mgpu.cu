@@ -264,12 +264,7 @@ static int setup_local(struct mgpu *g)
 	    !(g->displs = (int *)malloc((size_t)heat_mpi_size * sizeof(int))) ||
 	    !(g->hist = (unsigned *)malloc((size_t)p->nbins * sizeof *g->hist)))
 		return apod_fail("mgpu: out of memory");
-	for (int r = 0; r < heat_mpi_size; r++) {
-		size_t a, b;
-		heat_mpi_held(p->ny, r, heat_mpi_size, &a, &b);
-		g->counts[r] = (int)(b - a);
-		g->displs[r] = (int)a;
-	}
+	heat_mpi_gather_plan(p->nx, p->ny, g->counts, g->displs, &g->row);
 	return 0;
 }
 
@@ -294,17 +289,7 @@ static void *mgpu_create(const void *problem)
 	struct mgpu *g;
 	int failed = 0;
 
-	/* The deck first: every check after it may differ between ranks that
-	 * were given different ones. */
-	if (heat_mpi_start() || heat_mpi_same_deck(p->deck))
-		return NULL;
-	if ((size_t)heat_mpi_size > p->ny - 2) {
-		apod_usage_fail("mgpu: %d ranks but the %zux%zu grid has %zu interior rows: at most "
-		                "one rank per interior row", heat_mpi_size, p->nx, p->ny, p->ny - 2);
-		heat_mpi_agree(1);
-		return NULL;
-	}
-	if (heat_mpi_agree(0))
+	if (heat_mpi_open(p, "mgpu"))
 		return NULL;
 	g = (struct mgpu *)calloc(1, sizeof *g);
 	if (!g) {
@@ -324,8 +309,6 @@ static void *mgpu_create(const void *problem)
 		mgpu_destroy(g);
 		return NULL;
 	}
-	MPI_TRY(MPI_Type_contiguous((int)p->nx, HEAT_MPI_REAL, &g->row));
-	MPI_TRY(MPI_Type_commit(&g->row));
 	/* Every rank joins ncclCommInitRank or none waits in it: a failure past
 	 * here ends every rank (must). */
 	must(link_ranks(g));
