@@ -210,8 +210,9 @@ static void relay_out(double *acc, int count, int tag)
 		MPI_TRY(MPI_Recv(acc, count, MPI_DOUBLE, last, tag, heat_mpi_comm, MPI_STATUS_IGNORE));
 }
 
-static void mpi_calcStats(struct mpi *s, struct apod_moments *m, unsigned *hist)
+static void mpi_calcStats(void *ctx, struct apod_moments *m, unsigned *hist)
 {
+	struct mpi *s = ctx;
 	const struct heat_problem *p = s->p;
 	size_t nb = (size_t)p->nbins, nheld = s->own1 - s->own0;
 	const heat_real *first = local_row(s, s->cur, s->own0);
@@ -245,8 +246,9 @@ static void mpi_calcStats(struct mpi *s, struct apod_moments *m, unsigned *hist)
 	                   MPI_SUM, 0, heat_mpi_comm));
 }
 
-static void mpi_calcSummaryData(struct mpi *s, double *zone_means)
+static void mpi_calcSummaryData(void *ctx, double *zone_means)
 {
+	struct mpi *s = ctx;
 	const struct heat_problem *p = s->p;
 	size_t zx = (size_t)p->zones_x, nheld = s->own1 - s->own0;
 	const heat_real *first = local_row(s, s->cur, s->own0);
@@ -279,14 +281,7 @@ static void mpi_calcSummaryData(struct mpi *s, double *zone_means)
 static int mpi_probe(void *ctx, int k, double *const *rows)
 {
 	struct mpi *s = ctx;
-	struct apod_moments m;
-	if (k == HEAT_PROBE_SUMMARY) {
-		if (rows[HEAT_SERIES_ZONES])
-			mpi_calcSummaryData(s, rows[HEAT_SERIES_ZONES]);
-		return 0;
-	}
-	mpi_calcStats(s, &m, s->hist);
-	heat_stats_rows(s->p, &m, s->hist, rows);
+	heat_phases_probe(s, s->p, s->hist, k, rows, mpi_calcStats, mpi_calcSummaryData);
 	return 0;
 }
 

@@ -93,8 +93,9 @@ static int omp_genTimeStep(void *ctx)
 	return 0;
 }
 
-static void omp_calcStats(struct omp *s, struct apod_moments *m, unsigned *hist)
+static void omp_calcStats(void *ctx, struct apod_moments *m, unsigned *hist)
 {
+	struct omp *s = ctx;
 	const struct heat_problem *p = s->p;
 	size_t nb = (size_t)p->nbins;
 
@@ -130,8 +131,9 @@ static void omp_calcStats(struct omp *s, struct apod_moments *m, unsigned *hist)
 	}
 }
 
-static void omp_calcSummaryData(struct omp *s, double *zone_means)
+static void omp_calcSummaryData(void *ctx, double *zone_means)
 {
+	struct omp *s = ctx;
 	const struct heat_problem *p = s->p;
 
 #pragma omp parallel for collapse(2) schedule(dynamic)
@@ -143,14 +145,7 @@ static void omp_calcSummaryData(struct omp *s, double *zone_means)
 static int omp_probe(void *ctx, int k, double *const *rows)
 {
 	struct omp *s = ctx;
-	struct apod_moments m;
-	if (k == HEAT_PROBE_SUMMARY) {
-		if (rows[HEAT_SERIES_ZONES])
-			omp_calcSummaryData(s, rows[HEAT_SERIES_ZONES]);
-		return 0;
-	}
-	omp_calcStats(s, &m, s->hist);
-	heat_stats_rows(s->p, &m, s->hist, rows);
+	heat_phases_probe(s, s->p, s->hist, k, rows, omp_calcStats, omp_calcSummaryData);
 	return 0;
 }
 

@@ -391,8 +391,9 @@ static int stats_here(struct mgpu *g)
 	return 0;
 }
 
-static void mgpu_stats(struct mgpu *g, struct apod_moments *m, unsigned *hist)
+static void mgpu_stats(void *ctx, struct apod_moments *m, unsigned *hist)
 {
+	struct mgpu *g = (struct mgpu *)ctx;
 	const struct heat_problem *p = g->p;
 	must(stats_here(g));
 	/* Every rank's moments to rank 0, merged there in rank order. */
@@ -416,8 +417,9 @@ static int zones_here(struct mgpu *g)
 	return 0;
 }
 
-static void mgpu_summary(struct mgpu *g, double *zone_means)
+static void mgpu_summary(void *ctx, double *zone_means)
 {
+	struct mgpu *g = (struct mgpu *)ctx;
 	const struct heat_problem *p = g->p;
 	must(zones_here(g));
 	MPI_TRY(MPI_Reduce(g->h_zsum, zone_means, p->nzones, MPI_DOUBLE, MPI_SUM, 0, heat_mpi_comm));
@@ -433,14 +435,7 @@ static void mgpu_summary(struct mgpu *g, double *zone_means)
 static int mgpu_probe(void *ctx, int k, double *const *rows)
 {
 	struct mgpu *g = (struct mgpu *)ctx;
-	struct apod_moments m;
-	if (k == HEAT_PROBE_SUMMARY) {
-		if (rows[HEAT_SERIES_ZONES])
-			mgpu_summary(g, rows[HEAT_SERIES_ZONES]);
-		return 0;
-	}
-	mgpu_stats(g, &m, g->hist);
-	heat_stats_rows(g->p, &m, g->hist, rows);
+	heat_phases_probe(g, g->p, g->hist, k, rows, mgpu_stats, mgpu_summary);
 	return 0;
 }
 
