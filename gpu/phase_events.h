@@ -63,6 +63,20 @@ int apod_phase_events_collect(struct apod_phase_events *pe, double *seconds, int
 
 #ifdef __cplusplus
 }
+
+/* A stage's mark and device_seconds members (apod/workload.h) for a state
+ * T that keeps its events in a member named `events`: the forwarders every
+ * such stage would otherwise write again, named as
+ * `.mark = apod_phase_events_mark_op<struct gpu1>`. */
+template <class T> static int apod_phase_events_mark_op(void *ctx, int phase, int end)
+{
+	return apod_phase_events_mark(((T *)ctx)->events, phase, end);
+}
+
+template <class T> static int apod_phase_events_seconds_op(void *ctx, double *seconds, int nphases)
+{
+	return apod_phase_events_collect(((T *)ctx)->events, seconds, nphases);
+}
 #endif
 
 #endif

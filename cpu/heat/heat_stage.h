@@ -57,6 +57,17 @@ int heat_kernels(const void *problem, int reps, void *json);
  * row as mean, min, max, variance; the hist row as p->nbins counts. */
 void heat_stats_rows(const struct heat_problem *p, const struct apod_moments *m,
                      const unsigned *hist, double *const *rows);
+/* A stage's own calcStats (the moments into m, p->nbins counts into hist)
+ * and calcSummaryData (the zone means), on its state. */
+typedef void heat_stats_fn(void *stage, struct apod_moments *m, unsigned *hist);
+typedef void heat_summary_fn(void *stage, double *zone_means);
+/* Probe k through a stage's own phases: calcSummaryData into the zones row
+ * where it is asked for, or calcStats into the stats and hist rows
+ * (heat_stats_rows); hist: p->nbins counts of scratch.  One dispatch for
+ * every stage whose phases cannot fail (a failure ends the run inside
+ * them, as MPI_TRY does). */
+void heat_phases_probe(void *stage, const struct heat_problem *p, unsigned *hist, int k,
+                       double *const *rows, heat_stats_fn *stats, heat_summary_fn *summary);
 /* Probe k on a host field with serial's own calcStats and calcSummaryData
  * (serial, and gpu1 on the field it copies back); hist: p->nbins counts of
  * scratch. */

@@ -11,6 +11,7 @@
 #include "cpu/harness/fail.h"
 #include "heat.h"
 #include "mpi_comm.h"
+#include "problem.h"
 #include "cpu/harness/params.h"
 
 MPI_Comm heat_mpi_comm = MPI_COMM_NULL;
@@ -207,4 +208,32 @@ void heat_mpi_held(size_t ny, int r, int nranks, size_t *own0, size_t *own1)
 	heat_mpi_split(ny, r, nranks, &lo, &hi);
 	*own0 = r == 0 ? 0 : lo;
 	*own1 = r == nranks - 1 ? ny : hi;
+}
+
+int heat_mpi_open(const struct heat_problem *p, const char *stage)
+{
+	if (heat_mpi_start() || heat_mpi_same_deck(p->deck))
+		return -1;
+	/* Every rank finds this alike; agreeing still gives one message. */
+	if ((size_t)heat_mpi_size > p->ny - 2) {
+		apod_usage_fail("%s: %d ranks but the %zux%zu grid has %zu interior rows: at most "
+		                "one rank per interior row", stage, heat_mpi_size, p->nx, p->ny,
+		                p->ny - 2);
+		heat_mpi_agree(1);
+		return -1;
+	}
+	return heat_mpi_agree(0);
+}
+
+void heat_mpi_gather_plan(size_t nx, size_t ny, int *counts, int *displs, MPI_Datatype *row)
+{
+	for (int r = 0; r < heat_mpi_size; r++) {
+		size_t a, b;
+		heat_mpi_held(ny, r, heat_mpi_size, &a, &b);
+		/* Row counts: ny <= HEAT_MAX_DIM, far below INT_MAX. */
+		counts[r] = (int)(b - a);
+		displs[r] = (int)a;
+	}
+	MPI_TRY(MPI_Type_contiguous((int)nx, HEAT_MPI_REAL, row));
+	MPI_TRY(MPI_Type_commit(row));
 }

@@ -50,6 +50,18 @@ int heat_mpi_same_deck(const struct heat_deck *d);
 void heat_mpi_split(size_t ny, int r, int nranks, size_t *lo, size_t *hi);
 void heat_mpi_held(size_t ny, int r, int nranks, size_t *own0, size_t *own1);
 
+/* Collective, the checks a multi-process stage's create begins with, in
+ * this order: MPI started, the same deck on every rank (first: every check
+ * after it may differ between ranks given different ones), at most one
+ * rank per interior row.  0 if the stage may go on; else -1 on every rank
+ * with the failure recorded.  stage names the stage in the message. */
+struct heat_problem;
+int heat_mpi_open(const struct heat_problem *p, const char *stage);
+/* For the MPI_Gatherv of the held rows onto rank 0: every rank's held rows
+ * of a grid ny rows high (counts) and where they start (displs), both
+ * heat_mpi_size long, and the datatype of one row of nx cells. */
+void heat_mpi_gather_plan(size_t nx, size_t ny, int *counts, int *displs, MPI_Datatype *row);
+
 /* An MPI call that fails leaves the ranks in states no agreement can
  * repair (a peer may be blocked in the matching call): the failing rank
  * says which call failed and why on stderr, and MPI_Abort ends every rank

@@ -23,15 +23,40 @@ void heat_stats_rows(const struct heat_problem *p, const struct apod_moments *m,
 			rows[HEAT_SERIES_HIST][b] = hist[b];
 }
 
-void heat_host_probe(const struct heat_problem *p, const heat_real *field, unsigned *hist, int k,
-                     double *const *rows)
+void heat_phases_probe(void *stage, const struct heat_problem *p, unsigned *hist, int k,
+                       double *const *rows, heat_stats_fn *stats, heat_summary_fn *summary)
 {
 	struct apod_moments m;
 	if (k == HEAT_PROBE_SUMMARY) {
 		if (rows[HEAT_SERIES_ZONES])
-			calcSummaryData(p, field, rows[HEAT_SERIES_ZONES]);
+			summary(stage, rows[HEAT_SERIES_ZONES]);
 		return;
 	}
-	calcStats(p, field, &m, hist);
+	stats(stage, &m, hist);
 	heat_stats_rows(p, &m, hist, rows);
+}
+
+/* serial's phases on a host field, as heat_phases_probe calls them. */
+struct host_field {
+	const struct heat_problem *p;
+	const heat_real *field;
+};
+
+static void host_stats(void *stage, struct apod_moments *m, unsigned *hist)
+{
+	const struct host_field *h = stage;
+	calcStats(h->p, h->field, m, hist);
+}
+
+static void host_summary(void *stage, double *zone_means)
+{
+	const struct host_field *h = stage;
+	calcSummaryData(h->p, h->field, zone_means);
+}
+
+void heat_host_probe(const struct heat_problem *p, const heat_real *field, unsigned *hist, int k,
+                     double *const *rows)
+{
+	struct host_field h = { p, field };
+	heat_phases_probe(&h, p, hist, k, rows, host_stats, host_summary);
 }

@@ -29,6 +29,7 @@
 #include "apod/apod.h"
 #include "apod/stock.h"
 #include "heat_stage.h"
+#include "hostfield.h"
 #include "hostphases.h"
 #include "mpi_comm.h"
 #include "rowops.h"
@@ -39,16 +40,15 @@ _Static_assert(sizeof(struct apod_moments) == 5 * sizeof(double),
 enum { TAG_UP = 1, TAG_DOWN, TAG_MOMENTS, TAG_ZONES };
 
 struct mpi {
-	const struct heat_problem *p;
+	struct heat_host h;         /* nloc rows; h.hist: the threads' counts summed, then
+	                             * (on rank 0) every rank's */
 	size_t lo, hi;              /* the interior rows this rank sweeps: [lo, hi) */
 	size_t own0, own1;          /* rows it holds for statistics and the result */
 	size_t nloc;                /* local rows: global lo-1 .. hi (halos or edges) */
-	heat_real *cur, *next;
 	int up, down;               /* neighbour ranks, or MPI_PROC_NULL at an edge */
 	int nthreads;
 	struct apod_moments *rowm;  /* one per held row */
 	unsigned *thread_hist;      /* nthreads x nbins */
-	unsigned *hist;             /* their sum, then (on rank 0) every rank's: nbins */
 	double *seg;                /* held rows x zones_x: each row's zone segments' sums */
 	int *zone_row;              /* zone row of each held row */
 	double *zone_acc;           /* running zone sums, nzones */
@@ -68,7 +68,7 @@ static int mpi_width(void)
 
 static heat_real *local_row(const struct mpi *s, heat_real *field, size_t global)
 {
-	return field + (global - (s->lo - 1)) * s->p->nx;
+	return field + (global - (s->lo - 1)) * s->h.p->nx;
 }
 
 static void mpi_destroy(void *ctx)
@@ -79,11 +79,9 @@ static void mpi_destroy(void *ctx)
 	/* Teardown: a local call, and nothing useful to do if it failed. */
 	if (s->row != MPI_DATATYPE_NULL)
 		MPI_Type_free(&s->row);
-	free(s->cur);
-	free(s->next);
+	heat_host_free(&s->h);
 	free(s->rowm);
 	free(s->thread_hist);
-	free(s->hist);
 	free(s->seg);
 	free(s->zone_row);
 	free(s->zone_acc);
@@ -96,26 +94,14 @@ static void *mpi_create(const void *problem)
 {
 	const struct heat_problem *p = problem;
 	struct mpi *s;
-	size_t nheld, bytes;
-	int failed = 0;
+	size_t nheld;
+	int failed = 0, fields = 0;
 
-	/* The deck first: every check after it may differ between ranks that
-	 * were given different ones. */
-	if (heat_mpi_start() || heat_mpi_same_deck(p->deck))
-		return NULL;
-	/* Every rank finds this alike; agreeing still gives one message. */
-	if ((size_t)heat_mpi_size > p->ny - 2) {
-		apod_usage_fail("mpi: %d ranks but the %zux%zu grid has %zu interior rows: at most "
-		                "one rank per interior row", heat_mpi_size, p->nx, p->ny, p->ny - 2);
-		heat_mpi_agree(1);
-		return NULL;
-	}
-	if (heat_mpi_agree(0))
+	if (heat_mpi_open(p, "mpi"))
 		return NULL;
 
 	s = calloc(1, sizeof *s);
 	if (s) {
-		s->p = p;
 		s->row = MPI_DATATYPE_NULL;
 		heat_mpi_split(p->ny, heat_mpi_rank, heat_mpi_size, &s->lo, &s->hi);
 		heat_mpi_held(p->ny, heat_mpi_rank, heat_mpi_size, &s->own0, &s->own1);
@@ -128,20 +114,17 @@ static void *mpi_create(const void *problem)
 		s->nthreads = 1;
 #endif
 		nheld = s->own1 - s->own0;
-		bytes = s->nloc * p->nx * sizeof(heat_real);
-		s->cur = malloc(bytes);
-		s->next = malloc(bytes);
+		fields = heat_host_alloc(&s->h, p, s->nloc);
 		s->rowm = malloc(nheld * sizeof *s->rowm);
 		s->thread_hist = malloc((size_t)s->nthreads * (size_t)p->nbins * sizeof *s->thread_hist);
-		s->hist = malloc((size_t)p->nbins * sizeof *s->hist);
 		s->seg = malloc(nheld * (size_t)p->zones_x * sizeof *s->seg);
 		s->zone_row = malloc(nheld * sizeof *s->zone_row);
 		s->zone_acc = malloc((size_t)p->nzones * sizeof *s->zone_acc);
 		s->counts = malloc((size_t)heat_mpi_size * sizeof *s->counts);
 		s->displs = malloc((size_t)heat_mpi_size * sizeof *s->displs);
 	}
-	if (!s || !s->cur || !s->next || !s->rowm || !s->thread_hist || !s->hist || !s->seg || !s->zone_row ||
-	    !s->zone_acc || !s->counts || !s->displs) {
+	if (!s || fields || !s->rowm || !s->thread_hist || !s->seg || !s->zone_row || !s->zone_acc ||
+	    !s->counts || !s->displs) {
 		apod_fail("mpi: rank %d cannot allocate its %zu of %zu rows (%zu bytes a field)",
 		          heat_mpi_rank, s ? s->nloc : 0, p->ny, s ? s->nloc * p->nx * sizeof(heat_real) : 0);
 		failed = 1;
@@ -156,8 +139,8 @@ static void *mpi_create(const void *problem)
 #pragma omp parallel for schedule(static)
 	for (size_t l = 0; l < s->nloc; l++) {
 		const heat_real *src = p->init + (s->lo - 1 + l) * p->nx;
-		memcpy(s->cur + l * p->nx, src, p->nx * sizeof(heat_real));
-		memcpy(s->next + l * p->nx, src, p->nx * sizeof(heat_real));
+		memcpy(s->h.cur + l * p->nx, src, p->nx * sizeof(heat_real));
+		memcpy(s->h.next + l * p->nx, src, p->nx * sizeof(heat_real));
 	}
 	for (size_t g = s->own0; g < s->own1; g++) {
 		int zr = 0;
@@ -165,24 +148,16 @@ static void *mpi_create(const void *problem)
 			zr++;
 		s->zone_row[g - s->own0] = zr;
 	}
-	for (int r = 0; r < heat_mpi_size; r++) {
-		size_t a, b;
-		heat_mpi_held(p->ny, r, heat_mpi_size, &a, &b);
-		/* Row counts: ny <= HEAT_MAX_DIM, far below INT_MAX. */
-		s->counts[r] = (int)(b - a);
-		s->displs[r] = (int)a;
-	}
-	MPI_TRY(MPI_Type_contiguous((int)p->nx, HEAT_MPI_REAL, &s->row));
-	MPI_TRY(MPI_Type_commit(&s->row));
+	heat_mpi_gather_plan(p->nx, p->ny, s->counts, s->displs, &s->row);
 	return s;
 }
 
 static int mpi_step(void *ctx)
 {
 	struct mpi *s = ctx;
-	const struct heat_problem *p = s->p;
+	const struct heat_problem *p = s->h.p;
 	size_t nx = p->nx, rows = s->hi - s->lo;
-	heat_real *t, *cur = s->cur, *next = s->next;
+	heat_real *cur = s->h.cur, *next = s->h.next;
 
 #pragma omp parallel for schedule(static)
 	for (size_t l = 1; l <= rows; l++)
@@ -195,15 +170,13 @@ static int mpi_step(void *ctx)
 		if (g + 1 >= s->lo && g <= s->hi)
 			local_row(s, next, g)[p->src_idx[k] % nx] = p->src_temp[k];
 	}
-	t = s->cur;
-	s->cur = s->next;
-	s->next = t;
+	heat_host_swap(&s->h);
 	/* The halos: my first row up in exchange for the row below my last,
 	 * then my last row down for the row above my first.  At an edge the
 	 * neighbour is MPI_PROC_NULL and the fixed edge row stays. */
-	MPI_TRY(MPI_Sendrecv(s->cur + nx, 1, s->row, s->up, TAG_UP, s->cur + (s->nloc - 1) * nx, 1,
+	MPI_TRY(MPI_Sendrecv(s->h.cur + nx, 1, s->row, s->up, TAG_UP, s->h.cur + (s->nloc - 1) * nx, 1,
 	                     s->row, s->down, TAG_UP, heat_mpi_comm, MPI_STATUS_IGNORE));
-	MPI_TRY(MPI_Sendrecv(s->cur + (s->nloc - 2) * nx, 1, s->row, s->down, TAG_DOWN, s->cur, 1,
+	MPI_TRY(MPI_Sendrecv(s->h.cur + (s->nloc - 2) * nx, 1, s->row, s->down, TAG_DOWN, s->h.cur, 1,
 	                     s->row, s->up, TAG_DOWN, heat_mpi_comm, MPI_STATUS_IGNORE));
 	return 0;
 }
@@ -229,11 +202,12 @@ static void relay_out(double *acc, int count, int tag)
 		MPI_TRY(MPI_Recv(acc, count, MPI_DOUBLE, last, tag, heat_mpi_comm, MPI_STATUS_IGNORE));
 }
 
-static void mpi_calcStats(struct mpi *s, struct apod_moments *m, unsigned *hist)
+static void mpi_calcStats(void *ctx, struct apod_moments *m, unsigned *hist)
 {
-	const struct heat_problem *p = s->p;
+	struct mpi *s = ctx;
+	const struct heat_problem *p = s->h.p;
 	size_t nb = (size_t)p->nbins, nheld = s->own1 - s->own0;
-	const heat_real *first = local_row(s, s->cur, s->own0);
+	const heat_real *first = local_row(s, s->h.cur, s->own0);
 
 	memset(s->thread_hist, 0, (size_t)s->nthreads * nb * sizeof *s->thread_hist);
 #pragma omp parallel
@@ -264,11 +238,12 @@ static void mpi_calcStats(struct mpi *s, struct apod_moments *m, unsigned *hist)
 	                   MPI_SUM, 0, heat_mpi_comm));
 }
 
-static void mpi_calcSummaryData(struct mpi *s, double *zone_means)
+static void mpi_calcSummaryData(void *ctx, double *zone_means)
 {
-	const struct heat_problem *p = s->p;
+	struct mpi *s = ctx;
+	const struct heat_problem *p = s->h.p;
 	size_t zx = (size_t)p->zones_x, nheld = s->own1 - s->own0;
-	const heat_real *first = local_row(s, s->cur, s->own0);
+	const heat_real *first = local_row(s, s->h.cur, s->own0);
 
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < nheld; i++)
@@ -298,14 +273,7 @@ static void mpi_calcSummaryData(struct mpi *s, double *zone_means)
 static int mpi_probe(void *ctx, int k, double *const *rows)
 {
 	struct mpi *s = ctx;
-	struct apod_moments m;
-	if (k == HEAT_PROBE_SUMMARY) {
-		if (rows[HEAT_SERIES_ZONES])
-			mpi_calcSummaryData(s, rows[HEAT_SERIES_ZONES]);
-		return 0;
-	}
-	mpi_calcStats(s, &m, s->hist);
-	heat_stats_rows(s->p, &m, s->hist, rows);
+	heat_phases_probe(s, s->h.p, s->h.hist, k, rows, mpi_calcStats, mpi_calcSummaryData);
 	return 0;
 }
 
@@ -314,7 +282,7 @@ static int mpi_fetch(void *ctx, int array, void *dst)
 {
 	struct mpi *s = ctx;
 	(void)array;   /* heat has one array, the field */
-	MPI_TRY(MPI_Gatherv(local_row(s, s->cur, s->own0), (int)(s->own1 - s->own0), s->row, dst,
+	MPI_TRY(MPI_Gatherv(local_row(s, s->h.cur, s->own0), (int)(s->own1 - s->own0), s->row, dst,
 	                    s->counts, s->displs, s->row, 0, heat_mpi_comm));
 	return 0;
 }

@@ -19,16 +19,15 @@
 #include "apod/apod.h"
 #include "apod/stock.h"
 #include "heat_stage.h"
+#include "hostfield.h"
 #include "hostphases.h"
 #include "rowops.h"
 
 struct omp {
-	const struct heat_problem *p;
-	heat_real *cur, *next;
+	struct heat_host h;             /* first, for heat_host_fetch; h.hist sums the threads' */
 	int nthreads;
 	struct apod_moments *thread_m;  /* one partial result per thread */
 	unsigned *thread_hist;          /* nthreads x nbins */
-	unsigned *hist;                 /* their sum, nbins */
 };
 
 static void omp_destroy(void *ctx)
@@ -36,11 +35,9 @@ static void omp_destroy(void *ctx)
 	struct omp *s = ctx;
 	if (!s)
 		return;
-	free(s->cur);
-	free(s->next);
+	heat_host_free(&s->h);
 	free(s->thread_m);
 	free(s->thread_hist);
-	free(s->hist);
 	free(s);
 }
 
@@ -51,21 +48,17 @@ static void *omp_create(const void *problem)
 	size_t bytes = p->n * sizeof(heat_real);
 	if (!s)
 		goto nomem;
-	s->p = p;
 	s->nthreads = apod_omp_width();
-	s->cur = malloc(bytes);
-	s->next = malloc(bytes);
 	s->thread_m = calloc((size_t)s->nthreads, sizeof *s->thread_m);
 	s->thread_hist = calloc((size_t)s->nthreads * (size_t)p->nbins, sizeof *s->thread_hist);
-	s->hist = malloc((size_t)p->nbins * sizeof *s->hist);
-	if (!s->cur || !s->next || !s->thread_m || !s->thread_hist || !s->hist)
+	if (heat_host_alloc(&s->h, p, p->ny) || !s->thread_m || !s->thread_hist)
 		goto nomem;
 	/* First touch by the threads that will use each row puts the pages on
 	 * their own NUMA node. */
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < p->ny; i++) {
-		memcpy(s->cur + i * p->nx, p->init + i * p->nx, p->nx * sizeof(heat_real));
-		memcpy(s->next + i * p->nx, p->init + i * p->nx, p->nx * sizeof(heat_real));
+		memcpy(s->h.cur + i * p->nx, p->init + i * p->nx, p->nx * sizeof(heat_real));
+		memcpy(s->h.next + i * p->nx, p->init + i * p->nx, p->nx * sizeof(heat_real));
 	}
 	return s;
 nomem:
@@ -77,25 +70,22 @@ nomem:
 static int omp_genTimeStep(void *ctx)
 {
 	struct omp *s = ctx;
-	const struct heat_problem *p = s->p;
+	const struct heat_problem *p = s->h.p;
 	size_t nx = p->nx;
-	heat_real *t, *cur = s->cur, *next = s->next;
+	heat_real *cur = s->h.cur, *next = s->h.next;
 
 #pragma omp parallel for schedule(static)
 	for (size_t i = 1; i < p->ny - 1; i++)
 		heat_sweep_row(cur + (i - 1) * nx, cur + i * nx, cur + (i + 1) * nx, next + i * nx,
 		               nx, p->alpha);
-	for (size_t k = 0; k < p->nsrc; k++)
-		next[p->src_idx[k]] = p->src_temp[k];
-	t = s->cur;
-	s->cur = s->next;
-	s->next = t;
+	heat_host_pin_swap(&s->h);
 	return 0;
 }
 
-static void omp_calcStats(struct omp *s, struct apod_moments *m, unsigned *hist)
+static void omp_calcStats(void *ctx, struct apod_moments *m, unsigned *hist)
 {
-	const struct heat_problem *p = s->p;
+	struct omp *s = ctx;
+	const struct heat_problem *p = s->h.p;
 	size_t nb = (size_t)p->nbins;
 
 	memset(s->thread_hist, 0, (size_t)s->nthreads * nb * sizeof *s->thread_hist);
@@ -113,7 +103,7 @@ static void omp_calcStats(struct omp *s, struct apod_moments *m, unsigned *hist)
 		apod_moments_init(&local);
 #pragma omp for schedule(static)
 		for (size_t i = 0; i < p->ny; i++) {
-			const heat_real *row = s->cur + i * p->nx;
+			const heat_real *row = s->h.cur + i * p->nx;
 			struct apod_moments r;
 			heat_row_moments(row, p->nx, &r);
 			apod_moments_merge(&local, &r);
@@ -130,35 +120,21 @@ static void omp_calcStats(struct omp *s, struct apod_moments *m, unsigned *hist)
 	}
 }
 
-static void omp_calcSummaryData(struct omp *s, double *zone_means)
+static void omp_calcSummaryData(void *ctx, double *zone_means)
 {
-	const struct heat_problem *p = s->p;
+	struct omp *s = ctx;
+	const struct heat_problem *p = s->h.p;
 
 #pragma omp parallel for collapse(2) schedule(dynamic)
 	for (int zr = 0; zr < p->zones_y; zr++)
 		for (int zc = 0; zc < p->zones_x; zc++)
-			zone_means[zr * p->zones_x + zc] = heat_zone_mean(p, s->cur, zr, zc);
+			zone_means[zr * p->zones_x + zc] = heat_zone_mean(p, s->h.cur, zr, zc);
 }
 
 static int omp_probe(void *ctx, int k, double *const *rows)
 {
 	struct omp *s = ctx;
-	struct apod_moments m;
-	if (k == HEAT_PROBE_SUMMARY) {
-		if (rows[HEAT_SERIES_ZONES])
-			omp_calcSummaryData(s, rows[HEAT_SERIES_ZONES]);
-		return 0;
-	}
-	omp_calcStats(s, &m, s->hist);
-	heat_stats_rows(s->p, &m, s->hist, rows);
-	return 0;
-}
-
-static int omp_fetch(void *ctx, int array, void *dst)
-{
-	struct omp *s = ctx;
-	(void)array;   /* heat has one array, the field */
-	memcpy(dst, s->cur, s->p->n * sizeof *s->cur);
+	heat_phases_probe(s, s->h.p, s->h.hist, k, rows, omp_calcStats, omp_calcSummaryData);
 	return 0;
 }
 
@@ -170,5 +146,5 @@ const struct apod_stage heat_stage_omp = {
 	.create = omp_create, .destroy = omp_destroy,
 	.step = omp_genTimeStep,
 	.probe = omp_probe,
-	.fetch = omp_fetch,
+	.fetch = heat_host_fetch,
 };

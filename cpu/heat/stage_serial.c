@@ -13,37 +13,26 @@
 #include "apod/apod.h"
 #include "apod/stock.h"
 #include "heat_stage.h"
+#include "hostfield.h"
 #include "rowops.h"
 
-struct serial {
-	const struct heat_problem *p;
-	heat_real *cur, *next;
-	unsigned *hist;             /* calcStats's counts, p->nbins */
-};
+/* The serial stage's state is the host field alone (hostfield.h). */
 
 static void serial_destroy(void *ctx)
 {
-	struct serial *s = ctx;
+	struct heat_host *s = ctx;
 	if (!s)
 		return;
-	free(s->cur);
-	free(s->next);
-	free(s->hist);
+	heat_host_free(s);
 	free(s);
 }
 
 static void *serial_create(const void *problem)
 {
 	const struct heat_problem *p = problem;
-	struct serial *s = calloc(1, sizeof *s);
+	struct heat_host *s = calloc(1, sizeof *s);
 	size_t bytes = p->n * sizeof(heat_real);
-	if (s) {
-		s->p = p;
-		s->cur = malloc(bytes);
-		s->next = malloc(bytes);
-		s->hist = malloc((size_t)p->nbins * sizeof *s->hist);
-	}
-	if (!s || !s->cur || !s->next || !s->hist) {
+	if (!s || heat_host_alloc(s, p, p->ny)) {
 		serial_destroy(s);
 		apod_fail("serial: cannot allocate two %zux%zu fields (%zu bytes)", p->nx, p->ny,
 		          2 * bytes);
@@ -57,34 +46,22 @@ static void *serial_create(const void *problem)
 
 static int genTimeStep(void *ctx)
 {
-	struct serial *s = ctx;
+	struct heat_host *s = ctx;
 	const struct heat_problem *p = s->p;
 	size_t nx = p->nx;
-	heat_real *t;
+	heat_real *cur = s->cur, *next = s->next;
 
 	for (size_t i = 1; i + 1 < p->ny; i++)
-		heat_sweep_row(s->cur + (i - 1) * nx, s->cur + i * nx, s->cur + (i + 1) * nx,
-		               s->next + i * nx, nx, p->alpha);
-	for (size_t k = 0; k < p->nsrc; k++)
-		s->next[p->src_idx[k]] = p->src_temp[k];
-	t = s->cur;
-	s->cur = s->next;
-	s->next = t;
+		heat_sweep_row(cur + (i - 1) * nx, cur + i * nx, cur + (i + 1) * nx, next + i * nx, nx,
+		               p->alpha);
+	heat_host_pin_swap(s);
 	return 0;
 }
 
 static int serial_probe(void *ctx, int k, double *const *rows)
 {
-	struct serial *s = ctx;
+	struct heat_host *s = ctx;
 	heat_host_probe(s->p, s->cur, s->hist, k, rows);
-	return 0;
-}
-
-static int serial_fetch(void *ctx, int array, void *dst)
-{
-	struct serial *s = ctx;
-	(void)array;   /* heat has one array, the field */
-	memcpy(dst, s->cur, s->p->n * sizeof *s->cur);
 	return 0;
 }
 
@@ -94,5 +71,5 @@ const struct apod_stage heat_stage_serial = {
 	.create = serial_create, .destroy = serial_destroy,
 	.step = genTimeStep,
 	.probe = serial_probe,
-	.fetch = serial_fetch,
+	.fetch = heat_host_fetch,
 };

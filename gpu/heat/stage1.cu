@@ -44,8 +44,10 @@ static void gpu1_destroy(void *ctx)
 	free(g);
 }
 
-static int gpu1_setup(struct gpu1 *g, const struct heat_problem *p)
+static int gpu1_setup(void *state, const void *problem)
 {
+	struct gpu1 *g = (struct gpu1 *)state;
+	const struct heat_problem *p = (const struct heat_problem *)problem;
 	size_t bytes = p->n * sizeof(heat_real);
 	g->p = p;
 	if (apod_gpu_require("gpu1", 2 * bytes + (64u << 20)))
@@ -68,15 +70,7 @@ static int gpu1_setup(struct gpu1 *g, const struct heat_problem *p)
 
 static void *gpu1_create(const void *problem)
 {
-	const struct heat_problem *p = (const struct heat_problem *)problem;
-	struct gpu1 *g = (struct gpu1 *)apod_state_alloc(sizeof *g, "gpu1");
-	if (!g)
-		return NULL;
-	if (gpu1_setup(g, p)) {
-		gpu1_destroy(g);
-		return NULL;
-	}
-	return g;
+	return apod_state_create(problem, sizeof(struct gpu1), "gpu1", gpu1_setup, gpu1_destroy);
 }
 
 static int gpu1_step(void *ctx)
@@ -112,16 +106,6 @@ static int gpu1_fetch(void *ctx, int array, void *dst)
 	return 0;
 }
 
-static int gpu1_mark(void *ctx, int phase, int end)
-{
-	return apod_phase_events_mark(((struct gpu1 *)ctx)->events, phase, end);
-}
-
-static int gpu1_device_seconds(void *ctx, double *seconds, int nphases)
-{
-	return apod_phase_events_collect(((struct gpu1 *)ctx)->events, seconds, nphases);
-}
-
 /* Placed in the ladder in cpu/heat/stages.c. */
 extern "C" const struct apod_stage heat_stage_gpu1 = {
 	.name = "gpu1",
@@ -134,7 +118,7 @@ extern "C" const struct apod_stage heat_stage_gpu1 = {
 	.probe = gpu1_probe,
 	.fetch = gpu1_fetch,
 	.destroy = gpu1_destroy,
-	.mark = gpu1_mark,
-	.device_seconds = gpu1_device_seconds,
+	.mark = apod_phase_events_mark_op<struct gpu1>,
+	.device_seconds = apod_phase_events_seconds_op<struct gpu1>,
 	.runs_on = APOD_RUNS_DEVICE | APOD_RUNS_OVER_BUS,
 };

@@ -264,12 +264,7 @@ static int setup_local(struct mgpu *g)
 	    !(g->displs = (int *)malloc((size_t)heat_mpi_size * sizeof(int))) ||
 	    !(g->hist = (unsigned *)malloc((size_t)p->nbins * sizeof *g->hist)))
 		return apod_fail("mgpu: out of memory");
-	for (int r = 0; r < heat_mpi_size; r++) {
-		size_t a, b;
-		heat_mpi_held(p->ny, r, heat_mpi_size, &a, &b);
-		g->counts[r] = (int)(b - a);
-		g->displs[r] = (int)a;
-	}
+	heat_mpi_gather_plan(p->nx, p->ny, g->counts, g->displs, &g->row);
 	return 0;
 }
 
@@ -294,17 +289,7 @@ static void *mgpu_create(const void *problem)
 	struct mgpu *g;
 	int failed = 0;
 
-	/* The deck first: every check after it may differ between ranks that
-	 * were given different ones. */
-	if (heat_mpi_start() || heat_mpi_same_deck(p->deck))
-		return NULL;
-	if ((size_t)heat_mpi_size > p->ny - 2) {
-		apod_usage_fail("mgpu: %d ranks but the %zux%zu grid has %zu interior rows: at most "
-		                "one rank per interior row", heat_mpi_size, p->nx, p->ny, p->ny - 2);
-		heat_mpi_agree(1);
-		return NULL;
-	}
-	if (heat_mpi_agree(0))
+	if (heat_mpi_open(p, "mgpu"))
 		return NULL;
 	g = (struct mgpu *)calloc(1, sizeof *g);
 	if (!g) {
@@ -324,8 +309,6 @@ static void *mgpu_create(const void *problem)
 		mgpu_destroy(g);
 		return NULL;
 	}
-	MPI_TRY(MPI_Type_contiguous((int)p->nx, HEAT_MPI_REAL, &g->row));
-	MPI_TRY(MPI_Type_commit(&g->row));
 	/* Every rank joins ncclCommInitRank or none waits in it: a failure past
 	 * here ends every rank (must). */
 	must(link_ranks(g));
@@ -408,8 +391,9 @@ static int stats_here(struct mgpu *g)
 	return 0;
 }
 
-static void mgpu_stats(struct mgpu *g, struct apod_moments *m, unsigned *hist)
+static void mgpu_stats(void *ctx, struct apod_moments *m, unsigned *hist)
 {
+	struct mgpu *g = (struct mgpu *)ctx;
 	const struct heat_problem *p = g->p;
 	must(stats_here(g));
 	/* Every rank's moments to rank 0, merged there in rank order. */
@@ -433,8 +417,9 @@ static int zones_here(struct mgpu *g)
 	return 0;
 }
 
-static void mgpu_summary(struct mgpu *g, double *zone_means)
+static void mgpu_summary(void *ctx, double *zone_means)
 {
+	struct mgpu *g = (struct mgpu *)ctx;
 	const struct heat_problem *p = g->p;
 	must(zones_here(g));
 	MPI_TRY(MPI_Reduce(g->h_zsum, zone_means, p->nzones, MPI_DOUBLE, MPI_SUM, 0, heat_mpi_comm));
@@ -450,14 +435,7 @@ static void mgpu_summary(struct mgpu *g, double *zone_means)
 static int mgpu_probe(void *ctx, int k, double *const *rows)
 {
 	struct mgpu *g = (struct mgpu *)ctx;
-	struct apod_moments m;
-	if (k == HEAT_PROBE_SUMMARY) {
-		if (rows[HEAT_SERIES_ZONES])
-			mgpu_summary(g, rows[HEAT_SERIES_ZONES]);
-		return 0;
-	}
-	mgpu_stats(g, &m, g->hist);
-	heat_stats_rows(g->p, &m, g->hist, rows);
+	heat_phases_probe(g, g->p, g->hist, k, rows, mgpu_stats, mgpu_summary);
 	return 0;
 }
 

@@ -190,16 +190,6 @@ extern "C" int mc_gpu_outcomes(const struct mc_model *m, uint64_t first, size_t 
 	return 0;
 }
 
-static int gpu_mark(void *ctx, int phase, int end)
-{
-	return apod_phase_events_mark(((struct gpu *)ctx)->events, phase, end);
-}
-
-static int gpu_device_seconds(void *ctx, double *seconds, int nphases)
-{
-	return apod_phase_events_collect(((struct gpu *)ctx)->events, seconds, nphases);
-}
-
 extern "C" const struct apod_stage mc_stage_gpu1 = {
 	.name = "gpu1",
 	.about = MC_GPU1_ABOUT,
@@ -213,8 +203,8 @@ extern "C" const struct apod_stage mc_stage_gpu1 = {
 	.destroy = gpu_destroy,
 	.snapshot_begin = NULL,
 	.snapshot_stream = NULL,
-	.mark = gpu_mark,
-	.device_seconds = gpu_device_seconds,
+	.mark = apod_phase_events_mark_op<struct gpu>,
+	.device_seconds = apod_phase_events_seconds_op<struct gpu>,
 	.runs_on = APOD_RUNS_DEVICE,
 };
 
@@ -231,7 +221,7 @@ extern "C" const struct apod_stage mc_stage_gpu2 = {
 	.destroy = gpu_destroy,
 	.snapshot_begin = NULL,
 	.snapshot_stream = NULL,
-	.mark = gpu_mark,
-	.device_seconds = gpu_device_seconds,
+	.mark = apod_phase_events_mark_op<struct gpu>,
+	.device_seconds = apod_phase_events_seconds_op<struct gpu>,
 	.runs_on = APOD_RUNS_DEVICE,
 };

@@ -48,8 +48,6 @@ void nbody_resident_destroy(void *ctx);
 int nbody_resident_step(void *ctx);
 int nbody_resident_probe(void *ctx, int k, double *const *rows);
 int nbody_resident_fetch(void *ctx, int a, void *dst);
-int nbody_resident_mark(void *ctx, int phase, int end);
-int nbody_resident_device_seconds(void *ctx, double *seconds, int nphases);
 /* Every host-side copy of an array goes through this: n x 4 to n x 3. */
 void nbody_unpack3(const float4 *src, size_t n, float *dst);
 #ifdef __cplusplus
@@ -79,8 +77,8 @@ void nbody_unpack3(const float4 *src, size_t n, float *dst);
 		.destroy = nbody_resident_destroy,                                    \
 		.snapshot_begin = NULL,                                               \
 		.snapshot_stream = NULL,                                              \
-		.mark = nbody_resident_mark,                                          \
-		.device_seconds = nbody_resident_device_seconds,                      \
+		.mark = apod_phase_events_mark_op<struct nbody_resident>,            \
+		.device_seconds = apod_phase_events_seconds_op<struct nbody_resident>, \
 		.reporter = NULL,                                                     \
 		.agree = NULL,                                                        \
 		.role = APOD_ROLE_PORT,                                               \

@@ -227,13 +227,3 @@ extern "C" int nbody_resident_fetch(void *ctx, int a, void *dst)
 	nbody_unpack3(g->h_stage, (size_t)g->n, (float *)dst);
 	return 0;
 }
-
-extern "C" int nbody_resident_mark(void *ctx, int phase, int end)
-{
-	return apod_phase_events_mark(((struct nbody_resident *)ctx)->events, phase, end);
-}
-
-extern "C" int nbody_resident_device_seconds(void *ctx, double *seconds, int nphases)
-{
-	return apod_phase_events_collect(((struct nbody_resident *)ctx)->events, seconds, nphases);
-}
