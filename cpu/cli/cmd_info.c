@@ -109,6 +109,27 @@ static const char *type_name(const struct apod_param *p)
 	}
 }
 
+/* The values a key accepts, as the deck parser checks them (params.c), so
+ * that a user, and the deck-space tests, read the range where they read the
+ * key: "[1, 4096]", "(0, 0.25]", "[3, 1048576] each" for a pair. */
+static const char *range_text(const struct apod_param *p, char *buf, size_t len)
+{
+	switch (p->type) {
+	case APOD_PARAM_INT:
+		snprintf(buf, len, "[%ld, %ld]", (long)p->lo, (long)p->hi);
+		break;
+	case APOD_PARAM_PAIR:
+		snprintf(buf, len, "[%ld, %ld] each", (long)p->lo, (long)p->hi);
+		break;
+	case APOD_PARAM_REAL:
+		snprintf(buf, len, "%c%g, %g]", p->lo_open ? '(' : '[', p->lo, p->hi);
+		break;
+	default:
+		return "-";
+	}
+	return buf;
+}
+
 int apod_workloads_main(int argc, char **argv)
 {
 	int rc, verbose = argc > 1;
@@ -132,13 +153,14 @@ int apod_workloads_main(int argc, char **argv)
 		putchar('\n');
 		if (!verbose)
 			continue;
-		printf("\n%-16s %-14s %-22s %s\n", "key", "type", "default", "meaning");
+		printf("\n%-16s %-14s %-22s %-24s %s\n", "key", "type", "default", "range", "meaning");
 		for (const struct apod_param *p = w->params; p && p->key; p++) {
-			printf("%-16s %-14s %-22s %s\n", p->key, type_name(p), p->def ? p->def : "-",
-			       p->help ? p->help : "");
+			char range[64];
+			printf("%-16s %-14s %-22s %-24s %s\n", p->key, type_name(p), p->def ? p->def : "-",
+			       range_text(p, range, sizeof range), p->help ? p->help : "");
 			/* A choice's names, so that nobody has to guess them. */
 			for (int c = 0; p->type == APOD_PARAM_CHOICE && p->choices[c]; c++)
-				printf("%-16s %-14s %-22s %s%s\n", "", "", "", c ? "  | " : "  one of: ",
+				printf("%-16s %-14s %-22s %-24s %s%s\n", "", "", "", "", c ? "  | " : "  one of: ",
 				       p->choices[c]);
 		}
 	}

@@ -133,6 +133,33 @@ static int small_grid(const struct heat_problem *p, int *small)
 }
 #endif
 
+/* Every kernel this stage (and `apod bench` through it) launches with
+ * g->smem bytes opted in to them: at 4096 bins the 16-byte kernels' table
+ * (fused_bal_smem) passes the 48 KiB a block gets by default, and the
+ * occupancy queries then said no block fits (block size 0: a division by
+ * zero, SIGFPE, until 2026-11-28). */
+static int allow_smem(struct gpu4 *g, const struct heat_problem *p)
+{
+	char what[64];
+	const void *kernels[] = {
+		(const void *)fused_scalar_kernel,
+#ifdef APOD_REAL_FLOAT
+		(const void *)fused_bal_kernel<false, false>, (const void *)fused_bal_kernel<true, false>,
+		(const void *)fused_bal_kernel<true, true>, (const void *)fused_bal_kernel<false, false, 2>,
+		(const void *)fused_bal_kernel<true, false, 2>, (const void *)fused_bal_kernel<true, true, 2>,
+		(const void *)fused_bal_kernel<true, true, 2, true>,
+		(const void *)fused_bal_kernel<true, true, TUNED_MIN_BLOCKS, true>,
+		(const void *)fused_vec4_kernel<false, false>, (const void *)fused_vec4_kernel<true, false>,
+		(const void *)fused_vec4_kernel<true, true>,
+#endif
+	};
+	snprintf(what, sizeof what, "%d histogram bins", p->nbins);
+	for (size_t k = 0; k < sizeof kernels / sizeof *kernels; k++)
+		if (apod_cuda_smem_allow("gpu4", what, kernels[k], g->smem))
+			return -1;
+	return 0;
+}
+
 static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 {
 	size_t words = (p->n + 31) / 32;
@@ -143,9 +170,12 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 
 	g->smem = (size_t)p->nbins * sizeof(unsigned);
 #ifdef APOD_REAL_FLOAT
-	g->smem = fused_bal_smem(p->nbins);
 	g->vec4 = p->nx % 4 == 0;
+	if (g->vec4)
+		g->smem = fused_bal_smem(p->nbins);
 #endif
+	if (allow_smem(g, p))
+		return -1;
 	threads_x = g->vec4 ? p->nx / 4 : p->nx;
 	g->step_row = -1;
 	/* Small grids: GPU4_SMALL_BLOCK threads a block (measured best
@@ -164,6 +194,9 @@ static int gpu4_setup(struct gpu4 *g, const struct heat_problem *p)
 #endif
 		APOD_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_scalar_kernel,
 		                                            g->smem, 1024));
+	if (block < 1)
+		return apod_fail("gpu4: no block of its kernel fits on this device with %zu bytes of shared memory",
+		                 g->smem);
 	if ((size_t)block > (threads_x + 31) / 32 * 32)
 		block = (int)((threads_x + 31) / 32 * 32);
 	g->block = dim3((unsigned)block);

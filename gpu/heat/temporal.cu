@@ -98,6 +98,8 @@ static int chunk_for_waves(const struct heat_problem *p, int depth, int resident
 	return best;
 }
 
+static int allow_smem(const struct heat_problem *p);
+
 /* Fields of the caller's (cur and next) or, where NULL, made here. */
 static int init_fields(struct temporal *t, const struct heat_problem *p, cudaStream_t stream,
                        heat_real *cur, heat_real *next)
@@ -125,7 +127,7 @@ static int init_fields(struct temporal *t, const struct heat_problem *p, cudaStr
 	nparts = parts_needed(p, 1, t->chunk);   /* depth 1 has the most strips */
 	need = (t->lent ? 0 : 2 * field) + words * sizeof(unsigned) +
 	       TEMPORAL_MAX_DEPTH * nparts * sizeof(struct apod_moments) + (64u << 20);
-	if (apod_gpu_require("gpu5", need))
+	if (apod_gpu_require("gpu5", need) || allow_smem(p))
 		return -1;
 	if (t->lent) {
 		t->d_cur = cur;
@@ -203,6 +205,14 @@ void temporal_free(struct temporal *t)
 }
 
 #ifdef APOD_REAL_FLOAT
+/* The statistics kernel's shared memory at depth T: the accumulators, the
+ * bins' edges and a histogram a level. */
+static size_t stats_smem(const struct heat_problem *p, int T)
+{
+	return TEMPORAL_ACC_WORDS(T) * sizeof(unsigned) + ((size_t)p->nbins + 1) * 2 * sizeof(float) +
+	       (size_t)T * p->nbins * sizeof(unsigned);
+}
+
 template <int T, bool STATS, int MINB> static int launch(struct temporal *t)
 {
 	const struct heat_problem *p = t->p;
@@ -210,9 +220,7 @@ template <int T, bool STATS, int MINB> static int launch(struct temporal *t)
 	dim3 grid((unsigned)((nstrips + TEMPORAL_WARPS - 1) / TEMPORAL_WARPS),
 	          (unsigned)((p->ny + (size_t)t->chunk - 1) / (size_t)t->chunk));
 	int nparts = (int)(grid.x * TEMPORAL_WARPS * grid.y);
-	size_t smem = STATS ? TEMPORAL_ACC_WORDS(T) * sizeof(unsigned) + ((size_t)p->nbins + 1) * 2 * sizeof(float) +
-	                              (size_t)T * p->nbins * sizeof(unsigned)
-	                    : 0;
+	size_t smem = STATS ? stats_smem(p, T) : 0;
 	if (STATS)
 		APOD_CUDA_TRY(cudaMemsetAsync(t->d_hist, 0, (size_t)T * p->nbins * sizeof(unsigned), t->stream));
 	APOD_LAUNCH_TRY((temporal_kernel<T, STATS, MINB><<<grid, TEMPORAL_WARPS * 32, smem, t->stream>>>(
@@ -223,6 +231,33 @@ template <int T, bool STATS, int MINB> static int launch(struct temporal *t)
 	return 0;
 }
 #endif
+
+/* The statistics kernels opted in to the shared memory their launches ask
+ * for: past 48 KiB a block (at depth 4, from 1706 bins) a launch
+ * fails unless the kernel opts in. */
+static int allow_smem(const struct heat_problem *p)
+{
+#ifdef APOD_REAL_FLOAT
+	typedef struct {
+		const void *fn;
+		int depth;
+	} sized;
+	const sized kernels[] = {
+		{ (const void *)temporal_kernel<1, true, TEMPORAL_MINB>, 1 },
+		{ (const void *)temporal_kernel<2, true, TEMPORAL_MINB>, 2 },
+		{ (const void *)temporal_kernel<3, true, TEMPORAL_MINB>, 3 },
+		{ (const void *)temporal_kernel<4, true, TEMPORAL_MINB>, 4 },
+	};
+	char what[64];
+	snprintf(what, sizeof what, "%d histogram bins", p->nbins);
+	for (size_t k = 0; k < sizeof kernels / sizeof *kernels; k++)
+		if (apod_cuda_smem_allow("gpu5", what, kernels[k].fn, stats_smem(p, kernels[k].depth)))
+			return -1;
+#else
+	(void)p;
+#endif
+	return 0;
+}
 
 int temporal_pass(struct temporal *t, int depth, int stats)
 {

@@ -177,4 +177,28 @@ static inline int apod_cuda_require(const char *stage, size_t bytes)
 	return 0;
 }
 
+/* Call it in create for every kernel whose launches ask for `bytes` of
+ * dynamic shared memory (a histogram of the deck's bins, say): a device
+ * gives a block 48 KiB unless the kernel opts in to more, and a launch (or
+ * an occupancy query) past that fails, or reports zero blocks, rather than
+ * using what the device has.  This opts the kernel in up to `bytes`; where
+ * the device cannot hold `bytes` in one block at all, the problem is the
+ * user's request, so it gets a usage error (exit 2) naming the stage, what
+ * needs the memory (`what`, e.g. "4096 histogram bins") and both figures. */
+static inline int apod_cuda_smem_allow(const char *stage, const char *what, const void *kernel,
+                                       size_t bytes)
+{
+	int dev = 0, optin = 0;
+	struct cudaFuncAttributes fa;
+	APOD_CUDA_TRY(cudaGetDevice(&dev));
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+	APOD_CUDA_TRY(cudaFuncGetAttributes(&fa, kernel));
+	if (bytes + fa.sharedSizeBytes > (size_t)optin)
+		return apod_usage_fail("%s: %s need %zu bytes of shared memory a block (%zu static), but "
+		                       "this device gives a block at most %d", stage, what,
+		                       bytes + fa.sharedSizeBytes, fa.sharedSizeBytes, optin);
+	APOD_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+	return 0;
+}
+
 #endif
