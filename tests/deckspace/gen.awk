@@ -86,15 +86,19 @@ function steps_for(work, per,  r, top) {
 	top = max(1, int(budget / max(1, work)))
 	top = min(top, per)
 	r = rnd()
-	return r < 0.25 ? 1 : r < 0.4 ? top : lrand(1, top)
+	return r < 0.15 ? 1 : r < 0.3 ? top : lrand(min(2, top), top)
 }
 
 function heat(  r, nx, ny, steps, top, zx, zy, scale, ti, th, tc, ns, i, lo, hi, t) {
 	top = HI["size"]
 	r = rnd()
-	if (r < 0.1) { nx = 3; ny = 3 }
+	# The first three decks: the smallest grid, the tallest and the widest.
+	if (d <= 3) r = d == 1 ? 0 : 2
+	if (d == 2) { nx = 3; ny = top }
+	else if (d == 3) { nx = top; ny = 3 }
+	else if (r < 0.1) { nx = 3; ny = 3 }
 	else if (r < 0.2) { nx = rnd() < 0.3 ? top : lrand(3, min(top, cells / 3)); ny = irand(3, 5) }   # one row or a few
-	else if (r < 0.3) { ny = rnd() < 0.3 ? top : lrand(3, min(top, cells / 3)); nx = irand(3, 8) }   # one column or a few
+	else if (r < 0.3) { ny = rnd() < 0.5 ? top : lrand(3, min(top, cells / 3)); nx = irand(3, 5) }   # one column or a few: past a grid's 65535 blocks down
 	else if (r < 0.55) { nx = 4 * lrand(1, int(sqrt(cells) / 4)); ny = lrand(3, int(cells / nx)) }   # gpu4's and gpu5's 16-byte kernels
 	else { nx = lrand(3, int(sqrt(cells))); ny = lrand(3, int(cells / nx)) }
 	if (ny > top) ny = top
