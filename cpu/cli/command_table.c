@@ -55,7 +55,7 @@ const struct apod_cmd apod_cmd_workloads_entry = {
 	.help = "list the workloads and their parameters",
 	.synopsis = "[--workload=NAME]",
 	.about = "List the workloads, their stages and keys; with --workload=NAME, that\n"
-	         "workload's keys with their types, defaults and meanings.\n",
+	         "workload's keys with their types, defaults, ranges and meanings.\n",
 	.options = apod_workload_option,
 	.main = apod_workloads_main,
 };
