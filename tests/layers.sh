@@ -36,4 +36,29 @@ none_of "$(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' $harness 2>/
 	grep -v '"\(apod/\|cpu/harness/\|cpu/cli/\|shared/[a-z0-9_]*\.h"\|[a-z0-9_]*\.h"\)')" \
 	"the harness includes a header of a layer above it" \
 	"the harness includes only its own headers, apod/ and shared/"
+# The tree's own plug-ins (workloads, labs, GPU code, the program) reach the
+# harness as a user's port does: through the installed headers (apod/*.h).
+plugins=$(ls "$top_srcdir"/cpu/*.c "$top_srcdir"/cpu/*.h 2>/dev/null; for d in "$top_srcdir"/cpu/*/ "$top_srcdir"/gpu; do
+	case $d in */harness/|*/cli/) continue ;; esac
+	find "$d" -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' -o -name '*.def'
+done)
+none_of "$(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"cpu/\(harness\|cli\)/' $plugins 2>/dev/null)" \
+	"a plug-in includes an internal header of the harness (publish what it needs in apod/)" \
+	"the plug-ins include only the installed headers of the harness"
+
+# libapod exports exactly what the installed headers declare with APOD_API
+# (it is built with hidden visibility): nm's list against the headers'.
+lib=$(dirname "$APOD")/.libs/libapod.so
+if [ -f "$lib" ] && command -v nm >/dev/null; then
+	nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBR]$/ {print $3}' | sort -u > "$work/exported"
+	sed -n 's/^APOD_API [^(]*[ *]\([a-z_][a-z0-9_]*\)(.*/\1/p' "$top_srcdir"/cpu/harness/apod/*.h | sort -u > "$work/declared"
+	none_of "$(comm -23 "$work/exported" "$work/declared")" \
+		"libapod.so exports names no installed header declares with APOD_API" \
+		"libapod.so exports only the installed headers' APOD_API functions"
+	none_of "$(comm -13 "$work/exported" "$work/declared")" \
+		"installed headers declare APOD_API functions libapod.so does not export" \
+		"every APOD_API function is exported ($(wc -l < "$work/declared") of them)"
+else
+	echo "libapod.so not built here (a static build): its exports not checked"
+fi
 finish

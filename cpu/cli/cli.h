@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "apod/apod.h"
+#include "apod/command.h"
 #include "cpu/harness/run.h"
 
 /* The program apod_main was called for. */
@@ -54,10 +55,7 @@ enum {
 #define APOD_OPT_HELP      { "help", no_argument, NULL, OPT_HELP }
 #define APOD_OPT_END       { NULL, 0, NULL, 0 }
 
-/* getopt_long, but a long option given by a prefix of its name (--work for
- * --workload) is refused: OPT_ABBREV, with the usage failure recorded.
- * Workload keys are options too, so a prefix could name another than meant. */
-int apod_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts);
+/* apod_getopt (apod/command.h) returns OPT_ABBREV for a refused prefix. */
 
 /* The workload named by --workload in argv (either form), else the
  * program's default; NULL after a usage failure (unknown workload). */
@@ -104,19 +102,16 @@ int apod_run_parse(int argc, char **argv, struct apod_run_args *a);
  * record the usage error (apod_option_fail), or also print it and return
  * APOD_EXIT_USAGE (apod_option_error). */
 int apod_option_fail(int c, char **argv);
-int apod_option_error(const char *cmd, int c, char **argv);
+/* apod_option_error: apod/command.h. */
 
 /* --OPT=ARG, a whole number from lo to hi (within int), into *v; 0, or -1
  * after a usage failure naming the option. */
 int apod_opt_count(const char *opt, const char *arg, long lo, long hi, int *v);
 
-/* Print "apod: message" for the last failure and return its exit status. */
-int apod_report_failure(void);
+/* apod_report_failure and apod_usage_error: apod/command.h. */
 /* 1 unless this process only takes part in a stage that runs as several
  * processes (apod/workload.h): such a process prints nothing. */
 int apod_reporting(void);
-/* Print a usage error with a hint, return APOD_EXIT_USAGE. */
-int apod_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* --trace (run, the table, bench): load CUPTI now, before the first CUDA
  * call, and trace every run from here on (trace.h); 0, or -1 with the

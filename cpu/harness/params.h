@@ -9,7 +9,7 @@
 
 #include <json-c/json.h>
 
-#include "apod/workload.h"
+#include "apod/apod.h"
 
 /* The most keys a workload may declare: the deck parser and the command line
  * track keys in tables of this size (registry.c refuses more). */
@@ -41,7 +41,6 @@ int apod_params_same(const struct apod_workload *w, const void *a, const void *b
 int apod_params_differing(const struct apod_workload *w, const void *a, const void *b,
                           char *buf, size_t len);
 
-/* Deck text for a whole parameter struct (the canonical deck); caller frees. */
-char *apod_params_deck_text(const struct apod_workload *w, const void *params);
+/* apod_params_deck_text, the canonical deck: apod/apod.h. */
 
 #endif

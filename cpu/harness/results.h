@@ -14,6 +14,7 @@
 
 #include <json-c/json.h>
 
+#include "apod/command.h"
 #include "run.h"
 
 /* The report of one run as a JSON object (the caller puts it). */
@@ -25,8 +26,7 @@ json_object *apod_phases_json(const struct apod_workload *w, const double *secon
 /* The program report.json names ("apod" until apod_main sets its own). */
 void apod_report_set_program(const char *name);
 
-/* Write a JSON object to path atomically, pretty-printed. */
-int apod_json_write(const char *path, json_object *obj);
+/* apod_json_write: apod/command.h. */
 
 int apod_results_write(const char *dir, const void *params, const struct apod_run *r);
 

@@ -23,6 +23,8 @@
 #ifndef APOD_TRACE_H
 #define APOD_TRACE_H
 
+#include "apod/trace.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -31,16 +33,7 @@ extern "C" {
  * Start before the first CUDA call where possible (a command does so as
  * soon as it has parsed its options). */
 int apod_trace_start(void);
-int apod_trace_on(void);
-/* The calling thread's CUDA calls from now on belong to phase; leave ends that. */
-int apod_trace_enter(int phase);
-int apod_trace_leave(void);
-/* After a failure inside a phase: leave every phase this thread entered. */
-void apod_trace_unwind(void);
-/* Flush the records and add each phase's busy and work seconds to busy[]
- * and work[], and the device time of work issued outside every phase to
- * *unattributed; the record then starts afresh.  0, or -1 with apod_fail. */
-int apod_trace_collect(double *busy, double *work, int nphases, double *unattributed);
+/* apod_trace_on, _enter, _leave, _unwind and _collect: apod/trace.h. */
 
 #ifdef __cplusplus
 }

@@ -8,11 +8,9 @@
 #include <string.h>
 
 #include "apod/apod.h"
-#include "cpu/harness/fail.h"
 #include "heat.h"
 #include "mpi_comm.h"
 #include "problem.h"
-#include "cpu/harness/params.h"
 
 MPI_Comm heat_mpi_comm = MPI_COMM_NULL;
 int heat_mpi_rank, heat_mpi_size = 1;

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu/cli/cli.h"
+#include <json-c/json.h>
+
+#include "apod/command.h"
 #include "lab_cmd.h"
-#include "cpu/harness/fail.h"
-#include "cpu/harness/results.h"
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
 #include "gpu/device.h"
 #include "gpu/labs/lab.h"
@@ -22,7 +22,7 @@ struct apod_lab_opts;
 #define LAB_RUN(name) NULL
 #endif
 
-enum { OPT_LAB_SIZE = 3000 };
+enum { OPT_LAB_SIZE = 3000, OPT_LAB_CHECK, OPT_LAB_REPS, OPT_LAB_JSON, OPT_LAB_HELP };
 
 static const struct {
 	const char *name, *about, *size_means;
@@ -49,8 +49,11 @@ int apod_cmd_lab(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "size", required_argument, NULL, OPT_LAB_SIZE },
-		{ "check", no_argument, NULL, OPT_KERNELS },
-		APOD_OPT_REPS, APOD_OPT_JSON, APOD_OPT_HELP, APOD_OPT_END,
+		{ "check", no_argument, NULL, OPT_LAB_CHECK },
+		{ "reps", required_argument, NULL, OPT_LAB_REPS },
+		{ "json", required_argument, NULL, OPT_LAB_JSON },
+		{ "help", no_argument, NULL, OPT_LAB_HELP },
+		{ NULL, 0, NULL, 0 },
 	};
 	const char *json = NULL, *name;
 	long size = 0, reps = 20;
@@ -71,16 +74,16 @@ int apod_cmd_lab(int argc, char **argv)
 				return apod_usage_error("lab", "--size: '%s' is too large (at most %ld)", optarg,
 				                        LONG_MAX);
 			break;
-		case OPT_REPS:
+		case OPT_LAB_REPS:
 			errno = 0;
 			reps = strtol(optarg, &end, 10);
 			if (end == optarg || *end || errno == ERANGE || reps < 1 || reps > 10000)
 				return apod_usage_error("lab", "--reps: '%s' is not 1 to 10000", optarg);
 			break;
-		case OPT_KERNELS: check = 1; break;
-		case OPT_JSON: json = optarg; break;
+		case OPT_LAB_CHECK: check = 1; break;
+		case OPT_LAB_JSON: json = optarg; break;
 		case 'h':
-		case OPT_HELP: return list();
+		case OPT_LAB_HELP: return list();
 		default:
 			return apod_option_error("lab", c, argv);
 		}

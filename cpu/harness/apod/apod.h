@@ -25,6 +25,15 @@ extern "C" {
 
 #define APOD_HARNESS_VERSION "0.2.0"
 
+/* What libapod exports: the functions the installed headers declare with
+ * APOD_API, and nothing else (the library is built with hidden visibility,
+ * so its internals can change without breaking a program linked to it). */
+#if defined(__GNUC__) || defined(__clang__)
+#define APOD_API __attribute__((visibility("default")))
+#else
+#define APOD_API
+#endif
+
 enum {
 	APOD_EXIT_OK = 0,
 	APOD_EXIT_FAIL = 1,     /* the run failed: I/O, memory, verification */
@@ -32,15 +41,21 @@ enum {
 };
 
 /* Record why something failed (printf-style); both return -1. */
-int apod_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int apod_usage_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+APOD_API int apod_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+APOD_API int apod_usage_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The last message recorded, and the exit status it calls for. */
-const char *apod_failure(void);
-int apod_failure_status(void);
+APOD_API const char *apod_failure(void);
+APOD_API int apod_failure_status(void);
 
 /* The shortest decimal text that reads back to v (for a custom parameter's
  * get(), so that report.json and the canonical deck stay readable). */
-int apod_format_real(char *buf, size_t len, double v);
+APOD_API int apod_format_real(char *buf, size_t len, double v);
+
+/* The canonical deck of a parameter struct: every key of w's table, one
+ * "key = value" line each, as a deck file would give them (caller frees;
+ * NULL after apod_fail).  Two processes of one stage (MPI ranks) compare
+ * theirs to check that they run the same deck. */
+APOD_API char *apod_params_deck_text(const struct apod_workload *w, const void *params);
 
 struct apod_ceilings;   /* apod/ceilings.h */
 
@@ -79,10 +94,10 @@ struct apod_program {
 /* Check every workload of prog (a workload declaring nonsense is refused
  * here, with a message), then run the command line.  Returns the exit
  * status. */
-int apod_main(int argc, char **argv, const struct apod_program *prog);
+APOD_API int apod_main(int argc, char **argv, const struct apod_program *prog);
 
 /* Validate one workload as apod_main does: 0, or -1 with the reason. */
-int apod_workload_check(const struct apod_workload *w);
+APOD_API int apod_workload_check(const struct apod_workload *w);
 
 #ifdef __cplusplus
 }

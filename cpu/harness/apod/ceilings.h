@@ -19,6 +19,8 @@
 #ifndef APOD_CEILINGS_H
 #define APOD_CEILINGS_H
 
+#include "apod.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -75,15 +77,15 @@ enum {
  * Returns 0, 1 (APOD_CEILINGS_CACHED and no cache file yet), or -1 with
  * apod_fail / apod_usage_fail.
  */
-int apod_ceilings_get(struct apod_ceilings *c, const char *file, int how);
+APOD_API int apod_ceilings_get(struct apod_ceilings *c, const char *file, int how);
 
 /* Mark every device resource of c as not measured, for this reason: what a
  * program's `ceilings` hook (apod/apod.h) does where there is no usable
  * device (apod/cuda_ceilings.cuh's apod_cuda_ceilings does it for you). */
-void apod_ceilings_no_device(struct apod_ceilings *c, const char *why);
+APOD_API void apod_ceilings_no_device(struct apod_ceilings *c, const char *why);
 
 /* The resource's name in the cache file and in messages ("host_one_core"...). */
-const char *apod_ceiling_name(enum apod_resource k);
+APOD_API const char *apod_ceiling_name(enum apod_resource k);
 
 #ifdef __cplusplus
 }
