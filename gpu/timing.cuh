@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "apod/cuda_ceilings.cuh"   /* apod_cuda_time, apod_cuda_events */
-#include "cpu/harness/trace.h"
+#include "apod/trace.h"
 
 /* Keeps the device busy for ns nanoseconds of its global timer: whatever
  * the host launches behind it meanwhile is queued by the time it ends. */
