@@ -199,6 +199,15 @@ START_TEST(nonsense_is_refused_at_registration)
 		{ .name = "x", .probe = 0, .columns = one_column, .compare = APOD_COMPARE_EXACT },
 		{ .name = NULL },
 	};
+	static const struct apod_series five_for_four[] = {
+		{ .name = "s", .probe = 0, .ncolumns = 5, .column_names = "a,b,c,d",
+		  .compare = APOD_COMPARE_EXACT },
+		{ .name = NULL },
+	};
+	static const struct apod_series empty_name[] = {
+		{ .name = "s", .probe = 0, .ncolumns = 3, .column_names = "a,,c", .compare = APOD_COMPARE_EXACT },
+		{ .name = NULL },
+	};
 	static const struct apod_series bad_probe[] = {
 		{ .name = "s", .probe = 3, .columns = one_column, .compare = APOD_COMPARE_EXACT },
 		{ .name = NULL },
@@ -229,6 +238,12 @@ START_TEST(nonsense_is_refused_at_registration)
 	refused(&w, "two outputs are called 'x'");
 	w.series = bad_probe;
 	refused(&w, "names probe 3");
+	/* The header of NAME.csv names every value of a row, or apod verify
+	 * would refuse the file the run wrote. */
+	w.series = five_for_four;
+	refused(&w, "4 column names ('a,b,c,d') for ncolumns = 5");
+	w.series = empty_name;
+	refused(&w, "has an empty name");
 	w = count_workload();
 	w.version = APOD_WORKLOAD_VERSION + 1;
 	refused(&w, "interface version");
@@ -441,6 +456,30 @@ START_TEST(a_workload_runs_writes_reads_and_verifies)
 	free(p);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* A series whose column count comes from the deck is held to its names
+ * when a run is set up: one column from columns(), two names. */
+START_TEST(column_names_match_the_deck_s_columns)
+{
+	struct apod_workload w = count_workload();
+	static const struct apod_series two_names[] = {
+		{ .name = "sum", .probe = 0, .columns = one_column, .column_names = "sum,extra",
+		  .compare = APOD_COMPARE_EXACT },
+		{ .name = NULL },
+	};
+	struct count_params *p = apod_params_new(&w);
+	struct apod_run r;
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(apod_run_alloc(&r, &w, p), 0);
+	apod_run_free(&r);
+	w.series = two_names;
+	ck_assert_int_eq(apod_workload_check(&w), 0);
+	ck_assert_int_eq(apod_run_alloc(&r, &w, p), -1);
+	ck_assert_msg(strstr(apod_failure(), "name 2 columns, but columns() gives 1") != NULL, "%s",
+	              apod_failure());
+	free(p);
 }
 END_TEST
 
@@ -854,7 +893,8 @@ END_TEST
 int main(void)
 {
 	const TTest *tests[] = {
-		nonsense_is_refused_at_registration, a_workload_runs_writes_reads_and_verifies,
+		nonsense_is_refused_at_registration, column_names_match_the_deck_s_columns,
+		a_workload_runs_writes_reads_and_verifies,
 		a_process_that_does_not_report_writes_nothing, apod_main_refuses_a_bad_program,
 		a_key_named_after_an_option_is_refused, more_keys_than_the_limit_are_refused,
 		device_marks_come_in_pairs, trace_book_sums_work_by_phase,

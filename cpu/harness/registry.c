@@ -20,6 +20,20 @@ static int bad_name(const char *s)
 	return 0;
 }
 
+int apod_column_names_count(const char *list)
+{
+	int n = 1;
+	if (!*list)
+		return -1;
+	for (const char *c = list; *c; c++)
+		if (*c == ',') {
+			if (c == list || c[1] == ',' || c[1] == '\0')
+				return -1;
+			n++;
+		}
+	return n;
+}
+
 static size_t value_size(enum apod_param_type t)
 {
 	switch (t) {
@@ -129,6 +143,18 @@ static int check_outputs(const struct apod_workload *w)
 		if (!s->columns && s->ncolumns <= 0)
 			return apod_fail("workload %s: series %s has neither columns() nor ncolumns",
 			                 w->name, s->name);
+		/* NAME.csv's header must have a name for every value of a row, or
+		 * `apod verify` refuses the file the run wrote; a count that
+		 * depends on the deck is checked when a run is set up. */
+		if (s->column_names) {
+			int names = apod_column_names_count(s->column_names);
+			if (names < 0)
+				return apod_fail("workload %s: series %s: column_names '%s' has an empty name",
+				                 w->name, s->name, s->column_names);
+			if (!s->columns && names != s->ncolumns)
+				return apod_fail("workload %s: series %s: %d column names ('%s') for ncolumns = %d",
+				                 w->name, s->name, names, s->column_names, s->ncolumns);
+		}
 		if (check_compared(w, "series", s->name, s->compare, s->tolerance || s->tolerance_of,
 		                   s->dtype))
 			return -1;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fail.h"
+#include "registry.h"
 #include "npy.h"
 #include "run.h"
 #include "typed.h"
@@ -113,6 +114,12 @@ int apod_run_alloc(struct apod_run *r, const struct apod_workload *w, const void
 		const struct apod_series *s = &w->series[i];
 		struct apod_series_data *d = &r->series[i];
 		d->cols = s->columns ? s->columns(params) : s->ncolumns;
+		if (s->column_names && apod_column_names_count(s->column_names) != d->cols) {
+			apod_run_free(r);
+			return apod_fail("workload %s: series %s: column_names '%s' name %d columns, but "
+			                 "columns() gives %d for this deck", w->name, s->name,
+			                 s->column_names, apod_column_names_count(s->column_names), d->cols);
+		}
 		d->every = w->probes[s->probe].every(params);
 		d->rows = d->every > 0 ? r->steps / d->every : 0;
 		d->step = calloc(d->rows ? (size_t)d->rows : 1, sizeof *d->step);
