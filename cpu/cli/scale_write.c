@@ -49,6 +49,9 @@ static json_object *scale_json(const struct scale *s)
 		json_object_object_add(x, "stage", json_object_new_string(s->other[i].e->name));
 		json_object_object_add(x, "seconds", num(s->other[i].seconds));
 		json_object_object_add(x, "speedup", num(s->other[i].speedup));
+		json_object_object_add(x, "on", json_object_new_string(s->other[i].host ? "host" : "device"));
+		if (s->other[i].host)
+			json_object_object_add(x, "threads", json_object_new_int(s->other[i].width));
 		json_object_array_add(oth, x);
 	}
 	json_object_object_add(st, "other_stages", oth);
@@ -157,7 +160,8 @@ static void write_gp(FILE *f, const struct scale *s, const char *base)
 	fprintf(f, "have_weak = %d\n", s->weak_ran && s->tw1 > 0);
 	fprintf(f, "p_weak = %.9g\n", s->p_weak);
 	gp_word(word, sizeof word, base);
-	fprintf(f, "# the other stages (GPU): names and speedups over serial, as words\n");
+	fprintf(f, "# the other stages: names, speedups over serial and, for a host stage (mpi),\n"
+	        "# its threads in all (0: a device stage, drawn as a line), as words\n");
 	fputs("other_names = \"", f);
 	for (int i = 0; i < s->nother; i++) {
 		gp_word(word, sizeof word, s->other[i].e->name);
@@ -166,6 +170,9 @@ static void write_gp(FILE *f, const struct scale *s, const char *base)
 	fputs("\"\nother_speedups = \"", f);
 	for (int i = 0; i < s->nother; i++)
 		fprintf(f, "%s%.6g", i ? " " : "", s->other[i].speedup);
+	fputs("\"\nother_hosts = \"", f);
+	for (int i = 0; i < s->nother; i++)
+		fprintf(f, "%s%d", i ? " " : "", s->other[i].host ? s->other[i].width : 0);
 	fputs("\"\n", f);
 }
 
