@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include "cpu/harness/outfile.h"
 #include "cpu/harness/params.h"
 #include "cpu/harness/results.h"
+#include "report.h"
 #include "scale.h"
 
 /* JSON has no NaN or infinity: null stands for either. */
@@ -176,6 +178,33 @@ static void write_gp(FILE *f, const struct scale *s, const char *base)
 	fputs("\"\n", f);
 }
 
+/* BASE.strong.{png,svg} and BASE.weak.{png,svg} where gnuplot is there,
+ * with doc/plots/scaling.gp as built in; the data stay whatever happens. */
+static void draw(const char *base)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[1024], vars[8400], p[1100];
+	if (!apod_gnuplot_path()) {
+		printf("no pictures: gnuplot not found (Debian, Ubuntu: apt-get install gnuplot-nox)\n");
+		return;
+	}
+	snprintf(dir, sizeof dir, "%s/apod-scale-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (strchr(base, '\'') || strchr(dir, '\'') || !mkdtemp(dir)) {
+		printf("no pictures: a path with a quote, or no scratch folder\n");
+		return;
+	}
+	snprintf(vars, sizeof vars, "scale = '%s'; prefix = '%s.'; terms = 'png svg'", base, base);
+	if (report_gnuplot(dir, "scaling", apod_gp_scaling, vars))
+		printf("no pictures: %s\n", apod_failure());
+	else
+		printf("pictures: %s.strong.png, .svg and %s.weak.png, .svg (where measured)\n", base, base);
+	snprintf(p, sizeof p, "%s/scaling.gp", dir);
+	unlink(p);
+	snprintf(p, sizeof p, "%s/scaling.log", dir);
+	unlink(p);
+	rmdir(dir);
+}
+
 int scale_write_outputs(const struct scale *s, const char *json)
 {
 	static const char *const ext[] = { ".strong.dat", ".weak.dat", ".gp" };
@@ -218,5 +247,7 @@ int scale_write_outputs(const struct scale *s, const char *json)
 		else if (apod_outfile_commit(&of[i]))
 			rc = -1;
 	}
+	if (rc == 0)
+		draw(base);
 	return rc;
 }
