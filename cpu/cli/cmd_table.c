@@ -378,16 +378,31 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 		if (rows[i].ran)
 			fill_bounds(&rows[i], wl, rows[0].phase, &noise);
 
-	printf("\n%-7s %10s %9s %8s %6s %15s %11s %7s %8s  %s\n", "stage", "time (s)", "vs serial",
+	printf("\n%-7s %10s %9s %8s %7s %15s %11s %7s %8s  %s\n", "stage", "time (s)", "vs serial",
 	       "vs omp", "P", "Amdahl at N", "SoL bound", "% SoL", "limit", "verification");
 	for (int i = 0; i < nrows; i++) {
 		struct row *w = &rows[i];
 		char vs_omp[16] = "-", at_n[32] = "-", sol[32] = "-", lim[16] = "-", pct[16] = "-";
-		char ver[160];
+		char ver[160], p[16];
+		int digits = 3;
 		if (!w->ran) {
-			printf("%-7s %s\n", w->e->name, w->why);
+			/* Six GPU stages without a driver give one reason: said once. */
+			int same = -1;
+			for (int k = 0; k < i && same < 0; k++)
+				if (!rows[k].ran && !strcmp(rows[k].why, w->why))
+					same = k;
+			if (same >= 0)
+				printf("%-7s not available: as %s\n", w->e->name, rows[same].e->name);
+			else
+				printf("%-7s %s\n", w->e->name, w->why);
 			continue;
 		}
+		/* P to as many places as it takes not to read 1 where the limit
+		 * below is finite ('-' there: P within 1e-5 of 1). */
+		while (digits < 5 && w->b.p < 1 && 1 - w->b.p >= 1e-5 &&
+		       floor(w->b.p * pow(10, digits) + 0.5) >= pow(10, digits))
+			digits++;
+		snprintf(p, sizeof p, "%.*f", digits, w->b.p);
 		if (omp_total > 0)
 			snprintf(vs_omp, sizeof vs_omp, "%.2fx", omp_total / w->total);
 		/* Both bounds; the one that binds (the lower, for threads) is the
@@ -400,7 +415,7 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 			snprintf(sol, sizeof sol, "%s%.4gx",
 			         w->bound_kind == BOUND_SOL && w->has_width ? "<" : "", w->sol.speedup);
 		/* 1/(1-P) where P rounds to 1 says nothing a reader can use. */
-		if (w->e->ports && isfinite(w->b.limit) && w->b.limit < 1e5)
+		if (w->e->ports && isfinite(w->b.limit) && w->b.limit <= 1e5)
 			snprintf(lim, sizeof lim, "%.1fx", w->b.limit);
 		if (w->sol.have)
 			snprintf(pct, sizeof pct, "%.1f%%%s", 100 * w->sol.reached,
@@ -409,8 +424,8 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 			snprintf(ver, sizeof ver, "reference");
 		else
 			apod_verdict_line(&w->v, ver, sizeof ver);
-		printf("%-7s %10.4f %8.2fx %8s %6.3f %15s %11s %7s %8s  %s\n", w->e->name, w->total,
-		       rows[0].total / w->total, vs_omp, w->b.p, at_n, sol, pct, lim, ver);
+		printf("%-7s %10.4f %8.2fx %8s %7s %15s %11s %7s %8s  %s\n", w->e->name, w->total,
+		       rows[0].total / w->total, vs_omp, p, at_n, sol, pct, lim, ver);
 	}
 	printf("\nP: the fraction of the serial run in the phases a stage declares it changes.\n"
 	       "Amdahl at N: the most a stage on N threads could gain over serial.  SoL bound:\n"
@@ -418,7 +433,8 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 	       "this machine's measured ceilings, the rest at serial's time (for a GPU stage,\n"
 	       "Amdahl's law with N the ceiling ratio).  '<': the lower, which binds.  %% SoL:\n"
 	       "that least time over the time taken.  limit: Amdahl's bound as N grows without\n"
-	       "end ('-': P rounds to 1).\n");
+	       "end, 1/(1-P) ('-': P within 1e-5 of 1, so no limit worth printing; P is given\n"
+	       "to as many places as it takes to tell it from 1 where a limit is printed).\n");
 	for (int i = 0; i < nrows; i++)
 		if (rows[i].ran && rows[i].sol.resident) {
 			printf("*: some phase's data fit in the last-level cache, which can beat the main-\n"
