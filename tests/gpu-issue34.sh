@@ -26,12 +26,12 @@ fi
 
 # Item 1: the report of heat's medium deck, with scaling.  gnuplot may be
 # missing there: the table's JSON is kept, so the page can be made here
-# with  apod report --from=OUT/medium.json --scale=OUT/scale.json.
+# with  apod report --from=OUT/medium.json --scaling=OUT/scale.json.
 ./apod ceilings >"$OUT/ceilings.txt" 2>&1
 timeout 60 ./apod scale --deck=data/medium.deck --reps=1 --threads=1,4,16 --json="$OUT/scale.json" \
 	>"$OUT/scale.txt" 2>&1 || echo "scale: failed, see scale.txt"
 if command -v gnuplot >/dev/null 2>&1; then
-	timeout 90 ./apod report --deck=data/medium.deck --scale="$OUT/scale.json" \
+	timeout 90 ./apod report --deck=data/medium.deck --scaling="$OUT/scale.json" \
 		--json="$OUT/medium.json" --out="$OUT/report-medium.html" >"$OUT/report.txt" 2>&1 ||
 		{ echo "report: failed, see report.txt"; status=1; }
 else

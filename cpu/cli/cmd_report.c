@@ -37,7 +37,7 @@ static int report_opt(int c, const char *arg, void *ctx)
 const struct option apod_report_options[] = {
 	APOD_OPT_OUT, APOD_OPT_JSON,
 	{ "from", required_argument, NULL, OPT_FROM },
-	{ "scale", required_argument, NULL, OPT_SCALE },
+	{ "scaling", required_argument, NULL, OPT_SCALE },
 	{ "assess", required_argument, NULL, OPT_ASSESS },
 	APOD_OPT_CEILINGS, APOD_OPT_HELP, APOD_OPT_END,
 };

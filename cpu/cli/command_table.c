@@ -160,7 +160,7 @@ const struct apod_cmd apod_cmd_report_entry = {
 	.name = "report",
 	.help = "the APOD table as one HTML page: the ladder, a roofline of every phase, the "
 	        "scaling curves, the hotspots",
-	.synopsis = "[deck options] --out=FILE [--from=TABLE] [--scale=SCALE] [--assess=DIR] "
+	.synopsis = "[deck options] --out=FILE [--from=TABLE] [--scaling=SCALE] [--assess=DIR] "
 	            "[--json=FILE] [--ceilings=FILE]",
 	.about = "Run every available stage (as apod with no command) and write one HTML page,\n"
 	         "its pictures inline SVG drawn by gnuplot (needed: apt-get install gnuplot-nox):\n"
@@ -169,7 +169,7 @@ const struct apod_cmd apod_cmd_report_entry = {
 	         "command, date and device.\n"
 	         "  --out=FILE     the page (written whole, then renamed into place)\n"
 	         "  --from=TABLE   no run: the table of `apod --json=TABLE` (its deck options unused)\n"
-	         "  --scale=SCALE  the scaling curves, from `apod scale --json=SCALE` and its files\n"
+	         "  --scaling=SCALE the scaling curves, from `apod scale --json=SCALE` and its files\n"
 	         "  --assess=DIR   the gprof hotspots of `apod assess --out=DIR`\n"
 	         "  --json=FILE    also the table's JSON, as apod --json writes it\n"
 	         "  --ceilings=FILE  the speed of light against that file's ceilings\n",

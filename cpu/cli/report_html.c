@@ -208,7 +208,7 @@ int report_write_html(const char *path, json_object *t, const struct report_svgs
 		figure(f, svgs->weak, "Weak scaling: the problem grown with the threads, against "
 		       "Gustafson's law.");
 	if (!scale)
-		fputs("<p>Not measured: give <code>--scale=FILE</code>, the JSON of "
+		fputs("<p>Not measured: give <code>--scaling=FILE</code>, the JSON of "
 		      "<code>apod scale --json=FILE</code>.</p>\n", f);
 	if (assess_dir)
 		hotspots(f, assess_dir);

@@ -1,6 +1,6 @@
 /*
  * nvtx.h: an NVTX range around every phase the harness times, named
- * "STAGE/PHASE" ("gpu4/genTimeStep"), so that Nsight Systems' timeline,
+ * "STAGE/PHASE" (the stage, a slash, the phase), so that Nsight Systems' timeline,
  * Nsight Compute's --nvtx-include and CUPTI's marker records show apod's
  * stages and phases by name.  NVTX 3 is header-only: with no tool attached
  * a range costs a call through a pointer that does nothing.  In a build
