@@ -163,7 +163,7 @@ int report_write_html(const char *path, json_object *t, const struct report_svgs
 	f = of.f;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>apod report: ", f);
 	esc(f, text(t, "workload"));
-	fputs("</title>\n<style>\nbody{font-family:sans-serif;margin:2em;max-width:1100px;color:#222}\n"
+	fputs("</title>\n<style>\nhtml body{font-family:sans-serif;margin:2em;max-width:1100px;color:#222}\n"
 	      "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:2px 8px;"
 	      "text-align:right}th{background:#eee}td:first-child{text-align:left}\n"
 	      ".why{text-align:left;color:#777}.pass{color:#070}.fail{color:#b00;font-weight:bold}\n"
