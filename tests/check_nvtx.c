@@ -87,7 +87,7 @@ END_TEST
 
 int main(void)
 {
-	static const TTest *const tests[] = { every_phase_named, NULL };
+	const TTest *tests[] = { every_phase_named, NULL };
 	/* Before the first range: NVTX loads its tool then, once. */
 	if (!getenv("NVTX_INJECTION64_PATH"))
 		setenv("NVTX_INJECTION64_PATH", APOD_CUPTI_PATH, 1);
