@@ -21,8 +21,7 @@
 	{                                                                               \
 		char why[256];                                                          \
 		if (!apod_gpu_available(why, sizeof why))                               \
-			return apod_fail("bench --kernels: " workload "'s kernels need a "   \
-			                 "GPU: %s", why), 1;                                    \
+			return apod_fail(workload "'s kernels need a GPU: %s", why), 1;    \
 		return bench(problem, reps, json);                                      \
 	}
 #else
@@ -30,7 +29,7 @@
 	int fn(const void *problem, int reps, void *json)                               \
 	{                                                                               \
 		(void)problem, (void)reps, (void)json;                                  \
-		return apod_fail("bench --kernels: " workload "'s kernels are CUDA, and "  \
+		return apod_fail(workload "'s kernels are CUDA, and "                   \
 		                 "this build has none (configure found no nvcc, or "        \
 		                 "--without-cuda)"), 1;                                      \
 	}

@@ -16,6 +16,7 @@
 #include "cpu/harness/results.h"
 #include "cpu/harness/sol.h"
 #include "cpu/harness/verify.h"
+#include "report.h"
 
 #define MAX_ROWS 32
 
@@ -169,8 +170,41 @@ static json_object *sol_json(const struct apod_workload *wl, const struct row *w
 	return apod_sol_json(&view, &w->sol);
 }
 
-static json_object *row_json(const struct apod_workload *wl, const struct row *w,
-                             double serial_total, double omp_total)
+/* The roofline of a row (apod report): every phase it ports with declared
+ * work, its work per occurrence, how often it ran, the time it took (the
+ * device's where the stage timed it there) and whose ceilings are its roof. */
+static json_object *roofline_json(const struct apod_workload *wl, const void *params,
+                                  const struct row *w, int reference)
+{
+	json_object *a = json_object_new_array();
+	struct apod_run view = { .w = wl, .nphases = w->nphases, .has_device = w->has_device };
+	unsigned on = reference ? APOD_RUNS_HOST_CORE : apod_sol_runs_on(w->e, w->width);
+	memcpy(view.phase, w->phase, sizeof view.phase);
+	memcpy(view.device, w->device, sizeof view.device);
+	for (int i = 0; i < w->nphases && wl->work; i++) {
+		struct apod_work wk = { 0 };
+		json_object *p;
+		int dev = apod_device_timed(&view, i);
+		if ((!reference && !(w->e->ports & apod_phase_bit(wl, i))) || !wl->work(params, i, &wk))
+			continue;
+		p = json_object_new_object();
+		json_object_object_add(p, "phase", json_object_new_string(apod_phase_name(wl, i)));
+		json_object_object_add(p, "occurrences", json_object_new_double(apod_sol_occurrences(
+			wl, params, wl->steps(params), w->snapshots, i)));
+		json_object_object_add(p, "bytes", json_object_new_double(wk.bytes));
+		json_object_object_add(p, "flops", json_object_new_double(wk.flops32 + wk.flops64));
+		json_object_object_add(p, "seconds", json_object_new_double(dev ? w->device[i] : w->phase[i]));
+		json_object_object_add(p, "timed_on", json_object_new_string(dev ? "device" : "host"));
+		json_object_object_add(p, "roof", json_object_new_string(
+			on & APOD_RUNS_DEVICE ? "device" : on & APOD_RUNS_HOST_CORES ? "host_cores" : "host_core"));
+		json_object_array_add(a, p);
+	}
+	return a;
+}
+
+static json_object *row_json(const struct apod_workload *wl, const void *params,
+                             const struct row *w, double serial_total, double omp_total,
+                             const struct row *first)
 {
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "stage", json_object_new_string(w->e->name));
@@ -225,6 +259,7 @@ static json_object *row_json(const struct apod_workload *wl, const struct row *w
 			w->bound_kind == BOUND_SOL ? "speed_of_light" :
 			w->bound_kind == BOUND_AMDAHL ? "amdahl" : "none"));
 		json_object_object_add(o, "speed_of_light", sol_json(wl, w));
+		json_object_object_add(o, "roofline", roofline_json(wl, params, w, w == first));
 		/* JSON has no infinity: -1 stands for an unbounded limit. */
 		json_object_object_add(o, "amdahl_limit", json_object_new_double(isinf(w->b.limit) ? -1 : w->b.limit));
 		json_object_object_add(o, "bound_holds", json_object_new_boolean(w->b.holds));
@@ -343,16 +378,31 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 		if (rows[i].ran)
 			fill_bounds(&rows[i], wl, rows[0].phase, &noise);
 
-	printf("\n%-7s %10s %9s %8s %6s %15s %11s %7s %8s  %s\n", "stage", "time (s)", "vs serial",
+	printf("\n%-7s %10s %9s %8s %7s %15s %11s %7s %8s  %s\n", "stage", "time (s)", "vs serial",
 	       "vs omp", "P", "Amdahl at N", "SoL bound", "% SoL", "limit", "verification");
 	for (int i = 0; i < nrows; i++) {
 		struct row *w = &rows[i];
 		char vs_omp[16] = "-", at_n[32] = "-", sol[32] = "-", lim[16] = "-", pct[16] = "-";
-		char ver[160];
+		char ver[160], p[16];
+		int digits = 3;
 		if (!w->ran) {
-			printf("%-7s %s\n", w->e->name, w->why);
+			/* Six GPU stages without a driver give one reason: said once. */
+			int same = -1;
+			for (int k = 0; k < i && same < 0; k++)
+				if (!rows[k].ran && !strcmp(rows[k].why, w->why))
+					same = k;
+			if (same >= 0)
+				printf("%-7s not available: as %s\n", w->e->name, rows[same].e->name);
+			else
+				printf("%-7s %s\n", w->e->name, w->why);
 			continue;
 		}
+		/* P to as many places as it takes not to read 1 where the limit
+		 * below is finite ('-' there: P within 1e-5 of 1). */
+		while (digits < 5 && w->b.p < 1 && 1 - w->b.p >= 1e-5 &&
+		       floor(w->b.p * pow(10, digits) + 0.5) >= pow(10, digits))
+			digits++;
+		snprintf(p, sizeof p, "%.*f", digits, w->b.p);
 		if (omp_total > 0)
 			snprintf(vs_omp, sizeof vs_omp, "%.2fx", omp_total / w->total);
 		/* Both bounds; the one that binds (the lower, for threads) is the
@@ -365,7 +415,7 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 			snprintf(sol, sizeof sol, "%s%.4gx",
 			         w->bound_kind == BOUND_SOL && w->has_width ? "<" : "", w->sol.speedup);
 		/* 1/(1-P) where P rounds to 1 says nothing a reader can use. */
-		if (w->e->ports && isfinite(w->b.limit) && w->b.limit < 1e5)
+		if (w->e->ports && isfinite(w->b.limit) && w->b.limit <= 1e5)
 			snprintf(lim, sizeof lim, "%.1fx", w->b.limit);
 		if (w->sol.have)
 			snprintf(pct, sizeof pct, "%.1f%%%s", 100 * w->sol.reached,
@@ -374,8 +424,8 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 			snprintf(ver, sizeof ver, "reference");
 		else
 			apod_verdict_line(&w->v, ver, sizeof ver);
-		printf("%-7s %10.4f %8.2fx %8s %6.3f %15s %11s %7s %8s  %s\n", w->e->name, w->total,
-		       rows[0].total / w->total, vs_omp, w->b.p, at_n, sol, pct, lim, ver);
+		printf("%-7s %10.4f %8.2fx %8s %7s %15s %11s %7s %8s  %s\n", w->e->name, w->total,
+		       rows[0].total / w->total, vs_omp, p, at_n, sol, pct, lim, ver);
 	}
 	printf("\nP: the fraction of the serial run in the phases a stage declares it changes.\n"
 	       "Amdahl at N: the most a stage on N threads could gain over serial.  SoL bound:\n"
@@ -383,7 +433,8 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 	       "this machine's measured ceilings, the rest at serial's time (for a GPU stage,\n"
 	       "Amdahl's law with N the ceiling ratio).  '<': the lower, which binds.  %% SoL:\n"
 	       "that least time over the time taken.  limit: Amdahl's bound as N grows without\n"
-	       "end ('-': P rounds to 1).\n");
+	       "end, 1/(1-P) ('-': P within 1e-5 of 1, so no limit worth printing; P is given\n"
+	       "to as many places as it takes to tell it from 1 where a limit is printed).\n");
 	for (int i = 0; i < nrows; i++)
 		if (rows[i].ran && rows[i].sol.resident) {
 			printf("*: some phase's data fit in the last-level cache, which can beat the main-\n"
@@ -440,7 +491,8 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 	if (json_rows && rows[0].ran) {
 		*json_rows = json_object_new_array();
 		for (int i = 0; i < nrows; i++)
-			json_object_array_add(*json_rows, row_json(wl, &rows[i], rows[0].total, omp_total));
+			json_object_array_add(*json_rows, row_json(wl, params, &rows[i], rows[0].total,
+			                                           omp_total, &rows[0]));
 		/* What the reference's row was held to: its phases' noise. */
 		json_object_object_add(json_object_array_get_idx(*json_rows, 0), "phase_noise",
 		                       noise_json(wl, &noise, rows[0].nphases));
@@ -488,6 +540,8 @@ int apod_table_main(int argc, char **argv)
 	}
 	if (out_json[1] && rows) {
 		json_object *j = apod_json_head(o.w, o.params);
+		/* What apod report --from shows of where the table was made. */
+		apod_report_context(j, argc - 1, argv + 1);
 		json_object_object_add(j, "stages", rows);
 		if (apod_json_write(out_json[1], j))
 			failed = 1, apod_report_failure();

@@ -156,9 +156,31 @@ const struct apod_cmd apod_cmd_new_entry = {
 	.main = apod_new_main,
 };
 
+const struct apod_cmd apod_cmd_report_entry = {
+	.name = "report",
+	.help = "the APOD table as one HTML page: the ladder, a roofline of every phase, the "
+	        "scaling curves, the hotspots",
+	.synopsis = "[deck options] --out=FILE [--from=TABLE] [--scaling=SCALE] [--assess=DIR] "
+	            "[--json=FILE] [--ceilings=FILE]",
+	.about = "Run every available stage (as apod with no command) and write one HTML page,\n"
+	         "its pictures inline SVG drawn by gnuplot (needed: apt-get install gnuplot-nox):\n"
+	         "the table, the ladder (each speedup beside its Amdahl and speed-of-light bounds),\n"
+	         "a roofline of every phase of every stage under the measured ceilings, the\n"
+	         "command, date and device.\n"
+	         "  --out=FILE     the page (written whole, then renamed into place)\n"
+	         "  --from=TABLE   no run: the table of `apod --json=TABLE` (its deck options unused)\n"
+	         "  --scaling=SCALE the scaling curves, from `apod scale --json=SCALE` and its files\n"
+	         "  --assess=DIR   the gprof hotspots of `apod assess --out=DIR`\n"
+	         "  --json=FILE    also the table's JSON, as apod --json writes it\n"
+	         "  --ceilings=FILE  the speed of light against that file's ceilings\n",
+	.options = apod_report_options,
+	.deck = 1,
+	.main = apod_report_main,
+};
+
 const struct apod_cmd *const apod_commands[] = {
 	&apod_cmd_table_entry, &apod_cmd_run_entry,   &apod_cmd_stages_entry,
 	&apod_cmd_workloads_entry, &apod_cmd_verify_entry, &apod_cmd_assess_entry,
 	&apod_cmd_info_entry,  &apod_cmd_bench_entry, &apod_cmd_scale_entry,
-	&apod_cmd_ceilings_entry, &apod_cmd_new_entry, NULL,
+	&apod_cmd_report_entry, &apod_cmd_ceilings_entry, &apod_cmd_new_entry, NULL,
 };

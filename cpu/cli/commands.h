@@ -31,7 +31,7 @@ struct apod_cmd {
 extern const struct apod_cmd apod_cmd_table_entry, apod_cmd_run_entry, apod_cmd_stages_entry,
 	apod_cmd_workloads_entry, apod_cmd_verify_entry, apod_cmd_assess_entry,
 	apod_cmd_info_entry, apod_cmd_bench_entry, apod_cmd_scale_entry, apod_cmd_new_entry,
-	apod_cmd_ceilings_entry;
+	apod_cmd_ceilings_entry, apod_cmd_report_entry;
 /* Every command, the table first, in the order of apod --help; NULL-ended. */
 extern const struct apod_cmd *const apod_commands[];
 
@@ -41,9 +41,10 @@ int apod_table_main(int argc, char **argv), apod_run_main(int argc, char **argv)
 	apod_verify_main(int argc, char **argv), apod_assess_main(int argc, char **argv),
 	apod_info_main(int argc, char **argv), apod_bench_main(int argc, char **argv),
 	apod_scale_main(int argc, char **argv), apod_ceilings_main(int argc, char **argv),
-	apod_new_main(int argc, char **argv);
+	apod_new_main(int argc, char **argv), apod_report_main(int argc, char **argv);
 extern const struct option apod_table_options[], apod_assess_options[], apod_bench_options[],
-	apod_scale_options[], apod_ceilings_options[], apod_new_options[], apod_verify_options[];
+	apod_scale_options[], apod_ceilings_options[], apod_new_options[], apod_verify_options[],
+	apod_report_options[];
 /* `apod info`'s: --help alone; stages' and workloads': --workload and --help. */
 extern const struct option apod_help_option[], apod_workload_option[];
 

@@ -74,6 +74,9 @@ int apod_deck_opt(struct apod_deck_opts *o, int c, const char *arg)
 	return 0;
 }
 
+/* The keys the last resolved deck took from the command line, for its title. */
+static char changed[256];
+
 int apod_deck_resolve(void **params, const struct apod_deck_opts *o)
 {
 	char where[128];
@@ -97,6 +100,13 @@ int apod_deck_resolve(void **params, const struct apod_deck_opts *o)
 	}
 	if (apod_params_check(o->w, p))
 		goto fail;
+	/* The title says what the command line changed: a deck given
+	 * --size=512x512 is no longer the deck its name promises. */
+	changed[0] = '\0';
+	for (int i = 0, used = 0; i < o->nsets && used < (int)sizeof changed; i++)
+		if (strcmp(o->key[i], "name"))
+			used += snprintf(changed + used, sizeof changed - (size_t)used, "%s%s=%s",
+			                 used ? ", " : "", o->key[i], o->value[i]);
 	*params = p;
 	return 0;
 fail:
@@ -124,8 +134,12 @@ int apod_deck_args(const struct apod_deck_opts *o, char **args, int max)
 
 const char *apod_deck_title(const struct apod_workload *w, const void *params)
 {
+	static char buf[512];
 	const char *t = w->title ? w->title(params) : NULL;
-	return t ? t : w->name;
+	if (!*changed)
+		return t ? t : w->name;
+	snprintf(buf, sizeof buf, "%s (changed: %s)", t ? t : w->name, changed);
+	return buf;
 }
 
 int apod_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts)

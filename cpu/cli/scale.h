@@ -43,6 +43,8 @@ struct weak_pt {
 struct other_pt {
 	const struct apod_stage *e;
 	double seconds, speedup;
+	int host;                     /* it runs on the host (mpi): a point at its width */
+	int width;                    /* its threads (ranks x threads) where host */
 };
 
 struct scale {

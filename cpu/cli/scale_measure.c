@@ -24,6 +24,7 @@
 #include "cpu/harness/bounds.h"
 #include "cpu/harness/fail.h"
 #include "cpu/harness/params.h"
+#include "cpu/harness/sol.h"
 #include "scale.h"
 
 void scale_note(struct scale *s, const char *fmt, ...)
@@ -176,6 +177,7 @@ int scale_run_strong(struct scale *s, const void *problem)
 
 int scale_run_others(struct scale *s, const void *problem)
 {
+	char last_why[256] = "", first[64] = "";
 	for (int i = 1; s->w->stages[i]; i++) {
 		const struct apod_stage *e = s->w->stages[i];
 		struct other_pt *o = &s->other[s->nother];
@@ -184,12 +186,21 @@ int scale_run_others(struct scale *s, const void *problem)
 		if (e == s->omp || s->nother == MAX_OTHER)
 			continue;
 		if (!e->available(why, sizeof why)) {
-			printf("%s: not measured: %s\n", e->name, why);
+			/* Six GPU stages without a driver give one reason: said once. */
+			if (strcmp(why, last_why)) {
+				printf("%s: not measured: %s\n", e->name, why);
+				snprintf(last_why, sizeof last_why, "%s", why);
+				snprintf(first, sizeof first, "%s", e->name);
+			} else {
+				printf("%s: not measured: as %s\n", e->name, first);
+			}
 			continue;
 		}
 		if (measure(s->w, e, s->params, problem, s->reps, &m))
 			return -1;
 		o->e = e;
+		o->width = e->width ? e->width() : 0;
+		o->host = !(apod_sol_runs_on(e, o->width) & APOD_RUNS_DEVICE);
 		o->seconds = m.total;
 		o->speedup = s->t1.total / m.total;
 		s->nother++;

@@ -19,9 +19,16 @@ void scale_print_strong(const struct scale *s)
 		       100 * q->efficiency, q->amdahl, ratio, q->serial_frac,
 		       ratio > 1 + APOD_BOUND_NOISE ? "  above Amdahl" : "");
 	}
+	/* A device stage has no thread count: a line across the plot; a host
+	 * stage of its own (mpi) is a point at its width. */
 	for (int i = 0; i < s->nother; i++)
-		printf("%7s %10.4f %8.2fx   (plotted as a line: N = GPU)\n", s->other[i].e->name,
-		       s->other[i].seconds, s->other[i].speedup);
+		if (s->other[i].host)
+			printf("%7s %10.4f %8.2fx   (on the host, %d threads in all: a point at N = %d)\n",
+			       s->other[i].e->name, s->other[i].seconds, s->other[i].speedup,
+			       s->other[i].width, s->other[i].width);
+		else
+			printf("%7s %10.4f %8.2fx   (on the device: a line across the plot)\n",
+			       s->other[i].e->name, s->other[i].seconds, s->other[i].speedup);
 	printf("speedup: serial time / time; efficiency: speedup / threads; serial frac: the omp "
 	       "run's own\nfraction outside the phases it ports.  Above Amdahl: the model is broken "
 	       "(see the table).\n");

@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include "cpu/harness/outfile.h"
 #include "cpu/harness/params.h"
 #include "cpu/harness/results.h"
+#include "report.h"
 #include "scale.h"
 
 /* JSON has no NaN or infinity: null stands for either. */
@@ -49,6 +51,9 @@ static json_object *scale_json(const struct scale *s)
 		json_object_object_add(x, "stage", json_object_new_string(s->other[i].e->name));
 		json_object_object_add(x, "seconds", num(s->other[i].seconds));
 		json_object_object_add(x, "speedup", num(s->other[i].speedup));
+		json_object_object_add(x, "on", json_object_new_string(s->other[i].host ? "host" : "device"));
+		if (s->other[i].host)
+			json_object_object_add(x, "threads", json_object_new_int(s->other[i].width));
 		json_object_array_add(oth, x);
 	}
 	json_object_object_add(st, "other_stages", oth);
@@ -157,7 +162,8 @@ static void write_gp(FILE *f, const struct scale *s, const char *base)
 	fprintf(f, "have_weak = %d\n", s->weak_ran && s->tw1 > 0);
 	fprintf(f, "p_weak = %.9g\n", s->p_weak);
 	gp_word(word, sizeof word, base);
-	fprintf(f, "# the other stages (GPU): names and speedups over serial, as words\n");
+	fprintf(f, "# the other stages: names, speedups over serial and, for a host stage (mpi),\n"
+	        "# its threads in all (0: a device stage, drawn as a line), as words\n");
 	fputs("other_names = \"", f);
 	for (int i = 0; i < s->nother; i++) {
 		gp_word(word, sizeof word, s->other[i].e->name);
@@ -166,7 +172,37 @@ static void write_gp(FILE *f, const struct scale *s, const char *base)
 	fputs("\"\nother_speedups = \"", f);
 	for (int i = 0; i < s->nother; i++)
 		fprintf(f, "%s%.6g", i ? " " : "", s->other[i].speedup);
+	fputs("\"\nother_hosts = \"", f);
+	for (int i = 0; i < s->nother; i++)
+		fprintf(f, "%s%d", i ? " " : "", s->other[i].host ? s->other[i].width : 0);
 	fputs("\"\n", f);
+}
+
+/* BASE.strong.{png,svg} and BASE.weak.{png,svg} where gnuplot is there,
+ * with doc/plots/scaling.gp as built in; the data stay whatever happens. */
+static void draw(const char *base)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[1024], vars[8400], p[1100];
+	if (!apod_gnuplot_path()) {
+		printf("no pictures: gnuplot not found (Debian, Ubuntu: apt-get install gnuplot-nox)\n");
+		return;
+	}
+	snprintf(dir, sizeof dir, "%s/apod-scale-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (strchr(base, '\'') || strchr(dir, '\'') || !mkdtemp(dir)) {
+		printf("no pictures: a path with a quote, or no scratch folder\n");
+		return;
+	}
+	snprintf(vars, sizeof vars, "scale = '%s'; prefix = '%s.'; terms = 'png svg'", base, base);
+	if (report_gnuplot(dir, "scaling", apod_gp_scaling, vars))
+		printf("no pictures: %s\n", apod_failure());
+	else
+		printf("pictures: %s.strong.png, .svg and %s.weak.png, .svg (where measured)\n", base, base);
+	snprintf(p, sizeof p, "%s/scaling.gp", dir);
+	unlink(p);
+	snprintf(p, sizeof p, "%s/scaling.log", dir);
+	unlink(p);
+	rmdir(dir);
 }
 
 int scale_write_outputs(const struct scale *s, const char *json)
@@ -211,5 +247,7 @@ int scale_write_outputs(const struct scale *s, const char *json)
 		else if (apod_outfile_commit(&of[i]))
 			rc = -1;
 	}
+	if (rc == 0)
+		draw(base);
 	return rc;
 }

@@ -171,8 +171,8 @@ static int open_target(struct apod_outdir *o, int *fd, struct apod_manifest *m)
 		r = apod_fail("output directory %s: cannot read it: %s", o->target, strerror(errno));
 	else if (r > 0 && faccessat(*fd, APOD_MANIFEST, F_OK, AT_SYMLINK_NOFOLLOW) != 0)
 		r = apod_usage_fail("output directory %s holds '%s', which apod did not write (it has "
-		                    "no " APOD_MANIFEST ", the record of what a run wrote; an apod "
-		                    "before 0.3 wrote none): refusing to replace it (remove it yourself "
+		                    "no " APOD_MANIFEST ", the record of what a run wrote; an older apod, "
+		                    "from before results directories kept it, wrote none): refusing to replace it (remove it yourself "
 		                    "or choose another --out)", o->target, odd);
 	else if (r > 0)
 		r = apod_usage_fail("output directory %s holds '%s', which apod did not write: refusing "

@@ -12,6 +12,7 @@
 
 #include "fail.h"
 #include "npy.h"
+#include "nvtx.h"
 #include "outfile.h"
 #include "progress.h"
 #include "results.h"
@@ -140,11 +141,19 @@ static size_t snapshot_bytes(const struct apod_run *r)
  * tag outside the marks, so that the marks' own events are counted in). */
 static int phase_edge(const struct apod_stage *e, void *ctx, int phase, int end, int trace)
 {
+	int rc;
+	/* The NVTX range outermost, so a timeline shows the marks inside it;
+	 * popped whatever happens, so the ranges stay paired on failure. */
+	if (!end)
+		apod_nvtx_push(phase);
 	if (!end && trace && apod_trace_enter(phase))
-		return -1;
+		return apod_nvtx_pop(), -1;
 	if (e->mark && e->mark(ctx, phase, end))
-		return -1;
-	return end && trace ? apod_trace_leave() : 0;
+		return apod_nvtx_pop(), -1;
+	rc = end && trace ? apod_trace_leave() : 0;
+	if (end)
+		apod_nvtx_pop();
+	return rc;
 }
 #define MARK(phase, end) phase_edge(e, ctx, (phase), (end), trace)
 
@@ -243,11 +252,16 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 		    apod_trace_collect(scrap[0], scrap[1], APOD_MAX_PHASES, &other))
 			goto fail;
 	}
+	apod_nvtx_stage(w, e->name);
 	t0 = apod_now();
-	if (trace && apod_trace_enter(0))
+	apod_nvtx_push(0);
+	if (trace && apod_trace_enter(0)) {
+		apod_nvtx_pop();
 		goto fail;
+	}
 	ctx = e->create(problem);
 	r->phase[0] = apod_now() - t0;
+	apod_nvtx_pop();
 	if (trace && apod_trace_leave()) {
 		if (ctx)
 			e->destroy(ctx);
@@ -333,8 +347,12 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 		/* report.json cannot hold the time taken to write itself: it records
 		 * the run up to this point, the in-memory run the whole. */
 		r->total = apod_now() - t0;
-		if (apod_stage_agree(w, e, reports && apod_results_write(outdir, params, r)))
+		apod_nvtx_push(report_phase);
+		if (apod_stage_agree(w, e, reports && apod_results_write(outdir, params, r))) {
+			apod_nvtx_pop();
 			goto fail_ctx;
+		}
+		apod_nvtx_pop();
 		r->phase[report_phase] = apod_now() - t;
 	}
 	t = apod_now();

@@ -70,20 +70,26 @@ unsigned apod_sol_runs_on(const struct apod_stage *e, int width)
 	return width == 1 ? APOD_RUNS_HOST_CORE : APOD_RUNS_HOST_CORES;
 }
 
+double apod_sol_occurrences(const struct apod_workload *w, const void *params, long steps,
+                            long snapshots, int i)
+{
+	int k = apod_probe_count(w);
+	if (i == 1)
+		return (double)steps;
+	if (i >= 2 && i < 2 + k) {
+		long every = w->probes[i - 2].every(params);
+		return every > 0 ? (double)(steps / every) : 0;
+	}
+	if (i == 2 + k)
+		return (double)snapshots;
+	return 1;   /* setup, fetchResults, writeReport */
+}
+
 /* How often phase i ran in r. */
 static double occurrences(const struct apod_workload *w, const void *params,
                           const struct apod_run *r, int i)
 {
-	int k = apod_probe_count(w);
-	if (i == 1)
-		return (double)r->steps;
-	if (i >= 2 && i < 2 + k) {
-		long every = w->probes[i - 2].every(params);
-		return every > 0 ? (double)(r->steps / every) : 0;
-	}
-	if (i == 2 + k)
-		return (double)r->snapshots;
-	return 1;   /* setup, fetchResults, writeReport */
+	return apod_sol_occurrences(w, params, r->steps, r->snapshots, i);
 }
 
 /* The time of phase i that can be held against its speed of light: the

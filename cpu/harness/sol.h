@@ -50,6 +50,11 @@ void apod_sol_machine_from(const struct apod_ceilings *c, struct apod_sol_machin
 double apod_sol_seconds(const struct apod_work *w, const struct apod_sol_ceiling *c, int over_bus,
                         double h2d, double d2h);
 
+/* How often phase i ran in a run of `steps` steps that wrote `snapshots`
+ * snapshots: each step, each probe's every K steps, once for the rest. */
+double apod_sol_occurrences(const struct apod_workload *w, const void *params, long steps,
+                            long snapshots, int i);
+
 /* Where a stage's ported phases run (APOD_RUNS_*), from its declaration or,
  * where it has none, from its width (0 threads: a device). */
 unsigned apod_sol_runs_on(const struct apod_stage *e, int width);

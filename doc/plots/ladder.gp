@@ -16,6 +16,8 @@
 if (!exists("ladder")) { print "ladder.gp: give the data: gnuplot -e \"ladder='ladder.dat'\" ladder.gp"; exit }
 if (!exists("outdir")) { outdir = "." }
 if (!exists("heading")) { heading = "" }
+if (!exists("prefix")) { prefix = outdir."/" }
+if (!exists("terms")) { terms = "png svg" }
 png_term = (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) ? "pngcairo" : "png"
 
 stats ladder using 1 nooutput
@@ -24,37 +26,39 @@ stats ladder using 4 nooutput
 ylo = STATS_min; yhi = STATS_max
 stats ladder using 5 nooutput
 ylo = (STATS_min < ylo) ? STATS_min : ylo; yhi = (STATS_max > yhi) ? STATS_max : yhi
-# amdahl_limit may be NaN in every row (every stage unbounded): then no stats.
-nlimits = 0
-stats ladder using 6 nooutput
-nlimits = STATS_records
-if (nlimits > 0) { yhi = (STATS_max > yhi) ? STATS_max : yhi }
-# Likewise the speed of light (absent from tables older than it).
+# The Amdahl limit does not stretch the axis (a limit of 7745x over
+# speedups of 11 squashed every bar): a limit above the top is drawn at
+# the top with its value written beside it.
+# The speed of light may be NaN in every row (tables older than it): then no stats.
 nsol = 0
 stats ladder using 7 nooutput
 nsol = STATS_records
 if (nsol > 0) { yhi = (STATS_max > yhi) ? STATS_max : yhi }
 ylo = (ylo > 1) ? 1 : ylo
+ytop = yhi * 4
+clip(v) = (v > ytop) ? ytop : v
 
-do for [t in "png svg"] {
+do for [t in terms] {
 	reset
-	if (t eq "png") { eval "set terminal ".png_term." size 960,640 font \",11\""; set output outdir."/ladder.png" }
-	if (t eq "svg") { set terminal svg size 960,640 dynamic font ",11"; set output outdir."/ladder.svg" }
+	if (t eq "png") { eval "set terminal ".png_term." size 1000,640 font \",11\""; set output prefix."ladder.png" }
+	if (t eq "svg") { set terminal svg size 1000,640 dynamic font ",11"; set output prefix."ladder.svg" }
 	set title (heading eq "" ? "The APOD ladder: each stage against its bound" : "The APOD ladder: ".heading)
 	set ylabel "speedup over serial (log)"
 	set logscale y
-	set yrange [ylo / 2:yhi * 4]
+	set yrange [ylo / 2:ytop]
 	set xrange [0.4:nstages + 0.6]
 	set xtics scale 0
 	set bmargin 4
 	set grid ytics
-	set key top left box opaque
+	# Right of the plot: inside, the key covered the first stages' bars.
+	set key outside right top vertical box
 	set style fill solid 0.6 border -1
 	set boxwidth 0.6
-	plot ladder using 1:4:xtic(sprintf("%s\n%.3g s", strcol(2), $3)) title "measured speedup (the stage's time below its name)" with boxes linecolor rgb "#d62728", \
+	plot ladder using 1:4:xtic(sprintf("%s\n%.3g s", strcol(2), $3)) title "measured speedup" with boxes linecolor rgb "#d62728", \
 	     ladder using 1:5 title "Amdahl at N" with points pointtype 9 pointsize 2 linecolor rgb "#1f77b4", \
-	     ladder using 1:6:($1 - 0.35):($1 + 0.35) title "Amdahl limit (N without end)" with xerrorbars pointtype 0 linewidth 3 linecolor rgb "#000000", \
-	     ladder using 1:7 title "speed of light (declared work over measured ceilings)" with points pointtype 7 pointsize 1.2 linecolor rgb "#2ca02c"
+	     ladder using 1:(clip($6)):($1 - 0.35):($1 + 0.35) title "Amdahl limit (N without end)" with xerrorbars pointtype 0 linewidth 3 linecolor rgb "#000000", \
+	     ladder using 1:(clip($6)):($6 > ytop ? sprintf("limit %.4gx", $6) : "") notitle with labels offset 0, -0.8 font ",9", \
+	     ladder using 1:7 title "speed of light" with points pointtype 7 pointsize 1.2 linecolor rgb "#2ca02c"
 	unset output
 }
-print sprintf("ladder.gp: %s/ladder.png, %s/ladder.svg", outdir, outdir)
+print sprintf("ladder.gp: %sladder.{%s}", prefix, terms)

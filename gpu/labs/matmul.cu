@@ -271,7 +271,7 @@ static int product_pass(const struct apod_lab_opts *o, struct mats *M, int pass,
 	lab_table_begin(&t, table, "GB/s", cublas_gbs, "cuBLAS SGEMM on the same product", !o->check);
 	for (int v = 0; v < 6; v++) {
 		double kms = 0;
-		int vok;
+		int vok = 0;   /* set by ladder_version, but gcc cannot see it on every path */
 		if (ladder[v].aat != pass)
 			continue;
 		if (ladder_version(o, M, v, &vok, &kms))

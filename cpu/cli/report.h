@@ -1,0 +1,39 @@
+/*
+ * report.h: `apod report`, one HTML page of a run (the table, the ladder,
+ * the roofline, the scaling curves, the hotspots), its pictures drawn by
+ * gnuplot from the table's JSON and inlined as SVG.
+ */
+#ifndef APOD_REPORT_H
+#define APOD_REPORT_H
+
+#include <json-c/json.h>
+
+/* What a table's JSON carries beside its rows, so that a page made later
+ * from the file (report --from) says where and how it was measured: the
+ * command, the date, the device and the ceilings the bounds were held to. */
+void apod_report_context(json_object *head, int argc, char **argv);
+
+/* The path of gnuplot (APOD_GNUPLOT, else the PATH), or NULL. */
+const char *apod_gnuplot_path(void);
+
+/* The pictures, as SVG text (malloc'd; NULL where there is none to draw). */
+struct report_svgs {
+	char *ladder, *roofline, *strong, *weak;
+};
+/* Draws them in a scratch folder with the scripts built in (doc/plots/):
+ * the ladder and the roofline from the table, the scaling curves from the
+ * files `apod scale --json=SCALE` wrote beside SCALE (NULL: none).  0, or
+ * -1 with apod_fail. */
+int report_draw(json_object *table, const char *scale_json, struct report_svgs *out);
+void report_svgs_free(struct report_svgs *s);
+/* Runs the built-in script `script` with gnuplot, `vars` its -e text;
+ * 0, or -1 with apod_fail. */
+int report_gnuplot(const char *dir, const char *name, const char *script, const char *vars);
+
+/* The page, written to a temporary file and renamed to path. */
+int report_write_html(const char *path, json_object *table, const struct report_svgs *svgs,
+                      json_object *scale, const char *assess_dir);
+
+extern const char apod_gp_ladder[], apod_gp_scaling[], apod_gp_roofline[];
+
+#endif

@@ -1,0 +1,221 @@
+/*
+ * report_html.c: `apod report`'s page: one HTML file with nothing to
+ * fetch (its pictures inline SVG, its style in the page), so that it can
+ * be mailed, committed or opened offline.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cpu/harness/outfile.h"
+#include "report.h"
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static double num(json_object *o, const char *key, double fallback)
+{
+	json_object *v = get(o, key);
+	return v ? json_object_get_double(v) : fallback;
+}
+
+static void esc(FILE *f, const char *s)
+{
+	for (; s && *s; s++)
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+}
+
+static const char *text(json_object *o, const char *key)
+{
+	json_object *v = get(o, key);
+	return v ? json_object_get_string(v) : "";
+}
+
+static void cell_x(FILE *f, double v)
+{
+	if (v > 0 && isfinite(v))
+		fprintf(f, "<td>%.4gx</td>", v);
+	else
+		fputs("<td>-</td>", f);
+}
+
+static void table(FILE *f, json_object *stages)
+{
+	fputs("<table><tr><th>stage</th><th>time (s)</th><th>vs serial</th><th>vs omp</th>"
+	      "<th>P</th><th>bound</th><th>bound kind</th><th>Amdahl limit</th><th>% SoL</th>"
+	      "<th>verification</th></tr>\n", f);
+	for (size_t i = 0; i < json_object_array_length(stages); i++) {
+		json_object *r = json_object_array_get_idx(stages, i), *v = get(r, "verify_against_serial");
+		json_object *sol = get(r, "speed_of_light");
+		fputs("<tr><td>", f);
+		esc(f, text(r, "stage"));
+		fputs("</td>", f);
+		if (!json_object_get_boolean(get(r, "ran"))) {
+			fputs("<td colspan=\"9\" class=\"why\">", f);
+			esc(f, text(r, "why"));
+			fputs("</td></tr>\n", f);
+			continue;
+		}
+		fprintf(f, "<td>%.4f</td>", num(r, "total_seconds", NAN));
+		cell_x(f, num(r, "speedup_vs_serial", -1));
+		cell_x(f, num(r, "speedup_vs_omp", -1));
+		fprintf(f, "<td>%.5g</td>", num(r, "ported_fraction", NAN));
+		cell_x(f, num(r, "bound", -1));
+		fputs("<td>", f);
+		esc(f, text(r, "bound_kind"));
+		fputs("</td>", f);
+		cell_x(f, num(r, "amdahl_limit", -1));
+		if (get(sol, "reached"))
+			fprintf(f, "<td>%.1f%%</td>", 100 * num(sol, "reached", 0));
+		else
+			fputs("<td>-</td>", f);
+		fprintf(f, "<td class=\"%s\">%s</td></tr>\n",
+		        i == 0 ? "" : json_object_get_boolean(get(v, "pass")) ? "pass" : "fail",
+		        i == 0 ? "reference" : json_object_get_boolean(get(v, "pass")) ? "PASS" : "FAIL");
+	}
+	fputs("</table>\n", f);
+}
+
+/* Every phase's point of the roofline, and those with no FP work, which
+ * have no point. */
+static void phases(FILE *f, json_object *stages)
+{
+	fputs("<table><tr><th>stage</th><th>phase</th><th>runs</th><th>bytes a run</th>"
+	      "<th>FP operations a run</th><th>seconds (all runs)</th><th>timed on</th>"
+	      "<th>GFLOP/s</th><th>GB/s</th><th>roof</th></tr>\n", f);
+	for (size_t i = 0; i < json_object_array_length(stages); i++) {
+		json_object *r = json_object_array_get_idx(stages, i), *ph = get(r, "roofline");
+		for (size_t k = 0; ph && k < json_object_array_length(ph); k++) {
+			json_object *p = json_object_array_get_idx(ph, k);
+			double occ = num(p, "occurrences", 0), s = num(p, "seconds", 0);
+			double by = num(p, "bytes", 0), fl = num(p, "flops", 0);
+			fputs("<tr><td>", f);
+			esc(f, text(r, "stage"));
+			fputs("</td><td>", f);
+			esc(f, text(p, "phase"));
+			fprintf(f, "</td><td>%.0f</td><td>%.4g</td><td>%.4g</td><td>%.4g</td><td>%s</td>",
+			        occ, by, fl, s, text(p, "timed_on"));
+			if (s > 0 && fl > 0)
+				fprintf(f, "<td>%.4g</td>", fl * occ / s / 1e9);
+			else
+				fputs("<td>- (not on the plot)</td>", f);
+			if (s > 0 && by > 0)
+				fprintf(f, "<td>%.4g</td>", by * occ / s / 1e9);
+			else
+				fputs("<td>-</td>", f);
+			fputs("<td>", f);
+			esc(f, text(p, "roof"));
+			fputs("</td></tr>\n", f);
+		}
+	}
+	fputs("</table>\n", f);
+}
+
+static void figure(FILE *f, const char *svg, const char *caption)
+{
+	fputs("<figure>", f);
+	fputs(svg, f);
+	fputs("<figcaption>", f);
+	esc(f, caption);
+	fputs("</figcaption></figure>\n", f);
+}
+
+/* The head of gprof's flat profile: its first rows, as assess wrote them. */
+static void hotspots(FILE *f, const char *dir)
+{
+	char path[4200], line[1024];
+	FILE *in;
+	int rows = 0;
+	snprintf(path, sizeof path, "%s/flat.txt", dir);
+	fputs("<h2>Hotspots (gprof, serial)</h2>\n", f);
+	if (!(in = fopen(path, "r"))) {
+		fputs("<p>", f);
+		esc(f, path);
+		fputs(": not readable (apod assess --out=DIR writes it)</p>\n", f);
+		return;
+	}
+	fputs("<pre>", f);
+	while (fgets(line, sizeof line, in) && rows < 30) {
+		esc(f, line);
+		rows += line[0] == ' ' || (line[0] >= '0' && line[0] <= '9');
+	}
+	fputs("</pre>\n", f);
+	fclose(in);
+}
+
+int report_write_html(const char *path, json_object *t, const struct report_svgs *svgs,
+                      json_object *scale, const char *assess_dir)
+{
+	struct apod_outfile of;
+	FILE *f;
+	json_object *params = get(t, "params");
+	if (apod_outfile_open(&of, path))
+		return -1;
+	f = of.f;
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>apod report: ", f);
+	esc(f, text(t, "workload"));
+	fputs("</title>\n<style>\nhtml body{font-family:sans-serif;margin:2em;max-width:1100px;color:#222}\n"
+	      "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:2px 8px;"
+	      "text-align:right}th{background:#eee}td:first-child{text-align:left}\n"
+	      ".why{text-align:left;color:#777}.pass{color:#070}.fail{color:#b00;font-weight:bold}\n"
+	      "figure{margin:1em 0}figure svg{max-width:100%;height:auto}figcaption{color:#555}\n"
+	      "pre{background:#f6f6f6;padding:1em;overflow-x:auto}\n</style></head><body>\n", f);
+	fputs("<h1>apod report: ", f);
+	esc(f, text(t, "workload"));
+	if (params && get(params, "name")) {
+		fputs(", deck ", f);
+		esc(f, text(params, "name"));
+	}
+	fputs("</h1>\n<dl><dt>command</dt><dd><code>", f);
+	esc(f, get(t, "command") ? text(t, "command") : "(not recorded)");
+	fputs("</code></dd><dt>date</dt><dd>", f);
+	esc(f, get(t, "date") ? text(t, "date") : "(not recorded)");
+	fprintf(f, "</dd><dt>host cores</dt><dd>%.0f</dd><dt>device</dt><dd><pre>",
+	        num(t, "host_cores", 0));
+	esc(f, get(t, "device_info") ? text(t, "device_info") : "(not recorded)");
+	fputs("</pre></dd></dl>\n<h2>The APOD table</h2>\n", f);
+	table(f, get(t, "stages"));
+	fputs("<p>P: the fraction of the serial run in the phases a stage declares it changes. "
+	      "bound: the least of Amdahl's law at the stage's N and its speed of light (SoL: the "
+	      "declared work over the measured ceilings). % SoL: the bound's time over the time "
+	      "taken.</p>\n<h2>The ladder</h2>\n", f);
+	if (svgs->ladder)
+		figure(f, svgs->ladder, "Each stage's speedup over serial beside Amdahl's bound at its "
+		       "N, Amdahl's limit and its speed of light.");
+	fputs("<h2>Roofline: every phase of every stage</h2>\n", f);
+	if (svgs->roofline)
+		figure(f, svgs->roofline, "Each phase's arithmetic intensity (declared FP operations "
+		       "per declared byte) against the throughput it reached, under the measured "
+		       "ceilings of the host and the device. '>': a phase that declares no bytes, at "
+		       "the right edge.");
+	else
+		fputs("<p>No phase with declared FP work and a time: no roofline.</p>\n", f);
+	phases(f, get(t, "stages"));
+	fputs("<h2>Scaling</h2>\n", f);
+	if (svgs->strong)
+		figure(f, svgs->strong, "Strong scaling: the deck as it is, against Amdahl's law for "
+		       "the measured P.");
+	if (svgs->weak)
+		figure(f, svgs->weak, "Weak scaling: the problem grown with the threads, against "
+		       "Gustafson's law.");
+	if (!scale)
+		fputs("<p>Not measured: give <code>--scaling=FILE</code>, the JSON of "
+		      "<code>apod scale --json=FILE</code>.</p>\n", f);
+	if (assess_dir)
+		hotspots(f, assess_dir);
+	fputs("</body></html>\n", f);
+	if (ferror(f)) {
+		apod_outfile_abort(&of);
+		return -1;
+	}
+	return apod_outfile_commit(&of);
+}

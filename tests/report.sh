@@ -1,0 +1,67 @@
+#!/bin/sh
+# apod report: a page of the small deck, made by a run and again from the
+# table's JSON; its pictures inline SVG; without gnuplot a clear message
+# and exit 1 before anything runs; usage errors exit 2.  Then the page in
+# a real browser (headless Chromium): it loads, its SVGs render, and the
+# screenshot is not one colour.  Skips (77) without gnuplot.
+. "$top_srcdir/tests/lib.sh"
+deck=$top_srcdir/data/small.deck
+fail() { echo "FAIL: $*"; exit 1; }
+
+command -v gnuplot >/dev/null 2>&1 || { echo "SKIP: no gnuplot (apt-get install gnuplot-nox)"; exit 77; }
+
+# No --out: a usage error.
+"$APOD" report --deck="$deck" >"$work/o" 2>&1
+[ $? -eq 2 ] || fail "report without --out: not exit 2: $(cat "$work/o")"
+# No gnuplot: said, and nothing run.
+APOD_GNUPLOT=/nonexistent/gnuplot "$APOD" report --deck="$deck" --out="$work/x.html" >"$work/o" 2>&1
+[ $? -eq 1 ] || fail "report without gnuplot: not exit 1"
+grep -q "gnuplot-nox" "$work/o" || fail "report without gnuplot does not say what to install: $(cat "$work/o")"
+grep -q "^serial" "$work/o" && fail "report without gnuplot ran the stages first"
+[ -e "$work/x.html" ] && fail "report without gnuplot wrote a page"
+
+"$APOD" report --deck="$deck" --out="$work/r.html" --json="$work/t.json" >"$work/o" 2>&1 ||
+	fail "report failed: $(cat "$work/o")"
+page=$work/r.html
+for want in "<svg" "The APOD table" "The ladder" "Roofline" "genTimeStep"; do
+	grep -q "$want" "$page" || fail "the page has no '$want'"
+done
+[ "$(grep -c '<svg' "$page")" -ge 2 ] || fail "the page has fewer than two pictures"
+grep -q '<?xml' "$page" && fail "the page inlines an XML declaration"
+grep -q 'src="http\|href="http' "$page" && fail "the page fetches something"
+
+# The same page from the table's JSON, no stage run.
+"$APOD" report --from="$work/t.json" --out="$work/f.html" >"$work/o" 2>&1 ||
+	fail "report --from failed: $(cat "$work/o")"
+grep -q "^serial" "$work/o" && fail "report --from ran the stages"
+[ "$(grep -c '<svg' "$work/f.html")" -ge 2 ] || fail "report --from: fewer than two pictures"
+grep -q "data/small.deck" "$work/f.html" || fail "report --from lost the command"
+"$APOD" report --from="$work/nonexistent.json" --out="$work/g.html" >"$work/o" 2>&1 &&
+	fail "report --from a missing file succeeded"
+
+# In a browser.
+browser=
+for b in chromium chromium-browser; do
+	command -v "$b" >/dev/null 2>&1 && { browser=$b; break; }
+done
+[ -n "$browser" ] || { echo "SKIP: the page is made; no chromium to open it in"; exit 77; }
+command -v convert >/dev/null 2>&1 || command -v python3 >/dev/null 2>&1 ||
+	{ echo "SKIP: nothing to read the screenshot with"; exit 77; }
+HOME=$work timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+	--window-size=1200,2400 --screenshot="$work/shot.png" "file://$page" >"$work/b" 2>&1
+[ -s "$work/shot.png" ] || fail "chromium made no screenshot: $(tail -5 "$work/b")"
+# Not blank: more than a handful of colours (a page of text and pictures has hundreds).
+if command -v convert >/dev/null 2>&1; then
+	colours=$(convert "$work/shot.png" -format %k info:)
+else
+	colours=$(python3 -c "
+import sys, zlib, struct
+d = open(sys.argv[1], 'rb').read()
+print(len(set(d[100:])))" "$work/shot.png")
+fi
+[ "${colours:-0}" -gt 16 ] || fail "the screenshot is blank ($colours colours)"
+# The pictures rendered: the browser's own count of drawn SVG elements.
+HOME=$work timeout 120 "$browser" --headless --no-sandbox --disable-gpu --dump-dom "file://$page" \
+	>"$work/dom" 2>/dev/null
+[ "$(grep -c '<svg' "$work/dom")" -ge 2 ] || fail "chromium's DOM of the page has fewer than two SVGs"
+echo "report: the page, its JSON twin and chromium's screenshot ($colours colours)"
