@@ -23,7 +23,7 @@ echo "gpu-issue34 rc=$?"; tail -5 "$RES/issue34.txt"
 pack
 # The lookup example against the installed library (the host is root).
 ( make install && ldconfig ) > "$RES/install.txt" 2>&1 || { echo "install failed"; tail -5 "$RES/install.txt"; }
-( cd doc/examples/lookup && PKG_CONFIG_PATH=/usr/local/lib/pkgconfig make CUDA_ARCH=-arch=native ) > "$RES/lookup-build.txt" 2>&1 ||
+( cd doc/examples/lookup && PKG_CONFIG_PATH=/usr/local/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH} make CUDA_ARCH=-arch=native ) > "$RES/lookup-build.txt" 2>&1 ||
 	{ echo "lookup build failed"; tail -10 "$RES/lookup-build.txt"; }
 record lookup-table 90 doc/examples/lookup/lookup --json="$RES/lookup.json"
 record lookup-scale 90 doc/examples/lookup/lookup scale --reps=1 --threads=1,4,16 --json="$RES/lookup-scale.json"
