@@ -283,6 +283,39 @@ static int link_ranks(struct mgpu *g)
 	return 0;
 }
 
+/* Each boundary row of buf to the neighbour's halo and the neighbour's
+ * into ours, on the edge stream. */
+static int exchange_halos(struct mgpu *g, heat_real *buf)
+{
+	size_t nx = g->p->nx, rows = g->hi - g->lo;
+	NCCL_TRY(ncclGroupStart());
+	if (g->up >= 0) {
+		NCCL_TRY(ncclSend(buf + nx, nx * sizeof(heat_real), ncclUint8, g->up, g->comm, g->edge));
+		NCCL_TRY(ncclRecv(buf, nx * sizeof(heat_real), ncclUint8, g->up, g->comm, g->edge));
+	}
+	if (g->down >= 0) {
+		NCCL_TRY(ncclSend(buf + rows * nx, nx * sizeof(heat_real), ncclUint8, g->down, g->comm, g->edge));
+		NCCL_TRY(ncclRecv(buf + (rows + 1) * nx, nx * sizeof(heat_real), ncclUint8, g->down, g->comm,
+		                  g->edge));
+	}
+	NCCL_TRY(ncclGroupEnd());
+	return 0;
+}
+
+/* NCCL connects two ranks at their first send and receive, not at
+ * ncclCommInitRank: done in the first step, that cost (about 190 ms on the
+ * two H200s, 2026-11-28) was charged to genTimeStep, 630 of the 660 us a
+ * step measured over 300 steps of 2048^2 (doc/multigpu.md).  One exchange
+ * here puts it in setup.  Both fields hold the initial field, so the rows
+ * received are the ones already there. */
+static int connect_halos(struct mgpu *g)
+{
+	if (exchange_halos(g, g->d_next))
+		return -1;
+	APOD_CUDA_TRY(cudaStreamSynchronize(g->edge));
+	return 0;
+}
+
 static void *mgpu_create(const void *problem)
 {
 	const struct heat_problem *p = (const struct heat_problem *)problem;
@@ -312,6 +345,7 @@ static void *mgpu_create(const void *problem)
 	/* Every rank joins ncclCommInitRank or none waits in it: a failure past
 	 * here ends every rank (must). */
 	must(link_ranks(g));
+	must(connect_halos(g));
 	return g;
 }
 
@@ -334,18 +368,8 @@ static int step_on_streams(struct mgpu *g)
 		APOD_LAUNCH_TRY((pin_kernel<<<(unsigned)((g->nsrc_edge + 255) / 256), 256, 0, g->edge>>>(
 			g->d_next, g->d_src_edge, g->d_temp_edge, g->nsrc_edge)));
 	/* The halos, while the interior is swept. */
-	NCCL_TRY(ncclGroupStart());
-	if (g->up >= 0) {
-		NCCL_TRY(ncclSend(g->d_next + nx, nx * sizeof(heat_real), ncclUint8, g->up, g->comm, g->edge));
-		NCCL_TRY(ncclRecv(g->d_next, nx * sizeof(heat_real), ncclUint8, g->up, g->comm, g->edge));
-	}
-	if (g->down >= 0) {
-		NCCL_TRY(ncclSend(g->d_next + rows * nx, nx * sizeof(heat_real), ncclUint8, g->down, g->comm,
-		                  g->edge));
-		NCCL_TRY(ncclRecv(g->d_next + (rows + 1) * nx, nx * sizeof(heat_real), ncclUint8, g->down,
-		                  g->comm, g->edge));
-	}
-	NCCL_TRY(ncclGroupEnd());
+	if (exchange_halos(g, g->d_next))
+		return -1;
 	if (rows > 2) {
 		unsigned gy = (unsigned)((rows - 2 + SWEEP_BY - 1) / SWEEP_BY);
 		APOD_LAUNCH_TRY((sweep_rows_kernel<<<dim3(gx, gy), block, 0, g->inner>>>(g->d_cur, g->d_next, nx,
