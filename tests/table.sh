@@ -49,6 +49,32 @@ for r in t["stages"]:
         assert abs(r["bound"] - r["speedup_vs_serial"]) > 1e-9 * r["bound"], r
 PY
 fi
+# The verification column names the output closest to its tolerance, and the
+# JSON says the same: its name, its worst difference, its share of the tolerance.
+if command -v python3 >/dev/null; then
+	python3 - "$work/table.json" "$work/out" <<'PY' || { echo "FAIL: the worst output"; fails=$((fails + 1)); }
+import json, sys
+t = json.load(open(sys.argv[1]))["stages"]
+lines = {l.split()[0]: l for l in open(sys.argv[2]) if l.strip()}
+checked = 0
+for r in t[1:]:
+    if not r["ran"]:
+        continue
+    v = r["verify_against_serial"]
+    w, tol = v["worst"], v["of_tolerance"]
+    assert set(tol) == set(v["outputs"]), v
+    if w is None:
+        assert "PASS (bitwise)" in lines[r["stage"]], (r["stage"], lines[r["stage"]])
+        assert all(x == 0 for x in tol.values()), v
+        continue
+    assert tol[w["output"]] == max(x for x in tol.values() if x is not None), v
+    assert 0 < w["of_tolerance"] <= 1 and w["pass"], v
+    assert "worst: %s, " % w["output"] in lines[r["stage"]], (r["stage"], lines[r["stage"]])
+    assert "%.2g of tol)" % w["of_tolerance"] in lines[r["stage"]], (w, lines[r["stage"]])
+    checked += 1
+print("worst outputs checked:", checked)
+PY
+fi
 grep -E '^[a-z0-9]+ .* [0-9]{7,}\.[0-9]x' "$work/out" && { echo "FAIL: a limit of seven digits or more"; fails=$((fails + 1)); }
 # Ceilings far below what this machine did: the model says its declaration is wrong, by name.
 cat > "$work/slow.json" <<'JSON'

@@ -169,6 +169,40 @@ static json_object *sol_json(const struct apod_workload *wl, const struct row *w
 	return apod_sol_json(&view, &w->sol);
 }
 
+/* JSON has no infinity: null stands for a difference its tolerance did not
+ * allow at all. */
+static json_object *of_tol_json(double r)
+{
+	return isfinite(r) ? json_object_new_double(r) : NULL;
+}
+
+/* The output that came closest to its tolerance; null where all are bitwise. */
+static json_object *worst_json(const struct apod_verdict *v)
+{
+	int k = apod_verdict_worst(v);
+	const struct apod_output_verdict *o;
+	json_object *x;
+	if (k < 0)
+		return NULL;
+	o = &v->out[k];
+	x = json_object_new_object();
+	json_object_object_add(x, "output", json_object_new_string(o->name));
+	json_object_object_add(x, "pass", json_object_new_boolean(o->ok));
+	json_object_object_add(x, "values_differing", json_object_new_int64((int64_t)o->ndiffer));
+	if (o->compare == APOD_COMPARE_COUNTS)
+		json_object_object_add(x, "max_moved_fraction", json_object_new_double(o->max_frac));
+	else
+		json_object_object_add(x, "max_abs", json_object_new_double(o->max_abs));
+	if (!o->integer && o->compare != APOD_COMPARE_COUNTS) {
+		json_object_object_add(x, "max_ulp", json_object_new_int64(o->max_ulp));
+		/* Near zero, where atol decides, a count of ulps is no alarm. */
+		json_object_object_add(x, "ulp_where_absolute_term_decides",
+		                       json_object_new_boolean(o->ulp_absolute));
+	}
+	json_object_object_add(x, "of_tolerance", of_tol_json(o->of_tol));
+	return x;
+}
+
 static json_object *row_json(const struct apod_workload *wl, const struct row *w,
                              double serial_total, double omp_total)
 {
@@ -236,17 +270,22 @@ static json_object *row_json(const struct apod_workload *wl, const struct row *w
 			json_object_object_add(o, "undeclared_faster_phases", f);
 		}
 		json_object_object_add(v, "pass", json_object_new_boolean(w->v.ok));
-		/* The first array's figures, then every output's verdict. */
+		json_object_object_add(v, "worst", worst_json(&w->v));
+		/* The first output's figures (as before the worst was named), then
+		 * every output's verdict. */
 		json_object_object_add(v, "cells_differing", json_object_new_int64((int64_t)w->v.out[0].ndiffer));
 		json_object_object_add(v, "max_abs", json_object_new_double(w->v.out[0].max_abs));
 		json_object_object_add(v, "max_ulp", json_object_new_int64(w->v.out[0].max_ulp));
 		json_object_object_add(v, "rel_l2", json_object_new_double(w->v.out[0].rel_l2));
 		{
-			json_object *outs = json_object_new_object();
-			for (int i = 0; i < w->v.n; i++)
+			json_object *outs = json_object_new_object(), *tols = json_object_new_object();
+			for (int i = 0; i < w->v.n; i++) {
 				json_object_object_add(outs, w->v.out[i].name,
 				                       json_object_new_boolean(w->v.out[i].ok));
+				json_object_object_add(tols, w->v.out[i].name, of_tol_json(w->v.out[i].of_tol));
+			}
 			json_object_object_add(v, "outputs", outs);
+			json_object_object_add(v, "of_tolerance", tols);
 		}
 		json_object_object_add(o, "verify_against_serial", v);
 	}
