@@ -422,7 +422,11 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 	       "this machine's measured ceilings, the rest at serial's time (for a GPU stage,\n"
 	       "Amdahl's law with N the ceiling ratio).  '<': the lower, which binds.  %% SoL:\n"
 	       "that least time over the time taken.  limit: Amdahl's bound as N grows without\n"
-	       "end ('-': P rounds to 1).\n");
+	       "end ('-': P rounds to 1).  verification: the gate's verdict and the output that\n"
+	       "came closest to its tolerance (`apod verify` shows every output).  The ceilings\n"
+	       "are measured once and cached: `%s ceilings` shows them, `%s ceilings --refresh`\n"
+	       "measures them again (on an idle machine), --ceilings=FILE takes another's.\n",
+	       apod_prog->name, apod_prog->name);
 	for (int i = 0; i < nrows; i++)
 		if (rows[i].ran && rows[i].sol.resident) {
 			printf("*: some phase's data fit in the last-level cache, which can beat the main-\n"
