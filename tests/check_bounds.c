@@ -235,7 +235,7 @@ START_TEST(phases_rank_by_heat)
 	/* The MD proxy's shape: the force phase, declared third, is 86% of the run. */
 	const double sec[] = { 0.1, 0.5, 8.6, 0.5, NAN, 0.3, -1 };
 	int order[7];
-	ck_assert_int_eq(apod_rank_by_heat(7, sec, order), 7);
+	ck_assert_int_eq(apod_rank_hottest(7, sec, order), 7);
 	ck_assert_int_eq(order[0], 2);
 	/* Equal shares keep their declared order. */
 	ck_assert_int_eq(order[1], 1);
@@ -245,7 +245,7 @@ START_TEST(phases_rank_by_heat)
 	/* No timing at all goes last, in declared order. */
 	ck_assert_int_eq(order[5], 4);
 	ck_assert_int_eq(order[6], 6);
-	ck_assert_int_eq(apod_rank_by_heat(0, sec, order), 0);
+	ck_assert_int_eq(apod_rank_hottest(0, sec, order), 0);
 }
 END_TEST
 

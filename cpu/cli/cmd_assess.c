@@ -283,9 +283,9 @@ int apod_assess_main(int argc, char **argv)
 
 	printf("\nbounds on the whole-run speedup from porting (N: parallel width, or the speedup\n"
 	       "of the ported part alone), the hottest phase first:\n");
-	/* Each phase alone, then the hottest together, growing in order of
-	 * heat: a phase that is most of the run is read at the top whatever
-	 * its place in the loop.  writeReport is the harness's own. */
+	/* Each phase alone, then the hottest together, growing by share of
+	 * the run: a phase that is most of it is read at the top whatever its
+	 * place in the loop.  writeReport is the harness's own. */
 	{
 		int order[APOD_MAX_PHASES], cand[APOD_MAX_PHASES], nc = 0;
 		int report = APOD_PHASE_REPORT(apod_probe_count(w));
@@ -297,7 +297,7 @@ int apod_assess_main(int argc, char **argv)
 				cand[nc] = i;
 				csec[nc++] = sec[i];
 			}
-		apod_rank_by_heat(nc, csec, order);
+		apod_rank_hottest(nc, csec, order);
 		printf("  each phase alone:\n");
 		for (int k = 0; k < nc; k++)
 			print_bounds(apod_phase_name(w, cand[order[k]]), "alone", sec[cand[order[k]]] / total,

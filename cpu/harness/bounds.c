@@ -24,7 +24,7 @@ double apod_gustafson(double p, double n)
 	return n + (1 - p) * (1 - n);
 }
 
-int apod_rank_by_heat(int n, const double *seconds, int *order)
+int apod_rank_hottest(int n, const double *seconds, int *order)
 {
 	/* Insertion sort, stable: a handful of phases. */
 	for (int i = 0; i < n; i++) {
