@@ -95,7 +95,8 @@ static void print_ceilings(const struct apod_ceilings *c)
 	if (c->device[0])
 		printf(" with %s", c->device);
 	printf(",\nmeasured %s in %.1f s; host kernels: %s\nfile: %s\n\n", c->measured_at,
-	       c->seconds, c->build, c->file);
+	       c->seconds, c->build,
+	       c->file[0] ? c->file : "none: not kept, the host's figures contradict each other");
 	printf("%-16s %8s %10s %11s %12s %12s %13s %9s %9s\n", "resource", "threads", "copy GB/s",
 	       "triad GB/s", "FP32 GFLOP/s", "FP64 GFLOP/s", "special Gop/s", "launch us",
 	       "back2back");
@@ -160,8 +161,13 @@ int apod_ceilings_main(int argc, char **argv)
 	if (file && refresh)
 		return apod_usage_error("ceilings", "--refresh measures this machine; --ceilings=FILE "
 		                        "reads a file: one or the other");
-	if (apod_ceilings_get(&c, file, refresh ? APOD_CEILINGS_REFRESH : APOD_CEILINGS_MEASURE))
+	if (apod_ceilings_get(&c, file, refresh ? APOD_CEILINGS_REFRESH : APOD_CEILINGS_MEASURE)) {
+		/* Figures measured but refused: shown, so that the user sees what
+		 * contradicts what, then the failure. */
+		if (!file && !c.file[0] && apod_ceilings_contradict(&c, NULL, 0))
+			print_ceilings(&c);
 		return apod_command_error("ceilings");
+	}
 	print_ceilings(&c);
 	if (json) {
 		json_object *o = apod_ceilings_json(&c);
