@@ -22,6 +22,15 @@ if command -v python3 >/dev/null; then
 	python3 -c 'import json,sys; t=json.load(open(sys.argv[1])); assert len(t["stages"]) == 9, t; assert t["stages"][1]["verify_against_serial"]["pass"]' "$work/table.json" ||
 		{ echo "FAIL: table.json"; fails=$((fails + 1)); }
 fi
+# The table runs each stage in a process of its own as `run --no-snapshots`
+# (cpu/cli/fresh.c; tests/check_fresh.c shows no stage inherits another's
+# process): the results, and no snapshots.
+expect 0 "(2 snapshots)" "$APOD" run --stage=serial --deck="$deck" --steps=20 --snapshot_every=10 --out="$work/snap"
+expect 0 "(0 snapshots)" "$APOD" run --stage=serial --deck="$deck" --steps=20 --snapshot_every=10 \
+	--no-snapshots --out="$work/nosnap"
+[ -s "$work/nosnap/field.npy" ] && ! ls "$work/nosnap" | grep -q '^snap' ||
+	{ echo "FAIL: --no-snapshots"; ls "$work/nosnap"; fails=$((fails + 1)); }
+expect 0 "reference" "$APOD" --deck="$deck" --json="$work/table.json"
 # The speed of light (make check's ceilings: tests/data/README.md): every row that ran has
 # its percentage; the reference has no bound; a device row's bound is its speed of light,
 # never its own measured speedup; no limit of eight digits.

@@ -16,6 +16,7 @@
 #include "cpu/harness/results.h"
 #include "cpu/harness/sol.h"
 #include "cpu/harness/verify.h"
+#include "fresh.h"
 
 #define MAX_ROWS 32
 
@@ -304,6 +305,7 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 	struct apod_sol_machine machine;
 	const struct apod_sol_machine *m = NULL;
 	struct apod_noise noise = { { 0 }, { 0 }, { 0 } };
+	struct apod_fresh fresh;
 	char no_machine[512] = "";
 	double omp_total = 0;
 	int nrows = 0, failed = 0;
@@ -319,6 +321,7 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 	printf("workload %s, deck %s: %ld steps; %ld cores on this host\n", wl->name,
 	       apod_deck_title(wl, params), wl->steps(params), sysconf(_SC_NPROCESSORS_ONLN));
 	fflush(stdout);
+	apod_fresh_begin(&fresh, wl, params);
 	for (int i = 0; wl->stages[i] && nrows < MAX_ROWS; i++) {
 		struct row *w = &rows[nrows++];
 		struct apod_run r;
@@ -331,7 +334,7 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 			snprintf(dir, sizeof dir, "%s/%s", out, w->e->name);
 			outdir = dir;
 		}
-		if (apod_run_stage(wl, w->e, params, problem, outdir, &r)) {
+		if (apod_fresh_run(&fresh, wl, w->e, params, problem, outdir, &r)) {
 			snprintf(w->why, sizeof w->why, "failed: %s", apod_failure());
 			failed = 1;
 			if (i == 0)
@@ -375,6 +378,7 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 		if (i != 0)
 			apod_run_free(&r);
 	}
+	apod_fresh_end(&fresh);
 	/* The bounds, against the noise measured now that every stage ran. */
 	if (rows[0].ran)
 		sample_noise(wl, params, problem, rows, nrows, &noise);
