@@ -229,6 +229,26 @@ static int record_holds(const char *file, int compute_only, char *why, size_t le
 	return ok;
 }
 
+/* assess lists phases by their share of the run, not by their place in it. */
+START_TEST(phases_rank_by_heat)
+{
+	/* The MD proxy's shape: the force phase, declared third, is 86% of the run. */
+	const double sec[] = { 0.1, 0.5, 8.6, 0.5, NAN, 0.3, -1 };
+	int order[7];
+	ck_assert_int_eq(apod_rank_hottest(7, sec, order), 7);
+	ck_assert_int_eq(order[0], 2);
+	/* Equal shares keep their declared order. */
+	ck_assert_int_eq(order[1], 1);
+	ck_assert_int_eq(order[2], 3);
+	ck_assert_int_eq(order[3], 5);
+	ck_assert_int_eq(order[4], 0);
+	/* No timing at all goes last, in declared order. */
+	ck_assert_int_eq(order[5], 4);
+	ck_assert_int_eq(order[6], 6);
+	ck_assert_int_eq(apod_rank_hottest(0, sec, order), 0);
+}
+END_TEST
+
 START_TEST(recorded_runs_stay_within_their_bounds)
 {
 	static const char *const records[] = {
@@ -249,7 +269,7 @@ int main(void)
 		guide_three_quarters_gives_four, amdahl_edges, gustafson_scaled_speedup,
 		a_bound_checks_its_own_assumption, noise_is_measured_from_repeated_timings,
 		noise_inside_holds_and_a_real_speedup_does_not,
-		recorded_runs_stay_within_their_bounds,
+		recorded_runs_stay_within_their_bounds, phases_rank_by_heat,
 		NULL,
 	};
 	return check_run(check_suite("bounds", "core", 0, tests), CK_FORK_GETENV);

@@ -13,6 +13,7 @@
 
 #include "apod/apod.h"
 #include "cpu/harness/ceilings.h"
+#include "cpu/harness/settle.h"
 #include "check_run.h"
 
 /* A full set: the host measured, the device too, the links not (with why). */
@@ -231,11 +232,100 @@ START_TEST(the_cache_file_is_named_by_host_cpu_and_device)
 }
 END_TEST
 
+/* Every core below one, as measured on a loaded 2-core machine (issue 32):
+ * refused by name, on its own and as a file. */
+START_TEST(figures_that_contradict_each_other_are_refused)
+{
+	struct apod_ceilings c;
+	char why[512], dir[] = "/tmp/apod-ceil-XXXXXX", path[256];
+	example(&c);
+	ck_assert_int_eq(apod_ceilings_contradict(&c, why, sizeof why), 0);
+	ck_assert_str_eq(why, "");
+	/* The same on every core as on one (one core, or noise): no contradiction. */
+	c.r[APOD_CEIL_HOST_ALL] = c.r[APOD_CEIL_HOST_ONE];
+	ck_assert_int_eq(apod_ceilings_contradict(&c, why, sizeof why), 0);
+	/* Bandwidth a little below one core's: one core can nearly fill the bus. */
+	c.r[APOD_CEIL_HOST_ALL].bandwidth = 0.88 * c.r[APOD_CEIL_HOST_ONE].bandwidth;
+	ck_assert_int_eq(apod_ceilings_contradict(&c, why, sizeof why), 0);
+	example(&c);
+	c.r[APOD_CEIL_HOST_ONE].fp32 = 29.8e9;
+	c.r[APOD_CEIL_HOST_ALL].fp32 = 23.7e9;
+	c.r[APOD_CEIL_HOST_ONE].fp64 = 14.9e9;
+	c.r[APOD_CEIL_HOST_ALL].fp64 = 11.5e9;
+	c.r[APOD_CEIL_HOST_ALL].threads = 2;
+	ck_assert_int_eq(apod_ceilings_contradict(&c, why, sizeof why), 1);
+	ck_assert_str_eq(why, "FP32 on 2 threads 23.7 GFLOP/s, below one core's 29.8; "
+	                      "FP64 on 2 threads 11.5 GFLOP/s, below one core's 14.9");
+	example(&c);
+	c.r[APOD_CEIL_HOST_ALL].triad = 0.5 * c.r[APOD_CEIL_HOST_ONE].triad;
+	ck_assert_int_eq(apod_ceilings_contradict(&c, why, sizeof why), 1);
+	ck_assert_ptr_nonnull(strstr(why, "triad on 16 threads"));
+	/* A host without one of the two has nothing to contradict. */
+	c.r[APOD_CEIL_HOST_ALL].measured = 0;
+	ck_assert_int_eq(apod_ceilings_contradict(&c, why, sizeof why), 0);
+	/* Saved, it is not read back as a machine's ceilings. */
+	example(&c);
+	c.r[APOD_CEIL_HOST_ALL].fp64 = 0.5 * c.r[APOD_CEIL_HOST_ONE].fp64;
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/c.json", dir);
+	ck_assert_int_eq(apod_ceilings_save(&c, path), 0);
+	ck_assert_int_eq(apod_ceilings_load(&c, path, 0), -1);
+	ck_assert_int_eq(apod_failure_status(), APOD_EXIT_USAGE);
+	ck_assert_ptr_nonnull(strstr(apod_failure(), "contradict each other (FP64 on 16 threads"));
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
+/* A fake timer: the seconds of each run, in order; -1 fails. */
+struct script {
+	const double *t;
+	int n, at;
+};
+static double scripted(void *ctx)
+{
+	struct script *s = ctx;
+	return s->at < s->n ? s->t[s->at++] : -1;
+}
+
+START_TEST(a_ceiling_is_timed_until_two_rounds_agree)
+{
+	/* A warm-up, then rounds of 3: best 2.0, then 1.0 (a busy moment
+	 * passed), then 1.01: two rounds within 3%. */
+	static const double busy_then_quiet[] = { 9, 2.5, 2.0, 2.2, 1.3, 1.0, 1.1, 1.01, 1.2, 1.05 };
+	static const double never[] = { 9, 1, 1, 1, 2, 2, 2, 1.5, 1.5, 1.5, 3, 3, 3 };
+	static const double steady[] = { 9, 1, 1, 1, 1, 1, 1 };
+	struct script s = { busy_then_quiet, 10, 0 };
+	struct apod_settled r;
+	ck_assert_int_eq(apod_settle(scripted, &s, 3, 4, 0.03, &r), 0);
+	ck_assert_int_eq(r.rounds, 3);
+	ck_assert_int_eq(r.settled, 1);
+	ck_assert_double_eq(r.seconds, 1.0);
+	ck_assert_int_eq(s.at, 10);
+	/* Never two alike: stops at the most rounds, the fastest kept, unsettled. */
+	s = (struct script){ never, 13, 0 };
+	ck_assert_int_eq(apod_settle(scripted, &s, 3, 4, 0.03, &r), 0);
+	ck_assert_int_eq(r.rounds, 4);
+	ck_assert_int_eq(r.settled, 0);
+	ck_assert_double_eq(r.seconds, 1.0);
+	ck_assert_double_eq_tol(r.spread, 1.0, 1e-12);
+	/* Two rounds at least, even when the first is steady. */
+	s = (struct script){ steady, 7, 0 };
+	ck_assert_int_eq(apod_settle(scripted, &s, 3, 4, 0.03, &r), 0);
+	ck_assert_int_eq(r.rounds, 2);
+	ck_assert_int_eq(r.settled, 1);
+	/* A run that fails fails the figure. */
+	s = (struct script){ steady, 3, 0 };
+	ck_assert_int_eq(apod_settle(scripted, &s, 3, 4, 0.03, &r), -1);
+}
+END_TEST
+
 int main(void)
 {
 	const TTest *tests[] = {
 		a_file_reads_back_what_was_saved, every_malformed_file_is_refused_by_name,
 		a_file_that_is_not_json_is_refused, the_cache_file_is_named_by_host_cpu_and_device,
+		figures_that_contradict_each_other_are_refused, a_ceiling_is_timed_until_two_rounds_agree,
 		NULL,
 	};
 	return check_run(check_suite("ceilings", "file", 0, tests), CK_FORK_GETENV);

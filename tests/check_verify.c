@@ -172,6 +172,97 @@ START_TEST(verify_shows_a_double_difference)
 }
 END_TEST
 
+/* Two outputs, the second near zero: positions and momenta, say. */
+static void tol_abs_rel(const void *params, int any_float, struct apod_tol *t)
+{
+	(void)params;
+	(void)any_float;
+	t->atol = 1e-6;
+	t->rtol = 1e-5;
+}
+static const struct apod_array two_arrays[] = {
+	{ .name = "positions", .dtype = APOD_F64, .shape = shape100,
+	  .compare = APOD_COMPARE_CLOSE, .tolerance = tol_abs_rel },
+	{ .name = "momenta", .dtype = APOD_F64, .shape = shape100,
+	  .compare = APOD_COMPARE_CLOSE, .tolerance = tol_abs_rel },
+	{ .name = NULL },
+};
+static const struct apod_workload two = { .version = 1, .name = "two", .steps = one_step,
+	.step_phase = "step", .arrays = two_arrays };
+
+/* The table's column names the output closest to its tolerance, not the
+ * first; ulps where the absolute term decides do not appear there. */
+START_TEST(the_line_names_the_worst_output)
+{
+	struct apod_run want, got;
+	struct apod_verdict v;
+	double *pw, *pg, *mw, *mg;
+	char line[256], out[4096];
+	ck_assert_int_eq(apod_run_alloc(&want, &two, NULL), 0);
+	ck_assert_int_eq(apod_run_alloc(&got, &two, NULL), 0);
+	pw = want.arrays[0].data;
+	pg = got.arrays[0].data;
+	mw = want.arrays[1].data;
+	mg = got.arrays[1].data;
+	for (int i = 0; i < 100; i++) {
+		pw[i] = pg[i] = 1000.0 + i;
+		mw[i] = mg[i] = 1e-30 * i;
+	}
+	ck_assert_int_eq(apod_verify(NULL, &want, &got, &v), 1);
+	ck_assert_int_eq(apod_verdict_worst(&v), -1);
+	apod_verdict_line(&v, line, sizeof line);
+	ck_assert_str_eq(line, "PASS (bitwise)");
+
+	/* positions: one ulp of 1000 (the relative term decides: 1e-2 allowed). */
+	pg[5] = nextafter(pw[5], 2000.0);
+	/* momenta: 3e-7 near zero, 0.3 of the 1e-6 the absolute term allows,
+	 * and millions of ulps. */
+	mg[7] = mw[7] + 3e-7;
+	ck_assert_int_eq(apod_verify(NULL, &want, &got, &v), 1);
+	ck_assert_double_eq_tol(v.out[1].of_tol, 3e-7 / (1e-6 + 1e-5 * 7e-30), 1e-9);
+	ck_assert(v.out[0].of_tol > 0 && v.out[0].of_tol < 1e-10);
+	ck_assert_int_eq(v.out[0].ulp_absolute, 0);
+	ck_assert_int_eq(v.out[1].ulp_absolute, 1);
+	ck_assert_int_gt(v.out[1].max_ulp, 1000000);
+	ck_assert_int_eq(apod_verdict_worst(&v), 1);
+	apod_verdict_line(&v, line, sizeof line);
+	ck_assert_str_eq(line, "PASS (worst: momenta, max 3e-07, 0.3 of tol)");
+	/* verify keeps every output's line, and says why the ulps are no alarm. */
+	print_verdict(&v, &got, out, sizeof out);
+	ck_assert_ptr_nonnull(strstr(out, "positions   ok  "));
+	ck_assert_ptr_nonnull(strstr(out, "momenta     ok  "));
+	ck_assert_ptr_nonnull(strstr(out, "the worst used 0.3 of its tolerance"));
+	ck_assert_ptr_nonnull(strstr(out, "where the absolute term of the tolerance decides"));
+
+	/* Where the relative term decides, the ulps are shown. */
+	mg[7] = mw[7];
+	ck_assert_int_eq(apod_verify(NULL, &want, &got, &v), 1);
+	ck_assert_int_eq(apod_verdict_worst(&v), 0);
+	apod_verdict_line(&v, line, sizeof line);
+	ck_assert_ptr_nonnull(strstr(line, "PASS (worst: positions, max 1.1e-13, 1 ulp, "));
+
+	/* Outside: the failures, then the worst and how far out it went. */
+	pg[9] = pw[9] * (1 + 2e-5);   /* 2e-2 against 1e-6 + 1.009e-2 allowed */
+	mg[7] = mw[7] + 3e-7;
+	ck_assert_int_eq(apod_verify(NULL, &want, &got, &v), 0);
+	apod_verdict_line(&v, line, sizeof line);
+	ck_assert_str_eq(line, "FAIL (positions; worst: positions, 2x tol)");
+	apod_run_free(&want);
+	apod_run_free(&got);
+}
+END_TEST
+
+/* A counted output's share of its tolerance: the moved fraction over the one allowed. */
+START_TEST(counts_measure_against_their_fraction)
+{
+	ck_assert_double_eq(apod_counts_of_tol(0, 0.01), 0);
+	ck_assert_double_eq_tol(apod_counts_of_tol(0.002, 0.01), 0.2, 1e-15);
+	ck_assert(isinf(apod_counts_of_tol(0.002, 0)));
+	ck_assert(isinf(apod_counts_of_tol(NAN, 0.01)));
+	ck_assert(isinf(apod_counts_of_tol(INFINITY, 0.01)));
+}
+END_TEST
+
 START_TEST(phase_column_fits_the_names)
 {
 	ck_assert_int_eq(apod_phase_width(&vec, 16), 16);
@@ -387,7 +478,8 @@ int main(void)
 		tolerance_follows_the_design, compare_field_finds_the_worst_cell,
 		verify_shows_a_double_difference, phase_column_fits_the_names,
 		npy_round_trip_and_header, outfile_is_atomic, results_round_trip_and_gate,
-		outdir_swaps_whole_runs,
+		outdir_swaps_whole_runs, the_line_names_the_worst_output,
+		counts_measure_against_their_fraction,
 		NULL,
 	};
 	return check_run(check_suite("verify", "core", 0, tests), CK_FORK_GETENV);

@@ -86,7 +86,11 @@ export XDG_CACHE_HOME
 expect 0 "CUDA: runtime" "$prog" info
 grep -q "devices: none in this build" "$work/out" \
 	&& { echo "FAIL: info says there are no devices in this build"; fails=$((fails + 1)); }
-"$prog" ceilings > "$work/ceilings" 2>&1 || { echo "FAIL: ceilings exited non-zero"; cat "$work/ceilings"; exit 1; }
+# A machine too busy to measure its host gets its figures shown and refused
+# (exit 1, doc/assess.md): the device's row is still there to check.
+"$prog" ceilings > "$work/ceilings" 2>&1 ||
+	{ [ $? = 1 ] && grep -q "contradict each other twice" "$work/ceilings"; } ||
+	{ echo "FAIL: ceilings exited non-zero"; cat "$work/ceilings"; exit 1; }
 grep -q "built without GPU support" "$work/ceilings" \
 	&& { echo "FAIL: ceilings says the program has no GPU support"; fails=$((fails + 1)); }
 

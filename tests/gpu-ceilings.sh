@@ -9,7 +9,17 @@ if ! "$APOD" stages | grep -q '^gpu2 *available'; then
 fi
 XDG_CACHE_HOME="$work/cache"
 export XDG_CACHE_HOME
-expect 0 "device" "$APOD" ceilings --json="$work/c.json"
+"$APOD" ceilings --json="$work/c.json" >"$work/out" 2>&1
+st=$?
+# A host too busy to measure: its figures shown and refused (doc/assess.md),
+# nothing kept; the device's row is still checked, the cache cannot be.
+busy=no
+if [ "$st" = 1 ] && grep -q "contradict each other twice" "$work/out"; then
+	busy=yes
+	echo "note: the host was too busy to measure; the cache is not checked"
+elif [ "$st" != 0 ]; then
+	echo "FAIL: ceilings exited $st"; sed 's/^/  | /' "$work/out"; fails=$((fails + 1))
+fi
 for res in device pcie_h2d pcie_d2h; do
 	if grep -Eq "^$res +not measured" "$work/out"; then
 		echo "FAIL: $res not measured on a machine with a GPU"; fails=$((fails + 1))
@@ -17,6 +27,11 @@ for res in device pcie_h2d pcie_d2h; do
 done
 grep -Eq '^device +- +[0-9.]+ +- +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+' "$work/out" ||
 	{ echo "FAIL: the device row lacks a figure"; fails=$((fails + 1)); }
+if [ "$busy" = yes ]; then
+	[ ! -e "$work/c.json" ] && ! ls "$work"/cache/apod/ceilings-*.json >/dev/null 2>&1 ||
+		{ echo "FAIL: refused figures were kept"; fails=$((fails + 1)); }
+	finish
+fi
 set -- "$work"/cache/apod/ceilings-*.json
 case $1 in
 *-nogpu.json|*'*'*) echo "FAIL: the cache file is not named by the device: $1"; fails=$((fails + 1)) ;;

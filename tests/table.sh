@@ -22,6 +22,15 @@ if command -v python3 >/dev/null; then
 	python3 -c 'import json,sys; t=json.load(open(sys.argv[1])); assert len(t["stages"]) == 9, t; assert t["stages"][1]["verify_against_serial"]["pass"]' "$work/table.json" ||
 		{ echo "FAIL: table.json"; fails=$((fails + 1)); }
 fi
+# The table runs each stage in a process of its own as `run --no-snapshots`
+# (cpu/cli/fresh.c; tests/check_fresh.c shows no stage inherits another's
+# process): the results, and no snapshots.
+expect 0 "(2 snapshots)" "$APOD" run --stage=serial --deck="$deck" --steps=20 --snapshot_every=10 --out="$work/snap"
+expect 0 "(0 snapshots)" "$APOD" run --stage=serial --deck="$deck" --steps=20 --snapshot_every=10 \
+	--no-snapshots --out="$work/nosnap"
+[ -s "$work/nosnap/field.npy" ] && ! ls "$work/nosnap" | grep -q '^snap' ||
+	{ echo "FAIL: --no-snapshots"; ls "$work/nosnap"; fails=$((fails + 1)); }
+expect 0 "reference" "$APOD" --deck="$deck" --json="$work/table.json"
 # The speed of light (make check's ceilings: tests/data/README.md): every row that ran has
 # its percentage; the reference has no bound; a device row's bound is its speed of light,
 # never its own measured speedup; no limit of eight digits.
@@ -47,6 +56,32 @@ for r in t["stages"]:
     elif r["n"] == -1 or r["stage"].startswith("gpu"):
         assert r["bound_kind"] == "speed_of_light", r
         assert abs(r["bound"] - r["speedup_vs_serial"]) > 1e-9 * r["bound"], r
+PY
+fi
+# The verification column names the output closest to its tolerance, and the
+# JSON says the same: its name, its worst difference, its share of the tolerance.
+if command -v python3 >/dev/null; then
+	python3 - "$work/table.json" "$work/out" <<'PY' || { echo "FAIL: the worst output"; fails=$((fails + 1)); }
+import json, sys
+t = json.load(open(sys.argv[1]))["stages"]
+lines = {l.split()[0]: l for l in open(sys.argv[2]) if l.strip()}
+checked = 0
+for r in t[1:]:
+    if not r["ran"]:
+        continue
+    v = r["verify_against_serial"]
+    w, tol = v["worst"], v["of_tolerance"]
+    assert set(tol) == set(v["outputs"]), v
+    if w is None:
+        assert "PASS (bitwise)" in lines[r["stage"]], (r["stage"], lines[r["stage"]])
+        assert all(x == 0 for x in tol.values()), v
+        continue
+    assert tol[w["output"]] == max(x for x in tol.values() if x is not None), v
+    assert 0 < w["of_tolerance"] <= 1 and w["pass"], v
+    assert "worst: %s, " % w["output"] in lines[r["stage"]], (r["stage"], lines[r["stage"]])
+    assert "%.2g of tol)" % w["of_tolerance"] in lines[r["stage"]], (w, lines[r["stage"]])
+    checked += 1
+print("worst outputs checked:", checked)
 PY
 fi
 grep -E '^[a-z0-9]+ .* [0-9]{7,}\.[0-9]x' "$work/out" && { echo "FAIL: a limit of seven digits or more"; fails=$((fails + 1)); }

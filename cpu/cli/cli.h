@@ -37,6 +37,7 @@ enum {
 	OPT_KERNELS, OPT_TRACE,
 	OPT_CEILINGS,               /* --ceilings=FILE: table, run, bench and `apod ceilings` */
 	OPT_ANY_DECK,
+	OPT_NO_SNAPSHOTS,           /* run: the table's own runs, in a process each */
 	OPT_ABBREV,                 /* apod_getopt: an option given by a prefix of its name */
 	OPT_PARAM = 2000            /* + the key's index in the workload's table */
 };
@@ -91,6 +92,7 @@ struct apod_run_args {
 	struct apod_deck_opts deck;
 	const char *stage, *out, *json;
 	const char *ceilings;       /* --ceilings=FILE, for apod_cli_ceilings_file */
+	int no_snapshots;           /* --no-snapshots: results only, as the table runs */
 };
 /* `apod run`'s own options (its entry, cmd_run.c, names them). */
 extern const struct option apod_run_options[];
@@ -127,6 +129,8 @@ struct apod_sol_machine;
 extern const char *apod_cli_ceilings_file;
 int apod_cli_machine(struct apod_sol_machine *m, char *why, size_t len);
 unsigned apod_run_flags(void);
+/* Add APOD_SIM_ flags to every later run of the command (run's --no-snapshots). */
+void apod_run_flags_add(unsigned flags);
 
 /* Run one stage (it must be available), writing its results into out (a
  * results directory swapped in whole) when out is not NULL. */

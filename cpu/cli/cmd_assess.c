@@ -144,15 +144,22 @@ static int parse_flat(const char *path, struct hotspot *h, int max)
 	return n;
 }
 
-static void print_bounds(const char *what, double p, int threads, json_object *arr)
+static void print_bounds(const char *what, const char *kind, double p, int threads,
+                         json_object *arr)
 {
 	json_object *o = json_object_new_object();
 	double limit = apod_amdahl(p, INFINITY);
 	char lim[32];
 	snprintf(lim, sizeof lim, isinf(limit) ? "unbounded" : "%.1fx", limit);
-	printf("  %-40s P=%.4f  Amdahl: N=%d %.2fx, N->inf %s;  Gustafson N=%d %.2fx\n", what, p,
+	/* A long set on a line of its own, its figures under it. */
+	if (strlen(what) > 38)
+		printf("    %s\n    %-38s", what, "");
+	else
+		printf("    %-38s", what);
+	printf(" P=%.4f  Amdahl: N=%d %.2fx, N->inf %s;  Gustafson N=%d %.2fx\n", p,
 	       threads, apod_amdahl(p, threads), lim, threads, apod_gustafson(p, threads));
 	json_object_object_add(o, "phases", json_object_new_string(what));
+	json_object_object_add(o, "set", json_object_new_string(kind));
 	json_object_object_add(o, "p", json_object_new_double(p));
 	json_object_object_add(o, "threads", json_object_new_int(threads));
 	json_object_object_add(o, "amdahl_at_threads", json_object_new_double(apod_amdahl(p, threads)));
@@ -275,17 +282,43 @@ int apod_assess_main(int argc, char **argv)
 	printf("  %-*s %10.4f\n", apod_phase_width(w, 16), "total", total);
 
 	printf("\nbounds on the whole-run speedup from porting (N: parallel width, or the speedup\n"
-	       "of the ported part alone):\n");
-	/* Port the step first, then each probe in turn: the bounds grow with
-	 * what is ported. */
+	       "of the ported part alone), the hottest phase first:\n");
+	/* Each phase alone, then the hottest together, growing by share of
+	 * the run: a phase that is most of it is read at the top whatever its
+	 * place in the loop.  writeReport is the harness's own. */
 	{
-		char what[512] = "";
+		int order[APOD_MAX_PHASES], cand[APOD_MAX_PHASES], nc = 0;
+		int report = APOD_PHASE_REPORT(apod_probe_count(w));
+		double csec[APOD_MAX_PHASES];
+		char what[1024] = "";
 		double p = 0;
-		for (int i = 1; i < 2 + apod_probe_count(w); i++) {
+		for (int i = 0; i < nphases; i++)
+			if (i != report && sec[i] > 0) {
+				cand[nc] = i;
+				csec[nc++] = sec[i];
+			}
+		apod_rank_hottest(nc, csec, order);
+		printf("  each phase alone:\n");
+		for (int k = 0; k < nc; k++)
+			print_bounds(apod_phase_name(w, cand[order[k]]), "alone", sec[cand[order[k]]] / total,
+			             threads, barr);
+		if (nc > 1)
+			printf("  the hottest phases together:\n");
+		for (int k = 0; k < nc; k++) {
 			size_t len = strlen(what);
-			snprintf(what + len, sizeof what - len, "%s%s", i > 1 ? "+" : "", apod_phase_name(w, i));
-			p += sec[i];
-			print_bounds(what, p / total, threads, barr);
+			snprintf(what + len, sizeof what - len, "%s%s", k ? "+" : "",
+			         apod_phase_name(w, cand[order[k]]));
+			p += sec[cand[order[k]]];
+			if (k > 0)
+				print_bounds(what, "together", p / total, threads, barr);
+			/* Past P = 1 to the printed digits a longer set says nothing new. */
+			if (p / total >= 0.99995 && k + 1 < nc) {
+				if (nc - k - 1 == 1)
+					printf("    (adding the last phase: P rounds to 1)\n");
+				else
+					printf("    (adding the other %d phases: P rounds to 1)\n", nc - k - 1);
+				break;
+			}
 		}
 	}
 	printf("\nthe profile, call graph, timers and bounds are in %s/\n", out);

@@ -26,11 +26,26 @@ static int identify(struct apod_ceilings *c, int measure)
 	return apod_prog->ceilings(c, measure);
 }
 
+/* Measuring takes seconds with nothing on stdout: say so first, and for
+ * how long (as long as last time, where there was a last time). */
+static void announce(const char *path)
+{
+	struct apod_ceilings last;
+	fprintf(stderr, "%s: measuring this machine's ceilings for the speed of light (memory "
+	        "bandwidth and multiply-add rates on one core and on every core, and the GPU's "
+	        "where there is one); ", apod_prog->name);
+	if (apod_ceilings_load(&last, path, 1) == 0 && last.seconds > 0)
+		fprintf(stderr, "about %.0f s, as last time.", last.seconds);
+	else
+		fprintf(stderr, "this takes 5 to 30 s.");
+	fprintf(stderr, " Keep the machine otherwise idle. They are kept in %s\n", path);
+}
+
 int apod_ceilings_get(struct apod_ceilings *c, const char *file, int how)
 {
-	char path[4096];
+	char path[4096], unsettled[1024], why[512];
 	double t0;
-	int rc;
+	int rc, contradict = 0;
 	memset(c, 0, sizeof *c);
 	if (file)
 		return apod_ceilings_load(c, file, 0);
@@ -47,11 +62,30 @@ int apod_ceilings_get(struct apod_ceilings *c, const char *file, int how)
 		if (rc == 0 || how == APOD_CEILINGS_CACHED)
 			return rc;
 	}
+	announce(path);
 	memset(c, 0, sizeof *c);
 	t0 = apod_now();
-	if (apod_ceilings_measure_host(c) || identify(c, 1))
+	/* Figures that contradict each other are measured once more, then
+	 * refused: cached, they would bound every later table. */
+	for (int attempt = 0;; attempt++) {
+		if (apod_ceilings_measure_host(c, unsettled, sizeof unsettled))
+			return -1;
+		if (!(contradict = apod_ceilings_contradict(c, why, sizeof why)) || attempt == 1)
+			break;
+		fprintf(stderr, "%s: the host's ceilings contradict each other (%s): measuring them "
+		        "again\n", apod_prog->name, why);
+	}
+	if (identify(c, 1))
 		return -1;
 	c->seconds = apod_now() - t0;
+	if (*unsettled)
+		fprintf(stderr, "%s: warning: some ceilings did not settle, the fastest round is kept: "
+		        "%s\n", apod_prog->name, unsettled);
+	if (contradict)
+		return apod_fail("this machine's ceilings contradict each other twice (%s), so they "
+		                 "are not kept: measure them on an idle machine with `%s ceilings "
+		                 "--refresh`", why, apod_prog->name);
+	fprintf(stderr, "%s: ceilings measured in %.1f s\n", apod_prog->name, c->seconds);
 	return apod_ceilings_save(c, path);
 }
 
@@ -61,7 +95,8 @@ static void print_ceilings(const struct apod_ceilings *c)
 	if (c->device[0])
 		printf(" with %s", c->device);
 	printf(",\nmeasured %s in %.1f s; host kernels: %s\nfile: %s\n\n", c->measured_at,
-	       c->seconds, c->build, c->file);
+	       c->seconds, c->build,
+	       c->file[0] ? c->file : "none: not kept, the host's figures contradict each other");
 	printf("%-16s %8s %10s %11s %12s %12s %13s %9s %9s\n", "resource", "threads", "copy GB/s",
 	       "triad GB/s", "FP32 GFLOP/s", "FP64 GFLOP/s", "special Gop/s", "launch us",
 	       "back2back");
@@ -126,8 +161,13 @@ int apod_ceilings_main(int argc, char **argv)
 	if (file && refresh)
 		return apod_usage_error("ceilings", "--refresh measures this machine; --ceilings=FILE "
 		                        "reads a file: one or the other");
-	if (apod_ceilings_get(&c, file, refresh ? APOD_CEILINGS_REFRESH : APOD_CEILINGS_MEASURE))
+	if (apod_ceilings_get(&c, file, refresh ? APOD_CEILINGS_REFRESH : APOD_CEILINGS_MEASURE)) {
+		/* Figures measured but refused: shown, so that the user sees what
+		 * contradicts what, then the failure. */
+		if (!file && !c.file[0] && apod_ceilings_contradict(&c, NULL, 0))
+			print_ceilings(&c);
 		return apod_command_error("ceilings");
+	}
 	print_ceilings(&c);
 	if (json) {
 		json_object *o = apod_ceilings_json(&c);

@@ -150,6 +150,8 @@ int apod_run_main(int argc, char **argv)
 		return apod_report_failure();
 	if (apod_cmd_begin(&o, &args.deck, APOD_OPEN_PROBLEM))
 		return o.status;
+	if (args.no_snapshots)
+		apod_run_flags_add(APOD_SIM_NO_SNAPSHOTS);
 	if (apod_run_stage(o.w, e, o.params, o.problem, args.out, &r)) {
 		apod_cmd_close(&o);
 		return apod_report_failure();

@@ -16,6 +16,7 @@
 #include "cpu/harness/results.h"
 #include "cpu/harness/sol.h"
 #include "cpu/harness/verify.h"
+#include "fresh.h"
 #include "report.h"
 
 #define MAX_ROWS 32
@@ -202,6 +203,40 @@ static json_object *roofline_json(const struct apod_workload *wl, const void *pa
 	return a;
 }
 
+/* JSON has no infinity: null stands for a difference its tolerance did not
+ * allow at all. */
+static json_object *of_tol_json(double r)
+{
+	return isfinite(r) ? json_object_new_double(r) : NULL;
+}
+
+/* The output that came closest to its tolerance; null where all are bitwise. */
+static json_object *worst_json(const struct apod_verdict *v)
+{
+	int k = apod_verdict_worst(v);
+	const struct apod_output_verdict *o;
+	json_object *x;
+	if (k < 0)
+		return NULL;
+	o = &v->out[k];
+	x = json_object_new_object();
+	json_object_object_add(x, "output", json_object_new_string(o->name));
+	json_object_object_add(x, "pass", json_object_new_boolean(o->ok));
+	json_object_object_add(x, "values_differing", json_object_new_int64((int64_t)o->ndiffer));
+	if (o->compare == APOD_COMPARE_COUNTS)
+		json_object_object_add(x, "max_moved_fraction", json_object_new_double(o->max_frac));
+	else
+		json_object_object_add(x, "max_abs", json_object_new_double(o->max_abs));
+	if (!o->integer && o->compare != APOD_COMPARE_COUNTS) {
+		json_object_object_add(x, "max_ulp", json_object_new_int64(o->max_ulp));
+		/* Near zero, where atol decides, a count of ulps is no alarm. */
+		json_object_object_add(x, "ulp_where_absolute_term_decides",
+		                       json_object_new_boolean(o->ulp_absolute));
+	}
+	json_object_object_add(x, "of_tolerance", of_tol_json(o->of_tol));
+	return x;
+}
+
 static json_object *row_json(const struct apod_workload *wl, const void *params,
                              const struct row *w, double serial_total, double omp_total,
                              const struct row *first)
@@ -271,17 +306,22 @@ static json_object *row_json(const struct apod_workload *wl, const void *params,
 			json_object_object_add(o, "undeclared_faster_phases", f);
 		}
 		json_object_object_add(v, "pass", json_object_new_boolean(w->v.ok));
-		/* The first array's figures, then every output's verdict. */
+		json_object_object_add(v, "worst", worst_json(&w->v));
+		/* The first output's figures (as before the worst was named), then
+		 * every output's verdict. */
 		json_object_object_add(v, "cells_differing", json_object_new_int64((int64_t)w->v.out[0].ndiffer));
 		json_object_object_add(v, "max_abs", json_object_new_double(w->v.out[0].max_abs));
 		json_object_object_add(v, "max_ulp", json_object_new_int64(w->v.out[0].max_ulp));
 		json_object_object_add(v, "rel_l2", json_object_new_double(w->v.out[0].rel_l2));
 		{
-			json_object *outs = json_object_new_object();
-			for (int i = 0; i < w->v.n; i++)
+			json_object *outs = json_object_new_object(), *tols = json_object_new_object();
+			for (int i = 0; i < w->v.n; i++) {
 				json_object_object_add(outs, w->v.out[i].name,
 				                       json_object_new_boolean(w->v.out[i].ok));
+				json_object_object_add(tols, w->v.out[i].name, of_tol_json(w->v.out[i].of_tol));
+			}
 			json_object_object_add(v, "outputs", outs);
+			json_object_object_add(v, "of_tolerance", tols);
 		}
 		json_object_object_add(o, "verify_against_serial", v);
 	}
@@ -300,6 +340,7 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 	struct apod_sol_machine machine;
 	const struct apod_sol_machine *m = NULL;
 	struct apod_noise noise = { { 0 }, { 0 }, { 0 } };
+	struct apod_fresh fresh;
 	char no_machine[512] = "";
 	double omp_total = 0;
 	int nrows = 0, failed = 0;
@@ -315,6 +356,7 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 	printf("workload %s, deck %s: %ld steps; %ld cores on this host\n", wl->name,
 	       apod_deck_title(wl, params), wl->steps(params), sysconf(_SC_NPROCESSORS_ONLN));
 	fflush(stdout);
+	apod_fresh_begin(&fresh, wl, params);
 	for (int i = 0; wl->stages[i] && nrows < MAX_ROWS; i++) {
 		struct row *w = &rows[nrows++];
 		struct apod_run r;
@@ -327,7 +369,7 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 			snprintf(dir, sizeof dir, "%s/%s", out, w->e->name);
 			outdir = dir;
 		}
-		if (apod_run_stage(wl, w->e, params, problem, outdir, &r)) {
+		if (apod_fresh_run(&fresh, wl, w->e, params, problem, outdir, &r)) {
 			snprintf(w->why, sizeof w->why, "failed: %s", apod_failure());
 			failed = 1;
 			if (i == 0)
@@ -371,6 +413,7 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 		if (i != 0)
 			apod_run_free(&r);
 	}
+	apod_fresh_end(&fresh);
 	/* The bounds, against the noise measured now that every stage ran. */
 	if (rows[0].ran)
 		sample_noise(wl, params, problem, rows, nrows, &noise);
@@ -434,7 +477,12 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 	       "Amdahl's law with N the ceiling ratio).  '<': the lower, which binds.  %% SoL:\n"
 	       "that least time over the time taken.  limit: Amdahl's bound as N grows without\n"
 	       "end, 1/(1-P) ('-': P within 1e-5 of 1, so no limit worth printing; P is given\n"
-	       "to as many places as it takes to tell it from 1 where a limit is printed).\n");
+	       "to as many places as it takes to tell it from 1 where a limit is printed).\n"
+	       "verification: the gate's verdict and the output that came closest to its\n"
+	       "tolerance (`apod verify` shows every output).  The ceilings are measured once\n"
+	       "and cached: `%s ceilings` shows them, `%s ceilings --refresh` measures them\n"
+	       "again (on an idle machine), --ceilings=FILE takes another's.\n",
+	       apod_prog->name, apod_prog->name);
 	for (int i = 0; i < nrows; i++)
 		if (rows[i].ran && rows[i].sol.resident) {
 			printf("*: some phase's data fit in the last-level cache, which can beat the main-\n"

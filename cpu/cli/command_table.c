@@ -27,14 +27,16 @@ const struct apod_cmd apod_cmd_table_entry = {
 const struct apod_cmd apod_cmd_run_entry = {
 	.name = "run",
 	.help = "run one stage: its phase timers, its results (--out), its report (--json)",
-	.synopsis = "--stage=NAME [deck options] [--out=DIR] [--json=FILE] [--ceilings=FILE] [--trace]",
+	.synopsis = "--stage=NAME [deck options] [--out=DIR] [--json=FILE] [--ceilings=FILE] [--trace] "
+	            "[--no-snapshots]",
 	.about = "Run one stage.  --out=DIR writes its results directory (swapped in whole\n"
 	         "when the run succeeds); --json=FILE its report.  After the phase timers,\n"
 	         "each phase's speed of light (its declared work over the ceilings of the\n"
 	         "resource the stage runs on) beside the time it took; --ceilings=FILE holds\n"
 	         "it to that file's ceilings in place of this machine's (also APOD_CEILINGS).\n"
 	         "--trace adds the device's own time per phase, from CUPTI (it slows every\n"
-	         "CUDA call).\n",
+	         "CUDA call).  --no-snapshots writes the results but takes no snapshots, as\n"
+	         "the table runs each stage (in a process of its own).\n",
 	.options = apod_run_options,
 	.deck = 1,
 	.main = apod_run_main,

@@ -37,6 +37,11 @@ unsigned apod_run_flags(void)
 	return run_flags;
 }
 
+void apod_run_flags_add(unsigned flags)
+{
+	run_flags |= flags;
+}
+
 int apod_reporting(void)
 {
 	return reporting;

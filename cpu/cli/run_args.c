@@ -209,13 +209,14 @@ static int run_opt(int c, const char *arg, void *ctx)
 	case OPT_OUT: a->out = arg; return 0;
 	case OPT_JSON: a->json = arg; return 0;
 	case OPT_CEILINGS: a->ceilings = arg; return 0;
+	case OPT_NO_SNAPSHOTS: a->no_snapshots = 1; return 0;
 	}
 	return apod_option_fail(c, NULL);
 }
 
 const struct option apod_run_options[] = {
 	APOD_OPT_STAGE, APOD_OPT_OUT, APOD_OPT_JSON, APOD_OPT_CEILINGS, APOD_OPT_TRACE,
-	APOD_OPT_HELP, APOD_OPT_END,
+	{ "no-snapshots", no_argument, NULL, OPT_NO_SNAPSHOTS }, APOD_OPT_HELP, APOD_OPT_END,
 };
 
 int apod_run_parse(int argc, char **argv, struct apod_run_args *a)

@@ -24,6 +24,23 @@ double apod_gustafson(double p, double n)
 	return n + (1 - p) * (1 - n);
 }
 
+int apod_rank_hottest(int n, const double *seconds, int *order)
+{
+	/* Insertion sort, stable: a handful of phases. */
+	for (int i = 0; i < n; i++) {
+		double s = seconds[i] >= 0 ? seconds[i] : -1;
+		int j = i;
+		for (; j > 0; j--) {
+			double t = seconds[order[j - 1]];
+			if (!(s > (t >= 0 ? t : -1)))
+				break;
+			order[j] = order[j - 1];
+		}
+		order[j] = i;
+	}
+	return n;
+}
+
 void apod_noise_init(struct apod_noise *n, int nphases, const double *reference)
 {
 	memset(n, 0, sizeof *n);

@@ -16,6 +16,12 @@ double apod_amdahl(double p, double n);
  * scaling (the problem grows with n): p must come from a run at that scale. */
 double apod_gustafson(double p, double n);
 
+/* The phases, the hottest first: order[] gets the indices of the n phases by
+ * seconds[], the hottest first (declaration order among equals), so that
+ * what to port first is read from the top.  A phase whose seconds are
+ * negative or NaN goes last.  Returns n. */
+int apod_rank_hottest(int n, const double *seconds, int *order);
+
 /* Relative: a speedup this far over a bound is noise.  Measured on the
  * H200's 16-core host (2026-11-24): the same host function (a statistics
  * phase of 5 s, called by two stages) took 8% less, 2% less and 7% more in

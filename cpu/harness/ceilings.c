@@ -139,6 +139,41 @@ json_object *apod_ceilings_json(const struct apod_ceilings *c)
 	return o;
 }
 
+int apod_ceilings_contradict(const struct apod_ceilings *c, char *why, size_t len)
+{
+	static const struct {
+		const char *name, *unit;
+		size_t off;
+		double slack;
+	} host[] = {
+		{ "copy", "GB/s", offsetof(struct apod_ceiling, bandwidth), APOD_CEILINGS_SLACK_BYTES },
+		{ "triad", "GB/s", offsetof(struct apod_ceiling, triad), APOD_CEILINGS_SLACK_BYTES },
+		{ "FP32", "GFLOP/s", offsetof(struct apod_ceiling, fp32), APOD_CEILINGS_SLACK_FLOPS },
+		{ "FP64", "GFLOP/s", offsetof(struct apod_ceiling, fp64), APOD_CEILINGS_SLACK_FLOPS },
+	};
+	const struct apod_ceiling *one = &c->r[APOD_CEIL_HOST_ONE], *all = &c->r[APOD_CEIL_HOST_ALL];
+	size_t used = 0;
+	if (len)
+		why[0] = '\0';
+	if (!one->measured || !all->measured)
+		return 0;
+	/* More threads never make the machine slower than one of them: where
+	 * they seem to, something else was running. */
+	for (size_t i = 0; i < sizeof host / sizeof host[0]; i++) {
+		double a = *(const double *)((const char *)all + host[i].off);
+		double o = *(const double *)((const char *)one + host[i].off);
+		if (!(a < (1 - host[i].slack) * o))
+			continue;
+		if (used < len)
+			used += (size_t)snprintf(why + used, len - used, "%s%s on %d threads %.1f %s, "
+			                         "below one core's %.1f", used ? "; " : "", host[i].name,
+			                         all->threads, a * 1e-9, host[i].unit, o * 1e-9);
+		else
+			used++;
+	}
+	return used > 0;
+}
+
 /* A string member into buf; -1 (with the reason) if absent, not a string or too long. */
 static int get_string(json_object *o, const char *key, char *buf, size_t len, const char *what)
 {
@@ -224,6 +259,12 @@ int apod_ceilings_from_json(struct apod_ceilings *c, json_object *o, const char 
 			                       resource_names[k]);
 		if (resource_from_json(&c->r[k], k, v, what))
 			return -1;
+	}
+	{
+		char why[512];
+		if (apod_ceilings_contradict(c, why, sizeof why))
+			return apod_usage_fail("%s: the host's figures contradict each other (%s): "
+			                       "measured on a busy machine?", what, why);
 	}
 	return 0;
 }

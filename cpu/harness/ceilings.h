@@ -37,8 +37,21 @@ int apod_ceilings_load(struct apod_ceilings *c, const char *path, int missing_ok
 int apod_ceilings_save(struct apod_ceilings *c, const char *path);
 
 /* STREAM's copy and triad and the FMA chains, on one core and on all:
- * fills c->r[APOD_CEIL_HOST_ONE] and [APOD_CEIL_HOST_ALL]. */
-int apod_ceilings_measure_host(struct apod_ceilings *c);
+ * fills c->r[APOD_CEIL_HOST_ONE] and [APOD_CEIL_HOST_ALL].  Each figure is
+ * timed until two rounds agree (settle.h); those that never did are named
+ * in unsettled ("" if none; len 0: not wanted). */
+int apod_ceilings_measure_host(struct apod_ceilings *c, char *unsettled, size_t len);
+
+/* Host figures that contradict each other: every core together slower than
+ * one core alone in copy, triad, FP32 or FP64, the sign of a machine busy
+ * while they were measured.  Arithmetic grows with the cores, so all of
+ * them below (1 - APOD_CEILINGS_SLACK_FLOPS) of one is a contradiction; one
+ * core can nearly fill the memory bus (a 2-core VM: 39 GB/s on one, 45 on
+ * both), so bandwidth gets a wider margin.  0 if they agree; else 1, with
+ * each contradiction named in why. */
+#define APOD_CEILINGS_SLACK_FLOPS 0.10
+#define APOD_CEILINGS_SLACK_BYTES 0.20
+int apod_ceilings_contradict(const struct apod_ceilings *c, char *why, size_t len);
 
 #ifdef __cplusplus
 }

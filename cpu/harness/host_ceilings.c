@@ -3,9 +3,9 @@
  * compiler flags: STREAM's copy and triad (McCalpin's kernels and byte
  * counts) on arrays well beyond the last-level cache, and multiply-add
  * throughput of independent chains in a loop the compiler can vectorise;
- * each on one thread and on every OpenMP thread, the median of several
- * runs after a warm-up.  Every kernel's result is checked before its time
- * is believed.
+ * each on one thread and on every OpenMP thread, timed in rounds until two
+ * rounds agree (settle.h).  Every kernel's result is checked before its
+ * time is believed.
  */
 #include <math.h>
 #include <stdio.h>
@@ -19,9 +19,9 @@
 
 #include "ceilings.h"
 #include "fail.h"
+#include "settle.h"
 #include "timer.h"
 
-#define REPS 7                /* timed runs after one warm-up; the median is kept */
 #define MIN_ARRAY (64u << 20) /* bytes per STREAM array at least */
 #define MAX_ARRAY (512u << 20) /* and at most */
 /* The widest vector the build's flags allow (GCC's generic vectors are
@@ -112,18 +112,6 @@ static int max_threads(void)
 #endif
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *t, int n)
-{
-	qsort(t, n, sizeof *t, cmp_double);
-	return t[n / 2];
-}
-
 /* Bytes per STREAM array: twice the last-level cache (so that no run of a
  * kernel finds its arrays there), within [MIN_ARRAY, MAX_ARRAY] and an
  * eighth of the memory for all three. */
@@ -171,30 +159,63 @@ static double stream_run(int kernel, double *a, double *b, double *c, size_t n, 
 	return apod_now() - t0;
 }
 
-/* STREAM's copy and triad on nt threads, in bytes/s: the median of REPS. */
-static int stream(double *a, double *b, double *c, size_t n, int nt, double *copy, double *triad)
+/* Figures that did not settle (settle.h), named into a note for the user. */
+struct unsettled {
+	char *buf;
+	size_t len;
+};
+
+static void note_settled(struct unsettled *u, const struct apod_settled *s, const char *what,
+                         int nt)
 {
-	double t[REPS];
+	size_t used = strlen(u->buf);
+	if (s->settled || used + 1 >= u->len)
+		return;
+	snprintf(u->buf + used, u->len - used, "%s%s on %d thread%s (%d rounds, the last two %.0f%% "
+	         "apart)", used ? "; " : "", what, nt, nt == 1 ? "" : "s", s->rounds,
+	         100 * s->spread);
+}
+
+struct stream_ctx {
+	int kernel, nt;
+	double *a, *b, *c;
+	size_t n;
+};
+
+static double stream_once(void *ctx)
+{
+	struct stream_ctx *x = ctx;
+	return stream_run(x->kernel, x->a, x->b, x->c, x->n, x->nt);
+}
+
+/* STREAM's copy and triad on nt threads, in bytes/s: settled best-of rounds. */
+static int stream(double *a, double *b, double *c, size_t n, int nt, double *copy, double *triad,
+                  struct unsettled *u)
+{
+	static const char *const names[] = { "STREAM copy", "STREAM triad", "memcpy" };
+	struct apod_settled s;
 	int bad = 0;
 	*copy = 0;
 	for (int kernel = 0; kernel < 3; kernel++) {
+		struct stream_ctx x = { kernel, nt, a, b, c, n };
 		/* a = 1, b = 2: copy makes c = 1, triad then a = 2 + 3 * 1 = 5. */
 #pragma omp parallel for num_threads(nt) schedule(static)
 		for (size_t i = 0; i < n; i++)
 			a[i] = 1.0, b[i] = 2.0, c[i] = kernel == 1 ? 1.0 : 0.0;
-		stream_run(kernel, a, b, c, n, nt);
-		for (int r = 0; r < REPS; r++)
-			t[r] = stream_run(kernel, a, b, c, n, nt);
+		if (apod_settle(stream_once, &x, APOD_SETTLE_REPS, APOD_SETTLE_ROUNDS,
+		                APOD_SETTLE_AGREE, &s))
+			return -1;
 #pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : bad)
 		for (size_t i = 0; i < n; i++)
 			bad += kernel == 1 ? a[i] != 5.0 : c[i] != 1.0;
 		if (bad)
 			return apod_fail("host ceilings: STREAM %s left %d wrong elements",
 			                 kernel == 1 ? "triad" : kernel ? "memcpy" : "copy", bad);
+		note_settled(u, &s, names[kernel], nt);
 		if (kernel == 1)
-			*triad = 3.0 * sizeof(double) * n / median(t, REPS);
+			*triad = 3.0 * sizeof(double) * n / s.seconds;
 		else
-			*copy = fmax(*copy, 2.0 * sizeof(double) * n / median(t, REPS));
+			*copy = fmax(*copy, 2.0 * sizeof(double) * n / s.seconds);
 	}
 	return 0;
 }
@@ -233,31 +254,46 @@ FMA_CHAINS(double, vec_f64, chains_f64)
 #undef STEP
 #undef CHECK
 
-/* Multiply-add throughput on nt threads, flop/s (2 flops a multiply-add),
- * the median of REPS after a warm-up. */
-static int fma_rate(int f64, int nt, double *flops)
+struct fma_ctx {
+	int f64, nt;
+};
+
+/* One run of every thread's chains: its seconds, or -1 if a chain ended wrong. */
+static double fma_once(void *ctx)
 {
-	double t[REPS + 1];
-	int bad = 0;
+	const struct fma_ctx *x = ctx;
+	int bad = 0, nt = x->nt, f64 = x->f64;
+	double t0 = apod_now();
 	(void)nt;
-	for (int r = 0; r <= REPS; r++) {
-		double t0 = apod_now();
 #pragma omp parallel num_threads(nt) reduction(+ : bad)
-		bad += f64 ? chains_f64(PAIRS) : chains_f32(PAIRS);
-		t[r] = apod_now() - t0;
-		if (bad)
-			return apod_fail("host ceilings: an FP%d multiply-add chain ended at the wrong value",
-			                 f64 ? 64 : 32);
-	}
-	*flops = 4.0 * PAIRS * CHAINS * (VEC_BYTES / (f64 ? 8 : 4)) * nt / median(t + 1, REPS);
+	bad += f64 ? chains_f64(PAIRS) : chains_f32(PAIRS);
+	if (bad)
+		return apod_fail("host ceilings: an FP%d multiply-add chain ended at the wrong value",
+		                 f64 ? 64 : 32);
+	return apod_now() - t0;
+}
+
+/* Multiply-add throughput on nt threads, flop/s (2 flops a multiply-add):
+ * settled best-of rounds. */
+static int fma_rate(int f64, int nt, double *flops, struct unsettled *u)
+{
+	struct fma_ctx x = { f64, nt };
+	struct apod_settled s;
+	if (apod_settle(fma_once, &x, APOD_SETTLE_REPS, APOD_SETTLE_ROUNDS, APOD_SETTLE_AGREE, &s))
+		return -1;
+	note_settled(u, &s, f64 ? "FP64 multiply-add" : "FP32 multiply-add", nt);
+	*flops = 4.0 * PAIRS * CHAINS * (VEC_BYTES / (f64 ? 8 : 4)) * nt / s.seconds;
 	return 0;
 }
 
-int apod_ceilings_measure_host(struct apod_ceilings *c)
+int apod_ceilings_measure_host(struct apod_ceilings *c, char *unsettled, size_t len)
 {
 	size_t bytes = stream_bytes(), n = bytes / sizeof(double);
 	double *a = malloc(bytes), *b = malloc(bytes), *cc = malloc(bytes);
 	int rc = 0, all = max_threads();
+	struct unsettled u = { unsettled, len };
+	if (len)
+		unsettled[0] = '\0';
 	if (!a || !b || !cc) {
 		rc = apod_fail("host ceilings: cannot allocate 3 arrays of %zu bytes", bytes);
 		goto out;
@@ -267,8 +303,8 @@ int apod_ceilings_measure_host(struct apod_ceilings *c)
 		int nt = k == APOD_CEIL_HOST_ONE ? 1 : all;
 		memset(r, 0, sizeof *r);
 		r->threads = nt;
-		if (stream(a, b, cc, n, nt, &r->bandwidth, &r->triad) || fma_rate(0, nt, &r->fp32) ||
-		    fma_rate(1, nt, &r->fp64)) {
+		if (stream(a, b, cc, n, nt, &r->bandwidth, &r->triad, &u) ||
+		    fma_rate(0, nt, &r->fp32, &u) || fma_rate(1, nt, &r->fp64, &u)) {
 			rc = -1;
 			goto out;
 		}

@@ -74,6 +74,7 @@ json_object *apod_report_json(const void *params, const struct apod_run *r)
 		json_object_object_add(o, "final", fin);
 	}
 	json_object_object_add(o, "snapshots", json_object_new_int64(r->snapshots));
+	json_object_object_add(o, "snapshot_background_seconds", json_object_new_double(r->background));
 	return o;
 }
 
@@ -264,6 +265,53 @@ static int load_report(const char *dir, const struct apod_workload *const *ws,
 	}
 	json_object_put(rep);
 	return rc;
+}
+
+/* Phase i's figure from an object by phase name; 0 where it is absent. */
+static void phases_from(json_object *o, const struct apod_workload *w, int n, double *v)
+{
+	json_object *x;
+	for (int i = 0; i < n; i++)
+		v[i] = json_object_object_get_ex(o, apod_phase_name(w, i), &x) ? json_object_get_double(x) : 0;
+}
+
+static double number(json_object *rep, const char *key)
+{
+	json_object *x;
+	return json_object_object_get_ex(rep, key, &x) ? json_object_get_double(x) : 0;
+}
+
+int apod_results_load_timers(const char *dir, struct apod_run *r)
+{
+	char path[4096];
+	json_object *rep, *x;
+	int fd;
+	if (path_in(path, sizeof path, dir, "report", ".json"))
+		return -1;
+	if ((fd = apod_infile_open(path)) < 0)
+		return -1;
+	rep = json_object_from_fd(fd);
+	close(fd);
+	if (!rep || !json_object_object_get_ex(rep, "phase_seconds", &x)) {
+		if (rep)
+			json_object_put(rep);
+		return apod_fail("%s: no phase timers", path);
+	}
+	phases_from(x, r->w, r->nphases, r->phase);
+	if ((r->has_device = json_object_object_get_ex(rep, "device_seconds", &x)))
+		phases_from(x, r->w, r->nphases, r->device);
+	if ((r->has_busy = json_object_object_get_ex(rep, "device_busy_seconds", &x))) {
+		phases_from(x, r->w, r->nphases, r->busy);
+		if (json_object_object_get_ex(rep, "device_work_seconds", &x))
+			phases_from(x, r->w, r->nphases, r->work);
+		r->busy_unattributed = number(rep, "device_busy_unattributed_seconds");
+	}
+	r->width = (int)number(rep, "width");
+	r->total = number(rep, "total_seconds");
+	r->snapshots = (long)number(rep, "snapshots");
+	r->background = number(rep, "snapshot_background_seconds");
+	json_object_put(rep);
+	return 0;
 }
 
 static int load_array(const char *path, struct apod_array_data *d)

@@ -35,6 +35,11 @@ int apod_results_write(const char *dir, const void *params, const struct apod_ru
 int apod_results_load(const char *dir, const struct apod_workload *const *workloads,
                       void **params, struct apod_run *r);
 
+/* The timers of a run loaded from dir (apod_results_load): its phases
+ * (host, device, --trace's), width, total, snapshots, from report.json, so
+ * that a run made in another process counts as one made here. */
+int apod_results_load_timers(const char *dir, struct apod_run *r);
+
 /* "float" or "double": the precision of a run's arrays (the coarser). */
 const char *apod_run_precision(const struct apod_run *r);
 

@@ -144,6 +144,12 @@ void apod_verify_ints(struct apod_output_verdict *o, enum apod_compare c, enum a
 		o->ndiffer += d != 0;
 		if (d != 0 && (c != APOD_COMPARE_CLOSE || (apod_wide)ad > allowed(tol->atol)))
 			o->nbad++;
+		if (d != 0) {
+			double most = c == APOD_COMPARE_CLOSE ? (double)allowed(tol->atol) : 0;
+			double r = most > 0 ? (double)ad / most : INFINITY;
+			if (r > o->of_tol)
+				o->of_tol = r;
+		}
 		if (ad > o->max_iabs || o->n == 1) {
 			o->max_iabs = ad;
 			*worst = i;
@@ -183,6 +189,7 @@ void apod_verify_int_counts(struct apod_output_verdict *o, enum apod_dtype t, co
 		}
 	}
 	o->ok = o->max_frac <= tol->frac;
+	o->of_tol = apod_counts_of_tol(o->max_frac, tol->frac);
 }
 
 int apod_series_alloc_values(struct apod_series_data *d, enum apod_dtype t)
@@ -215,13 +222,13 @@ json_object *apod_series_json(const struct apod_series_data *d, size_t i)
 }
 
 void apod_verdict_print_ints(FILE *f, const struct apod_output_verdict *o, int nw,
-                             const struct apod_array_data *a)
+                             const struct apod_array_data *a, const char *note)
 {
 	fprintf(f, "%zu of %zu values differ, %zu outside the tolerance", o->ndiffer, o->n, o->nbad);
 	if (o->compare == APOD_COMPARE_CLOSE)
-		fprintf(f, " (|d| <= %.0f, in integers)\n", floor(fmax(o->tol.atol, 0)));
+		fprintf(f, " (|d| <= %.0f, in integers)%s\n", floor(fmax(o->tol.atol, 0)), note);
 	else
-		fputc('\n', f);
+		fprintf(f, "%s\n", note);
 	if (!o->ndiffer)
 		return;
 	fprintf(f, "%*s max |d| %llu", nw, "", o->max_iabs);

@@ -58,8 +58,9 @@ void apod_verify_int_counts(struct apod_output_verdict *o, enum apod_dtype t, co
                             const void *got, long rows, int cols, const struct apod_tol *tol,
                             long *worst_row);
 /* `apod verify`'s lines for an integer output (all but COUNTS), after
- * its name; a is the array's shape, NULL for a series. */
+ * its name; a is the array's shape, NULL for a series; note ends the
+ * first line (how close the worst came to its tolerance, or ""). */
 void apod_verdict_print_ints(FILE *f, const struct apod_output_verdict *o, int nw,
-                             const struct apod_array_data *a);
+                             const struct apod_array_data *a, const char *note);
 
 #endif

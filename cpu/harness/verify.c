@@ -30,19 +30,50 @@ static int bad(enum apod_compare c, double w, double g, const struct apod_tol *t
 	}
 }
 
+/* How much of its tolerance a difference used: above 1 exactly where bad()
+ * says so. */
+static double of_tolerance(enum apod_compare c, double w, double g, const struct apod_tol *t)
+{
+	double d = fabs(g - w), allowed;
+	if (w == g || (isnan(w) && isnan(g) && c != APOD_COMPARE_CLOSE && c != APOD_COMPARE_DRIFT))
+		return 0;
+	switch (c) {
+	case APOD_COMPARE_EXACT:
+		return INFINITY;
+	case APOD_COMPARE_ULP:
+		if (isnan(w) != isnan(g))
+			return INFINITY;
+		d = (double)apod_ulp_distance(w, g);
+		allowed = (double)t->ulps;
+		break;
+	default:
+		allowed = t->atol + t->rtol * fabs(w);
+	}
+	if (isnan(d))
+		return INFINITY;
+	return allowed > 0 ? d / allowed : d > 0 ? INFINITY : 0;
+}
+
 /* One difference into the verdict: counts, and the worst so far. */
 static void note(struct apod_output_verdict *o, enum apod_compare c, double w, double g,
                  const struct apod_tol *t)
 {
-	double d = fabs(g - w);
+	double d = fabs(g - w), r = of_tolerance(c, w, g, t);
 	long long ulp = o->ulp_double ? apod_ulp_distance_double(w, g) : apod_ulp_distance(w, g);
 	o->n++;
 	if (w != g || isnan(w) != isnan(g))
 		o->ndiffer++;
 	if (bad(c, w, g, t))
 		o->nbad++;
-	if (ulp > o->max_ulp)
+	if (r > o->of_tol)
+		o->of_tol = r;
+	if (ulp > o->max_ulp) {
 		o->max_ulp = ulp;
+		/* Near zero a tiny absolute difference spans millions of ulps;
+		 * where atol decides, that count says nothing about precision. */
+		o->ulp_absolute = (c == APOD_COMPARE_CLOSE || c == APOD_COMPARE_DRIFT) &&
+		                  t->atol >= t->rtol * fabs(w);
+	}
 	if (d > o->max_abs || (isnan(d) && !isnan(o->max_abs)) || o->n == 1) {
 		o->max_abs = d;
 		o->worst_want = w;
@@ -140,6 +171,7 @@ static void compare_counts(const struct apod_series *decl, const void *params,
 		}
 	}
 	o->ok = o->max_frac <= t.frac;
+	o->of_tol = apod_counts_of_tol(o->max_frac, t.frac);
 }
 
 /* An invariant: each run on its own stays near its first row. */
@@ -289,10 +321,39 @@ int apod_verify(const void *params, const struct apod_run *want, const struct ap
 	return v->ok;
 }
 
+int apod_verdict_worst(const struct apod_verdict *v)
+{
+	int worst = -1;
+	for (int i = 0; i < v->n; i++) {
+		double r = isnan(v->out[i].of_tol) ? INFINITY : v->out[i].of_tol;
+		if (v->out[i].ndiffer &&
+		    (worst < 0 || r > (isnan(v->out[worst].of_tol) ? INFINITY : v->out[worst].of_tol)))
+			worst = i;
+	}
+	return worst;
+}
+
+/* The worst difference of o, as the table's column shows it: ulps only
+ * where they are what the tolerance counts or the relative term decides. */
+static void worst_figure(const struct apod_output_verdict *o, char *buf, size_t len)
+{
+	if (o->compare == APOD_COMPARE_COUNTS)
+		snprintf(buf, len, "moved %.2g", o->max_frac);
+	else if (o->integer)
+		snprintf(buf, len, "max %llu", o->max_iabs);
+	else if (o->compare == APOD_COMPARE_DRIFT)
+		snprintf(buf, len, "drift %.2g", o->max_abs);
+	else if (o->compare == APOD_COMPARE_ULP || (o->max_ulp > 0 && !o->ulp_absolute))
+		snprintf(buf, len, "max %.2g, %lld ulp", o->max_abs, o->max_ulp);
+	else
+		snprintf(buf, len, "max %.2g", o->max_abs);
+}
+
 void apod_verdict_line(const struct apod_verdict *v, char *buf, size_t len)
 {
 	size_t used;
-	int differ = 0;
+	int worst = apod_verdict_worst(v);
+	char fig[64];
 	if (!v->shape_ok) {
 		snprintf(buf, len, "FAIL (different shapes)");
 		return;
@@ -301,15 +362,14 @@ void apod_verdict_line(const struct apod_verdict *v, char *buf, size_t len)
 		snprintf(buf, len, "FAIL (no problem for the tolerances)");
 		return;
 	}
-	for (int i = 0; i < v->n; i++)
-		differ |= v->out[i].ndiffer != 0;
 	if (v->ok) {
-		if (!differ)
+		if (worst < 0) {
 			snprintf(buf, len, "PASS (bitwise)");
-		else if (v->n > 0 && v->out[0].ndiffer == 0)
-			snprintf(buf, len, "PASS (%s bitwise)", v->out[0].name);
-		else
-			snprintf(buf, len, "PASS (max %.2g, %lld ulp)", v->out[0].max_abs, v->out[0].max_ulp);
+			return;
+		}
+		worst_figure(&v->out[worst], fig, sizeof fig);
+		snprintf(buf, len, "PASS (worst: %s, %s, %.2g of tol)", v->out[worst].name, fig,
+		         v->out[worst].of_tol);
 		return;
 	}
 	used = (size_t)snprintf(buf, len, "FAIL (");
@@ -318,6 +378,10 @@ void apod_verdict_line(const struct apod_verdict *v, char *buf, size_t len)
 			used += (size_t)snprintf(buf + used, len - used, "%s ", v->out[i].name);
 	if (used < len && used > 0 && buf[used - 1] == ' ')
 		used--;
+	/* How far out the worst went, where its tolerance allowed anything. */
+	if (used < len && worst >= 0 && isfinite(v->out[worst].of_tol))
+		used += (size_t)snprintf(buf + used, len - used, "; worst: %s, %.2gx tol",
+		                         v->out[worst].name, v->out[worst].of_tol);
 	if (used < len)
 		snprintf(buf + used, len - used, ")");
 }
@@ -326,6 +390,14 @@ static const char *compare_name(enum apod_compare c)
 {
 	static const char *const names[] = { "exact", "abs+rel", "ulp", "counts", "drift" };
 	return (unsigned)c < sizeof names / sizeof names[0] ? names[c] : "?";
+}
+
+/* How close the worst value came to its tolerance, for verify's line. */
+static void of_tol_note(const struct apod_output_verdict *o, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (o->ndiffer && isfinite(o->of_tol))
+		snprintf(buf, len, "; the worst used %.2g of its tolerance", o->of_tol);
 }
 
 void apod_verdict_print(FILE *f, const struct apod_verdict *v, const struct apod_run *r)
@@ -347,35 +419,39 @@ void apod_verdict_print(FILE *f, const struct apod_verdict *v, const struct apod
 		const struct apod_output_verdict *o = &v->out[i];
 		const struct apod_tol *t = &o->tol;
 		int dg = o->digits;
+		char used[64];
 		fprintf(f, "%-*s %s  %s: ", nw, o->name, o->ok ? "ok  " : "FAIL", compare_name(o->compare));
 		if (!o->is_array && o->step_row >= 0)
 			fprintf(f, "row %ld (line %ld of %s.csv): step %ld here, %ld in the reference; ",
 			        o->step_row + 1, o->step_row + 2, o->name, o->step_got, o->step_want);
+		of_tol_note(o, used, sizeof used);
 		if (o->compare == APOD_COMPARE_COUNTS) {
-			fprintf(f, "%zu of %zu counts differ; max moved fraction %.3g (step %ld, tol %.3g)\n",
-			        o->ndiffer, o->n, o->max_frac, o->worst_step, t->frac);
+			fprintf(f, "%zu of %zu counts differ; max moved fraction %.3g (step %ld, tol %.3g)%s\n",
+			        o->ndiffer, o->n, o->max_frac, o->worst_step, t->frac, used);
 			continue;
 		}
 		if (o->integer) {
-			apod_verdict_print_ints(f, o, nw, o->is_array ? &r->arrays[i] : NULL);
+			apod_verdict_print_ints(f, o, nw, o->is_array ? &r->arrays[i] : NULL, used);
 			continue;
 		}
 		if (o->compare == APOD_COMPARE_DRIFT) {
-			fprintf(f, "max drift %.3g (step %ld, column %d, tol %.3g + %.3g*|first|)\n",
-			        o->max_abs, o->worst_step, o->worst_col, t->atol, t->rtol);
+			fprintf(f, "max drift %.3g (step %ld, column %d, tol %.3g + %.3g*|first|)%s\n",
+			        o->max_abs, o->worst_step, o->worst_col, t->atol, t->rtol, used);
 			continue;
 		}
 		fprintf(f, "%zu of %zu values differ, %zu outside the tolerance", o->ndiffer, o->n, o->nbad);
 		if (o->compare == APOD_COMPARE_ULP)
-			fprintf(f, " (%lld ulp)\n", t->ulps);
+			fprintf(f, " (%lld ulp)%s\n", t->ulps, used);
 		else if (o->compare == APOD_COMPARE_CLOSE)
-			fprintf(f, " (|d| <= %.3g + %.3g*|ref|)\n", t->atol, t->rtol);
+			fprintf(f, " (|d| <= %.3g + %.3g*|ref|)%s\n", t->atol, t->rtol, used);
 		else
-			fputc('\n', f);
+			fprintf(f, "%s\n", used);
 		if (o->is_array) {
 			const struct apod_array_data *a = &r->arrays[i];
-			fprintf(f, "%*s max |d| %.6g, relative L2 %.3g, max %lld ulp (%s grid)\n", nw, "",
-			        o->max_abs, o->rel_l2, o->max_ulp, o->ulp_double ? "double" : "float");
+			fprintf(f, "%*s max |d| %.6g, relative L2 %.3g, max %lld ulp (%s grid)%s\n", nw, "",
+			        o->max_abs, o->rel_l2, o->max_ulp, o->ulp_double ? "double" : "float",
+			        o->max_ulp > 0 && o->ulp_absolute ? ", where the absolute term of the "
+			        "tolerance decides: no loss of precision in itself" : "");
 			if (o->ndiffer && a->ndim == 2)
 				fprintf(f, "%*s worst (row %zu, col %zu): expected %.*g, got %.*g\n", nw, "",
 				        o->worst / a->dims[1], o->worst % a->dims[1], dg, o->worst_want, dg,

@@ -10,6 +10,7 @@
 #ifndef APOD_VERIFY_H
 #define APOD_VERIFY_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -30,6 +31,12 @@ struct apod_output_verdict {
 	long long max_ulp;        /* on the float grid, or the double grid where
 	                             ulp_double (two double arrays) */
 	int ulp_double;
+	int ulp_absolute;         /* max_ulp came from a value where the absolute
+	                             term of an abs+rel tolerance decides (near
+	                             zero, say): there ulps measure nothing */
+	double of_tol;            /* the largest difference over what its tolerance
+	                             allowed at that value: 1 is at the tolerance,
+	                             INFINITY where it allowed none */
 	int digits;               /* significant digits that tell its values apart:
 	                             17 where a run holds doubles, else 9 */
 	double max_frac;          /* COUNTS: the largest moved fraction of a row */
@@ -57,13 +64,25 @@ struct apod_verdict {
 	struct apod_output_verdict out[APOD_MAX_OUTPUTS];
 };
 
+/* COUNTS: the largest moved fraction of a row over the fraction allowed. */
+static inline double apod_counts_of_tol(double frac, double allowed)
+{
+	if (!(frac > 0))
+		return isnan(frac) ? INFINITY : 0;
+	return allowed > 0 ? frac / allowed : INFINITY;
+}
+
 /* Compare got with want (the same workload and parameters).  Returns v->ok.
  * Tolerances designed from the problem (tolerance_of) are given got's or
  * want's problem, or else one made from params for the call. */
 int apod_verify(const void *params, const struct apod_run *want, const struct apod_run *got,
                 struct apod_verdict *v);
 
-/* A short human line ("PASS (bitwise)", "PASS (max 1e-05, 2 ulp)" or what failed). */
+/* The output that came closest to its tolerance (the largest of_tol among
+ * those that differ at all), or -1 where every output is bit for bit equal. */
+int apod_verdict_worst(const struct apod_verdict *v);
+/* A short human line: "PASS (bitwise)", "PASS (worst: momenta, max 2.8e-14,
+ * 0.31 of tol)", or what failed ("FAIL (momenta; worst: momenta, 3.1x tol)"). */
 void apod_verdict_line(const struct apod_verdict *v, char *buf, size_t len);
 /* The full report, as `apod verify` prints it. */
 void apod_verdict_print(FILE *f, const struct apod_verdict *v, const struct apod_run *r);

@@ -75,7 +75,9 @@ enum {
  * needs the program's device hook (apod_main's program, apod/apod.h); a
  * program without one gets the host's ceilings and the device's reason.
  * Returns 0, 1 (APOD_CEILINGS_CACHED and no cache file yet), or -1 with
- * apod_fail / apod_usage_fail.
+ * apod_fail / apod_usage_fail.  Host figures that contradict each other
+ * (every core slower than one: a busy machine) are measured once more and
+ * then refused, not cached: -1, with c holding them and c->file "".
  */
 APOD_API int apod_ceilings_get(struct apod_ceilings *c, const char *file, int how);
 

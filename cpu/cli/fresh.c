@@ -1,0 +1,159 @@
+/*
+ * fresh.c: a stage of the table in a process of its own (fresh.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cpu/harness/ceilings.h"
+#include "cpu/harness/fail.h"
+#include "cpu/harness/outfile.h"
+#include "cpu/harness/params.h"
+#include "cpu/harness/results.h"
+#include "fresh.h"
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+/* Only what mkdtemp made here. */
+static void remove_tree(const char *dir)
+{
+	nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int rc = f && fputs(text, f) >= 0 ? 0 : -1;
+	if (f && fclose(f))
+		rc = -1;
+	return rc ? apod_fail("%s: %s", path, strerror(errno)) : 0;
+}
+
+void apod_fresh_begin(struct apod_fresh *f, const struct apod_workload *w, const void *params)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	struct apod_ceilings none;
+	char *deck;
+	ssize_t n;
+	memset(f, 0, sizeof *f);
+	n = readlink("/proc/self/exe", f->exe, sizeof f->exe - 1);
+	if (n <= 0)
+		return;
+	f->exe[n] = '\0';
+	snprintf(f->scratch, sizeof f->scratch, "%s/apod-table-XXXXXX",
+	         tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!mkdtemp(f->scratch))
+		return;
+	snprintf(f->deck, sizeof f->deck, "%s/deck", f->scratch);
+	snprintf(f->ceilings, sizeof f->ceilings, "%s/ceilings.json", f->scratch);
+	/* The children's speed of light is never read (the table works out
+	 * each row's own), so they are given no ceilings: none measures. */
+	memset(&none, 0, sizeof none);
+	snprintf(none.host, sizeof none.host, "none");
+	for (int k = 0; k < APOD_CEIL_COUNT; k++)
+		snprintf(none.r[k].why, sizeof none.r[k].why, "the table's stages hold their own");
+	deck = apod_params_deck_text(w, params);
+	if (!deck || write_text(f->deck, deck) || apod_ceilings_save(&none, f->ceilings)) {
+		free(deck);
+		remove_tree(f->scratch);
+		return;
+	}
+	free(deck);
+	f->ok = 1;
+}
+
+void apod_fresh_end(struct apod_fresh *f)
+{
+	if (f->ok)
+		remove_tree(f->scratch);
+	f->ok = 0;
+}
+
+/* This program's `run` of stage e into dir, its output to /dev/null (the
+ * table prints the row); its failures reach stderr as they would alone. */
+static int run_child(const struct apod_fresh *f, const struct apod_workload *w,
+                     const struct apod_stage *e, const char *dir, int snapshots)
+{
+	char workload[256], stage[256], deck[PATH_MAX + 32], out[PATH_MAX + 96],
+	     ceilings[PATH_MAX + 32];
+	char *argv[10];
+	int argc = 0, status;
+	pid_t pid;
+	snprintf(workload, sizeof workload, "--workload=%s", w->name);
+	snprintf(stage, sizeof stage, "--stage=%s", e->name);
+	snprintf(deck, sizeof deck, "--deck=%s", f->deck);
+	snprintf(out, sizeof out, "--out=%s", dir);
+	snprintf(ceilings, sizeof ceilings, "--ceilings=%s", f->ceilings);
+	argv[argc++] = (char *)f->exe;
+	argv[argc++] = "run";
+	argv[argc++] = workload;
+	argv[argc++] = stage;
+	argv[argc++] = deck;
+	argv[argc++] = out;
+	argv[argc++] = ceilings;
+	if (!snapshots)
+		argv[argc++] = "--no-snapshots";
+	if (apod_run_flags() & APOD_SIM_TRACE)
+		argv[argc++] = "--trace";
+	argv[argc] = NULL;
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) < 0)
+		return apod_fail("fork: %s", strerror(errno));
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		if (null >= 0)
+			dup2(null, STDOUT_FILENO);
+		execv(f->exe, argv);
+		fprintf(stderr, "%s: cannot run %s: %s\n", apod_prog->name, f->exe, strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return apod_fail("waitpid: %s", strerror(errno));
+	if (WIFSIGNALED(status))
+		return apod_fail("its process was killed by signal %d", WTERMSIG(status));
+	if (WEXITSTATUS(status) != 0)
+		return apod_fail("its process exited %d (its reason is above)", WEXITSTATUS(status));
+	return 0;
+}
+
+int apod_fresh_run(struct apod_fresh *f, const struct apod_workload *w,
+                   const struct apod_stage *e, const void *params, const void *problem,
+                   const char *out, struct apod_run *r)
+{
+	const struct apod_workload *ws[] = { w, NULL };
+	char dir[PATH_MAX + 64];
+	void *loaded = NULL;
+	int rc;
+	if (!f->ok)
+		return apod_run_stage(w, e, params, problem, out, r);
+	if (out)
+		snprintf(dir, sizeof dir, "%s", out);
+	else
+		snprintf(dir, sizeof dir, "%s/%s", f->scratch, e->name);
+	rc = run_child(f, w, e, dir, out != NULL);
+	if (rc == 0 && (rc = apod_results_load(dir, ws, &loaded, r)) == 0) {
+		if ((rc = apod_results_load_timers(dir, r)) != 0)
+			apod_run_free(r);
+		else
+			r->problem = problem;
+	}
+	free(loaded);
+	if (!out)
+		remove_tree(dir);
+	return rc;
+}

@@ -1,0 +1,38 @@
+/*
+ * fresh.h: each stage of the table in a process of its own.
+ *
+ * A stage run in the table's own process inherits what the stages before
+ * it left: a grown heap, glibc's raised mmap threshold, faulted-in pages.
+ * A program that allocates and frees megabytes at every step paid for them
+ * in serial's run, first, and not in the next stage's, which then ran the
+ * same unported code 34-57% faster and was called MODEL BROKEN (issue 32).
+ * So the table runs each stage as `run --no-snapshots` runs it, in a fresh
+ * process of this same program, and reads its results directory back.
+ */
+#ifndef APOD_CLI_FRESH_H
+#define APOD_CLI_FRESH_H
+
+#include <limits.h>
+
+#include "cpu/harness/run.h"
+
+struct apod_fresh {
+	int ok;                   /* 0: no fresh processes here; run in this one */
+	char exe[PATH_MAX];       /* this program */
+	char scratch[PATH_MAX];   /* the deck, the children's ceilings, their results */
+	char deck[PATH_MAX + 16], ceilings[PATH_MAX + 16];
+};
+
+/* Make the scratch folder and the deck the children read.  Where this
+ * program cannot name itself, f->ok is 0 and every stage runs here. */
+void apod_fresh_begin(struct apod_fresh *f, const struct apod_workload *w, const void *params);
+/* Stage e in a process of its own (or here, where f->ok is 0): its results
+ * in out (kept) or in the scratch folder (read, then removed), loaded into
+ * r with its timers.  0, or -1 with the reason (apod_fail). */
+int apod_fresh_run(struct apod_fresh *f, const struct apod_workload *w,
+                   const struct apod_stage *e, const void *params, const void *problem,
+                   const char *out, struct apod_run *r);
+/* Remove the scratch folder. */
+void apod_fresh_end(struct apod_fresh *f);
+
+#endif
