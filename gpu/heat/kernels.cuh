@@ -15,12 +15,27 @@
 #define SWEEP_BY 8
 
 /* genTimeStep: one thread per interior cell. */
+/* CUDA allows at most 65535 blocks down a grid: a grid of more rows than
+ * that many blocks hold (3x1048576 is a legal deck) strides over the rest,
+ * each block taking every gridDim.y-th band of SWEEP_BY rows. */
+#define SWEEP_MAX_GRID_Y 65535u
+
+/* The sweep's grid for `rows` rows (from 1) of nx columns. */
+static inline dim3 sweep_grid(size_t nx, size_t rows)
+{
+	size_t by = (rows + SWEEP_BY - 1) / SWEEP_BY;
+	return dim3((unsigned)((nx - 2 + SWEEP_BX - 1) / SWEEP_BX),
+	            (unsigned)(by < SWEEP_MAX_GRID_Y ? by : SWEEP_MAX_GRID_Y));
+}
+
 static __global__ void sweep_kernel(const heat_real *__restrict__ cur, heat_real *__restrict__ next,
                                     size_t nx, size_t ny, heat_real alpha)
 {
 	size_t j = (size_t)blockIdx.x * SWEEP_BX + threadIdx.x + 1;
-	size_t i = (size_t)blockIdx.y * SWEEP_BY + threadIdx.y + 1;
-	if (i + 1 < ny && j + 1 < nx) {
+	if (j + 1 >= nx)
+		return;
+	for (size_t i = (size_t)blockIdx.y * SWEEP_BY + threadIdx.y + 1; i + 1 < ny;
+	     i += (size_t)gridDim.y * SWEEP_BY) {
 		size_t c = i * nx + j;
 		next[c] = heat_cell_update(cur[c], cur[c - nx], cur[c + nx], cur[c + 1], cur[c - 1], alpha);
 	}

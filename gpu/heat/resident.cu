@@ -168,8 +168,7 @@ int resident_sweep(struct heat_resident *r)
 {
 	const struct heat_problem *p = r->p;
 	dim3 block(SWEEP_BX, SWEEP_BY);
-	dim3 grid((unsigned)((p->nx - 2 + SWEEP_BX - 1) / SWEEP_BX),
-	          (unsigned)((p->ny - 2 + SWEEP_BY - 1) / SWEEP_BY));
+	dim3 grid = sweep_grid(p->nx, p->ny - 2);
 	heat_real *t;
 	if (resident_issue(r))
 		return -1;

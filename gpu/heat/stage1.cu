@@ -79,8 +79,7 @@ static int gpu1_step(void *ctx)
 	const struct heat_problem *p = g->p;
 	size_t bytes = p->n * sizeof(heat_real);
 	dim3 block(SWEEP_BX, SWEEP_BY);
-	dim3 grid((unsigned)((p->nx - 2 + SWEEP_BX - 1) / SWEEP_BX),
-	          (unsigned)((p->ny - 2 + SWEEP_BY - 1) / SWEEP_BY));
+	dim3 grid = sweep_grid(p->nx, p->ny - 2);
 	APOD_CUDA_TRY(cudaMemcpy(g->d_cur, g->host, bytes, cudaMemcpyHostToDevice));
 	APOD_LAUNCH_TRY((sweep_kernel<<<grid, block>>>(g->d_cur, g->d_next, p->nx, p->ny, p->alpha)));
 	if (p->nsrc)

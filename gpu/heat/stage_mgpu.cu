@@ -95,8 +95,11 @@ static __global__ void sweep_rows_kernel(const heat_real *__restrict__ cur,
                                          size_t r1, heat_real alpha)
 {
 	size_t j = (size_t)blockIdx.x * SWEEP_BX + threadIdx.x + 1;
-	size_t i = r0 + (size_t)blockIdx.y * SWEEP_BY + threadIdx.y;
-	if (i < r1 && j + 1 < nx) {
+	if (j + 1 >= nx)
+		return;
+	/* Past SWEEP_MAX_GRID_Y blocks down, strided as sweep_kernel. */
+	for (size_t i = r0 + (size_t)blockIdx.y * SWEEP_BY + threadIdx.y; i < r1;
+	     i += (size_t)gridDim.y * SWEEP_BY) {
 		size_t c = i * nx + j;
 		next[c] = heat_cell_update(cur[c], cur[c - nx], cur[c + nx], cur[c + 1], cur[c - 1], alpha);
 	}
@@ -353,16 +356,15 @@ static int step_on_streams(struct mgpu *g)
 {
 	const struct heat_problem *p = g->p;
 	size_t nx = p->nx, rows = g->hi - g->lo;
-	dim3 block(SWEEP_BX, SWEEP_BY);
-	unsigned gx = (unsigned)((nx - 2 + SWEEP_BX - 1) / SWEEP_BX);
+	dim3 block(SWEEP_BX, SWEEP_BY), row = sweep_grid(nx, 1);
 	heat_real *t;
 
 	/* The boundary rows first, on the edge stream: local row 1 and row
 	 * `rows` (the same row when the block is one row thick). */
-	APOD_LAUNCH_TRY((sweep_rows_kernel<<<dim3(gx, 1), block, 0, g->edge>>>(g->d_cur, g->d_next, nx, 1,
-	                                                                  2, p->alpha)));
+	APOD_LAUNCH_TRY((sweep_rows_kernel<<<row, block, 0, g->edge>>>(g->d_cur, g->d_next, nx, 1, 2,
+	                                                              p->alpha)));
 	if (rows > 1)
-		APOD_LAUNCH_TRY((sweep_rows_kernel<<<dim3(gx, 1), block, 0, g->edge>>>(
+		APOD_LAUNCH_TRY((sweep_rows_kernel<<<row, block, 0, g->edge>>>(
 			g->d_cur, g->d_next, nx, rows, rows + 1, p->alpha)));
 	if (g->nsrc_edge)
 		APOD_LAUNCH_TRY((pin_kernel<<<(unsigned)((g->nsrc_edge + 255) / 256), 256, 0, g->edge>>>(
@@ -370,11 +372,9 @@ static int step_on_streams(struct mgpu *g)
 	/* The halos, while the interior is swept. */
 	if (exchange_halos(g, g->d_next))
 		return -1;
-	if (rows > 2) {
-		unsigned gy = (unsigned)((rows - 2 + SWEEP_BY - 1) / SWEEP_BY);
-		APOD_LAUNCH_TRY((sweep_rows_kernel<<<dim3(gx, gy), block, 0, g->inner>>>(g->d_cur, g->d_next, nx,
-		                                                                    2, rows, p->alpha)));
-	}
+	if (rows > 2)
+		APOD_LAUNCH_TRY((sweep_rows_kernel<<<sweep_grid(nx, rows - 2), block, 0, g->inner>>>(
+			g->d_cur, g->d_next, nx, 2, rows, p->alpha)));
 	if (g->nsrc_inner)
 		APOD_LAUNCH_TRY((pin_kernel<<<(unsigned)((g->nsrc_inner + 255) / 256), 256, 0, g->inner>>>(
 			g->d_next, g->d_src_inner, g->d_temp_inner, g->nsrc_inner)));
