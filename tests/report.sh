@@ -9,6 +9,13 @@ deck=$top_srcdir/data/small.deck
 fail() { echo "FAIL: $*"; exit 1; }
 
 command -v gnuplot >/dev/null 2>&1 || { echo "SKIP: no gnuplot (apt-get install gnuplot-nox)"; exit 77; }
+# The report runs the table, whose mpi stage starts Open MPI, which frees
+# not all it allocates (tests/table.sh): in the sanitizers' build its
+# leaks are not checked; addresses and undefined behaviour still are.
+if [ "${APOD_SANITIZE:-no}" = yes ]; then
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	export ASAN_OPTIONS
+fi
 
 # No --out: a usage error.
 "$APOD" report --deck="$deck" >"$work/o" 2>&1

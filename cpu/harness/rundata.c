@@ -115,10 +115,11 @@ int apod_run_alloc(struct apod_run *r, const struct apod_workload *w, const void
 		struct apod_series_data *d = &r->series[i];
 		d->cols = s->columns ? s->columns(params) : s->ncolumns;
 		if (s->column_names && apod_column_names_count(s->column_names) != d->cols) {
+			int cols = d->cols;   /* d goes with the run */
 			apod_run_free(r);
 			return apod_fail("workload %s: series %s: column_names '%s' name %d columns, but "
 			                 "columns() gives %d for this deck", w->name, s->name,
-			                 s->column_names, apod_column_names_count(s->column_names), d->cols);
+			                 s->column_names, apod_column_names_count(s->column_names), cols);
 		}
 		d->every = w->probes[s->probe].every(params);
 		d->rows = d->every > 0 ? r->steps / d->every : 0;
