@@ -20,20 +20,6 @@ static int bad_name(const char *s)
 	return 0;
 }
 
-int apod_column_names_count(const char *list)
-{
-	int n = 1;
-	if (!*list)
-		return -1;
-	for (const char *c = list; *c; c++)
-		if (*c == ',') {
-			if (c == list || c[1] == ',' || c[1] == '\0')
-				return -1;
-			n++;
-		}
-	return n;
-}
-
 static size_t value_size(enum apod_param_type t)
 {
 	switch (t) {

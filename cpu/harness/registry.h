@@ -12,10 +12,6 @@
  * against.  taken(key), where not NULL, says whether a key would clash with
  * an option of the command line: the harness knows no options; the command
  * line passes its own (apod_option_taken, cli). */
-/* The names in a comma-separated header list (a series' column_names), or
- * -1 where one of them is empty. */
-int apod_column_names_count(const char *list);
-
 int apod_workload_valid(const struct apod_workload *w, int (*taken)(const char *key));
 /* Every workload of prog checked (apod_workload_valid), no two with one
  * name: the program as the harness then uses it, each workload in the

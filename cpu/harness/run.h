@@ -75,6 +75,9 @@ int apod_array_count(const struct apod_workload *w);
 /* Allocate r's series and arrays for a run of w with these parameters
  * (zeroed), each array in its declared dtype. */
 int apod_run_alloc(struct apod_run *r, const struct apod_workload *w, const void *params);
+/* The names in a comma-separated header list (a series' column_names), or
+ * -1 where one of them is empty. */
+int apod_column_names_count(const char *list);
 void apod_run_free(struct apod_run *r);
 
 /* Run stage e of w on the problem.  With outdir, write snapshots and the

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "fail.h"
-#include "registry.h"
 #include "npy.h"
 #include "run.h"
 #include "typed.h"
@@ -96,6 +95,20 @@ const struct apod_stage *apod_stage_find(const struct apod_workload *w, const ch
 		if (!strcmp(w->stages[i]->name, name))
 			return w->stages[i];
 	return NULL;
+}
+
+int apod_column_names_count(const char *list)
+{
+	int n = 1;
+	if (!*list)
+		return -1;
+	for (const char *c = list; *c; c++)
+		if (*c == ',') {
+			if (c == list || c[1] == ',' || c[1] == '\0')
+				return -1;
+			n++;
+		}
+	return n;
 }
 
 int apod_run_alloc(struct apod_run *r, const struct apod_workload *w, const void *params)
