@@ -36,6 +36,11 @@ done
 [ "$(grep -c '<svg' "$page")" -ge 2 ] || fail "the page has fewer than two pictures"
 grep -q '<?xml' "$page" && fail "the page inlines an XML declaration"
 grep -q 'src="http\|href="http' "$page" && fail "the page fetches something"
+# The verification column names the output closest to its tolerance, as the
+# printed table does: omp's row (its worst output, from the printed line).
+worst=$(sed -n 's/^omp .*PASS (worst: \([a-z0-9_]*\),.*/\1/p' "$work/o")
+[ -n "$worst" ] || fail "the printed table names no worst output for omp: $(grep '^omp' "$work/o")"
+grep -q "PASS (worst: $worst, " "$page" || fail "the page does not name omp's worst output ($worst)"
 
 # The same page from the table's JSON, no stage run.
 "$APOD" report --from="$work/t.json" --out="$work/f.html" >"$work/o" 2>&1 ||

@@ -48,6 +48,29 @@ static void cell_x(FILE *f, double v)
 		fputs("<td>-</td>", f);
 }
 
+/* The gate's verdict and, as the printed table gives it, the output that
+ * came closest to its tolerance (the table's JSON "worst"). */
+static void verdict(FILE *f, int reference, json_object *v)
+{
+	json_object *worst = get(v, "worst");
+	int pass = json_object_get_boolean(get(v, "pass"));
+	if (reference) {
+		fputs("<td>reference</td></tr>\n", f);
+		return;
+	}
+	fprintf(f, "<td class=\"%s\">%s", pass ? "pass" : "fail", pass ? "PASS" : "FAIL");
+	if (worst) {
+		fputs(" (worst: ", f);
+		esc(f, text(worst, "output"));
+		if (get(worst, "of_tolerance"))
+			fprintf(f, ", %.2g of tol", num(worst, "of_tolerance", NAN));
+		fputs(")", f);
+	} else {
+		fputs(" (bitwise)", f);
+	}
+	fputs("</td></tr>\n", f);
+}
+
 static void table(FILE *f, json_object *stages)
 {
 	fputs("<table><tr><th>stage</th><th>time (s)</th><th>vs serial</th><th>vs omp</th>"
@@ -78,9 +101,7 @@ static void table(FILE *f, json_object *stages)
 			fprintf(f, "<td>%.1f%%</td>", 100 * num(sol, "reached", 0));
 		else
 			fputs("<td>-</td>", f);
-		fprintf(f, "<td class=\"%s\">%s</td></tr>\n",
-		        i == 0 ? "" : json_object_get_boolean(get(v, "pass")) ? "pass" : "fail",
-		        i == 0 ? "reference" : json_object_get_boolean(get(v, "pass")) ? "PASS" : "FAIL");
+		verdict(f, i == 0, v);
 	}
 	fputs("</table>\n", f);
 }
