@@ -161,7 +161,7 @@ function nbody(  r, n, steps) {
 	put("snapshot_every", every("snapshot_every", steps))
 }
 
-function montecarlo(  r, paths, batches, monitor, lo, hi) {
+function montecarlo(  r, paths, batches, monitor, lo, hi, t) {
 	r = rnd()
 	monitor = r < 0.2 ? 1 : r < 0.3 ? HI["monitor"] : lrand(1, HI["monitor"])
 	r = rnd()
