@@ -15,6 +15,12 @@ extern "C" int apod_gpu_available(char *why, size_t len)
 	return apod_cuda_usable(why, len, APOD_GPU_REBUILD);
 }
 
+extern "C" int apod_gpu_stage_available(const struct apod_stage *s, char *why, size_t len)
+{
+	(void)s;
+	return apod_gpu_available(why, len);
+}
+
 extern "C" int apod_gpu_require(const char *stage, size_t bytes)
 {
 	return apod_cuda_require(stage, bytes);

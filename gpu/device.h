@@ -18,6 +18,9 @@ extern "C" {
  * reason: no device, a driver older than the runtime, no code in this
  * binary for the device's architecture. */
 int apod_gpu_available(char *why, size_t len);
+/* The same, as a GPU stage's `available` (struct apod_stage_ops). */
+struct apod_stage;
+int apod_gpu_stage_available(const struct apod_stage *s, char *why, size_t len);
 
 /* Fail with the bytes needed and free if `bytes` will not fit on the device. */
 int apod_gpu_require(const char *stage, size_t bytes);

@@ -75,14 +75,10 @@ struct apod_program {
 	/* Extra subcommands, ended by an entry whose name is NULL; may be NULL. */
 	const struct apod_command *commands;
 	/* Optional: `info`'s device section (returns 0; prints nothing where no
-	 * device is), and bench --kernels for a workload: 0 having added
-	 * "kernels" to `json` (a json-c object), 1 where there is nothing to
-	 * measure (why recorded: apod_fail where there is no device,
-	 * apod_usage_fail where w has no kernels),
-	 * -1 on a failure (apod_fail).  A CUDA port's device_info and ceilings
-	 * (below) come with apod/cuda_ceilings.cuh. */
+	 * device is).  A CUDA port's device_info and ceilings (below) come with
+	 * apod/cuda_ceilings.cuh.  (A workload's own kernels for bench are its
+	 * `kernels` member, apod/workload.h.) */
 	int (*device_info)(FILE *f);
-	int (*kernels)(const struct apod_workload *w, const void *problem, int reps, void *json);
 	/* Optional: the device's ceilings (apod/ceilings.h).  With measure 0,
 	 * only name the device (c->device, c->device_id: the cache file is
 	 * named by them); with 1, also measure c->r[APOD_CEIL_DEVICE], [H2D]
@@ -98,6 +94,15 @@ APOD_API int apod_main(int argc, char **argv, const struct apod_program *prog);
 
 /* Validate one workload as apod_main does: 0, or -1 with the reason. */
 APOD_API int apod_workload_check(const struct apod_workload *w);
+
+/* The phases of w, numbered as a stage's mark() and device_seconds() see
+ * them: how many there are, and the number of the phase called name (a
+ * step phase, a probe, or one of the harness's APOD_PHASE_*_NAME), or -1.
+ * For a stage whose device events treat some phases apart (those of the
+ * step loop, say); the numbers are the harness's and may change between
+ * revisions, the names do not. */
+APOD_API int apod_phase_total(const struct apod_workload *w);
+APOD_API int apod_phase_number(const struct apod_workload *w, const char *name);
 
 #ifdef __cplusplus
 }

@@ -135,7 +135,7 @@ static inline int apod_cuda_usable(char *why, size_t len, const char *rebuild)
 	return 1;
 }
 
-/* A GPU stage's `available` (apod/workload.h): 1 if a CUDA device can run
+/* A GPU stage's `available` (struct apod_stage_ops, apod/workload.h): 1 if a CUDA device can run
  * this program, else 0 with the reason in why, so that the table reports
  * the stage as not run, and why, instead of failing where there is no GPU.
  * The reasons are the ones a user can act on: no driver, a driver older
@@ -143,8 +143,9 @@ static inline int apod_cuda_usable(char *why, size_t len, const char *rebuild)
  * device, no code in this file for the device's architecture (rebuild with
  * its -arch).  On success the device's context is created here, so that
  * its cost (a few hundred ms) is not charged to the first timed phase. */
-static inline int apod_cuda_available(char *why, size_t len)
+static inline int apod_cuda_available(const struct apod_stage *s, char *why, size_t len)
 {
+	(void)s;
 	return apod_cuda_usable(why, len, "with nvcc -arch=sm_");
 }
 

@@ -1,18 +1,12 @@
 /*
- * apod/stock.h: ready-made members of struct apod_stage (apod/workload.h)
- * for the two stages every port has, so that a workload writes only what
- * is its own:
- *
- *     .available = apod_available_always, .width = apod_width_one,   serial
- *     .available = apod_omp_available,    .width = apod_omp_width,   omp
- *     .width = apod_width_device,                                     a GPU's
- *
- * what makes a stage the serial reference or the OpenMP baseline, said once
- * (APOD_STAGE_SERIAL, APOD_STAGE_OMP), a stage's state allocated or failed
+ * apod/stock.h: ready-made members of struct apod_stage and struct
+ * apod_stage_ops (apod/workload.h) for the two stages every port has, so
+ * that a workload writes only what is its own: what makes a stage the
+ * serial reference or the OpenMP baseline, said once (APOD_STAGE_SERIAL,
+ * APOD_STAGE_OMP, APOD_OPS_OMP), a stage's state allocated or failed
  * (apod_state_alloc) and a whole create around its setup (apod_state_create),
  * a run's host memory checked against the machine's
- * (apod_fits_in_memory), one for a stage that a build leaves out
- * (APOD_STAGE_UNBUILT), the keys most workloads have with the same meaning
+ * (apod_fits_in_memory), the keys most workloads have with the same meaning
  * (APOD_KEY_NAME, APOD_KEY_STEPS, APOD_KEY_EVERY, APOD_KEY_SNAPSHOT_EVERY),
  * and readers of one parameter for a workload's steps, snapshot_every,
  * probes' every and title (APOD_PARAM_LONG, APOD_PARAM_TEXT).
@@ -36,23 +30,10 @@
 #include "apod.h"
 #include "workload.h"
 
-/* A stage that can run wherever apod runs (the serial reference). */
-static inline int apod_available_always(char *why, size_t len)
-{
-	(void)why;
-	(void)len;
-	return 1;
-}
-
-/* One thread: Amdahl's N of a serial stage. */
-static inline int apod_width_one(void)
-{
-	return 1;
-}
-
 /* An OpenMP stage runs where the program was compiled with OpenMP. */
-static inline int apod_omp_available(char *why, size_t len)
+static inline int apod_omp_available(const struct apod_stage *s, char *why, size_t len)
 {
+	(void)s;
 #ifdef _OPENMP
 	(void)why;
 	(void)len;
@@ -64,8 +45,9 @@ static inline int apod_omp_available(char *why, size_t len)
 }
 
 /* Its N: the threads a parallel region gets (OMP_NUM_THREADS, or every core). */
-static inline int apod_omp_width(void)
+static inline int apod_omp_width(const struct apod_stage *s)
 {
+	(void)s;
 #ifdef _OPENMP
 	return omp_get_max_threads();
 #else
@@ -73,31 +55,26 @@ static inline int apod_omp_width(void)
 #endif
 }
 
-/* A device has no thread count: Amdahl's N of a GPU stage is its measured
- * speedup, which width 0 asks the harness for. */
-static inline int apod_width_device(void)
-{
-	return 0;
-}
-
-/* The members that make a stage the serial reference (one core, runs
- * anywhere) or the host's OpenMP baseline (every core, the baseline the
- * table quotes speedups against), for the top of its initializer:
+/* What makes a stage the serial reference (one core, runs anywhere) or the
+ * host's OpenMP baseline (every core, the baseline the table quotes
+ * speedups against), for the top of its description and of its ops:
  *
- *     const struct apod_stage my_stage_serial = {
- *         APOD_STAGE_SERIAL,
- *         .about = "the reference: ...",
- *         .create = serial_create, .destroy = serial_destroy,
- *         .step = serial_step, ...
+ *     static const struct apod_stage_ops serial_ops = { .create = ..., ... };
+ *     const struct apod_stage my_serial = {
+ *         APOD_STAGE_SERIAL, .about = "the reference: ...", .ops = &serial_ops,
+ *     };
+ *     static const struct apod_stage_ops omp_ops = { APOD_OPS_OMP, .create = ... };
+ *     const struct apod_stage my_omp = {
+ *         APOD_STAGE_OMP, .about = "...", .ports = "forces", .ops = &omp_ops,
  *     };
  *
- * An omp stage still says which phases it ports (.ports). */
-#define APOD_STAGE_SERIAL                                                               \
-	.name = "serial", .available = apod_available_always, .width = apod_width_one,  \
-	.runs_on = APOD_RUNS_HOST_CORE
+ * available and width left NULL mean "wherever it was built" and one thread
+ * (none on a device), which is the serial reference's and a GPU stage's. */
+#define APOD_STAGE_SERIAL .name = "serial", .runs_on = APOD_RUNS_HOST_CORE
 #define APOD_STAGE_OMP                                                                  \
-	.name = "omp", .available = apod_omp_available, .width = apod_omp_width,        \
-	.role = APOD_ROLE_HOST_BASELINE, .runs_on = APOD_RUNS_HOST_CORES
+	.name = "omp", .role = APOD_ROLE_HOST_BASELINE, .runs_on = APOD_RUNS_HOST_CORES,  \
+	.requires = "OpenMP"
+#define APOD_OPS_OMP .available = apod_omp_available, .width = apod_omp_width
 
 /* A stage's state, zeroed, or NULL with the failure recorded, so that a
  * create begins `if (!(s = apod_state_alloc(sizeof *s, "serial"))) return
@@ -164,28 +141,6 @@ static inline void *apod_state_create(const void *problem, size_t size, const ch
 	return state;
 }
 
-/* A stage this build leaves out (its code was not compiled: no CUDA, say)
- * is still listed, never available, with the reason, so that `apod stages`
- * tells a user what the build is missing.  It needs only its name, its line
- * and its ports; the ladder then points at `var`:
- *
- *     #if defined(HAVE_CUDA)
- *     #define GPU_STAGE my_stage_gpu
- *     #else
- *     APOD_STAGE_UNBUILT(my_gpu_unbuilt, "gpu", MY_GPU_ABOUT, MY_GPU_PORTS, APOD_WHY_NO_CUDA);
- *     #define GPU_STAGE my_gpu_unbuilt
- *     #endif
- */
-#define APOD_STAGE_UNBUILT(var, name_, about_, ports_, reason)                          \
-	static int var##_available(char *why, size_t len)                               \
-	{                                                                               \
-		snprintf(why, len, "%s", reason);                                       \
-		return 0;                                                               \
-	}                                                                               \
-	static const struct apod_stage var = {                                          \
-		.name = name_, .about = about_, .ports = ports_, .available = var##_available \
-	}
-
 /* The keys most workloads share, each meaning the same everywhere: the
  * deck's name (it changes no result), the steps, how often a probe runs
  * and how often a snapshot is written (0: never; it changes no result
@@ -230,14 +185,5 @@ static inline void *apod_state_create(const void *problem, size_t size, const ch
 	{                                                                               \
 		return ((const type *)params)->member;                                  \
 	}
-
-/* Why a GPU stage is missing: the build had no CUDA (HAVE_CUDA unset), or
- * left every GPU stage out (APOD_NO_GPU_STAGES, apod's profiling build). */
-#ifdef APOD_NO_GPU_STAGES
-#define APOD_WHY_NO_CUDA "not in this build (the profiling build has no GPU stages)"
-#else
-#define APOD_WHY_NO_CUDA                                                                \
-	"built without CUDA (HAVE_CUDA unset: configure found no nvcc, or --without-cuda)"
-#endif
 
 #endif

@@ -2,32 +2,43 @@
  * apod/workload.h: the interface between the apod harness and a workload.
  *
  * A workload is a serial program ported stage by stage: its parameters, the
- * stages that implement it (the serial reference first), and what a run
- * produces.  It hands the harness one `struct apod_workload`; the harness
- * does the rest once for every workload: the main loop and its phase
- * timers, the deck and --KEY=VALUE parsing, results files, snapshots, the
- * verification gate, Amdahl's bounds, the APOD table, bench and assess.
+ * phases of one step, what it observes and produces, and the stages that
+ * implement it (the serial reference first).  It hands the harness one
+ * `struct apod_workload`; the harness does the rest once for every
+ * workload: the main loop and its phase timers, the deck and --KEY=VALUE
+ * parsing, results files, snapshots, the verification gate, Amdahl's
+ * bounds, the speed of light, the APOD table, bench and assess.
  *
- * The harness's loop, for a stage S of workload W with problem P:
+ * The harness's loop, for a stage S of workload W with problem P, in this
+ * order, which is part of the interface:
  *
- *     ctx = S->create(P)                                       phase "setup"
+ *     ctx = S->ops->create(S, P)                          phase "setup"
+ *     every probe k with APOD_AT_START: probe(ctx, k, 0, ...)   (step 0)
  *     for step = 1 .. W->steps(params):
- *         S->step(ctx)                                         W->step_phase
- *         for each probe k due at this step (every(params) divides step):
- *             S->probe(ctx, k, rows)                           W->probes[k].name
- *         if a snapshot is due: S->fetch or S->snapshot_*     "writeSnapshot"
- *     S->fetch(ctx, a, buffer) for every array a               "fetchResults"
- *     the harness writes the results files (with --out)        "writeReport"
- *     S->destroy(ctx)
+ *         for each step phase j of W->phases, in order:
+ *             S->ops->step(ctx, j, step, steps)           W->phases[j].name
+ *         for each probe k due at this step, in order:
+ *             S->ops->probe(ctx, k, step, row, rows)      W->probes[k].name
+ *         if a snapshot is due: fetch or snapshot_*       "writeSnapshot"
+ *     every probe k with APOD_AT_END not already due at the last step
+ *     S->ops->fetch(ctx, a, buffer) for every array a     "fetchResults"
+ *     the harness writes the results files (with --out)   "writeReport"
+ *     S->ops->destroy(ctx)
+ *
+ * Every phase has a name, its own timer (host clocks, and the device's
+ * where the stage marks it), its declared work (the workload's work(), for
+ * the speed of light) and a place in the stages' ports.  Phases are named,
+ * never numbered: the harness builds its table of them once, when the
+ * workload is registered.
  *
  * Every table below ends with an entry whose name is NULL.  Every function
  * returns 0 (or a pointer) on success, or -1 (NULL) after apod_fail() or
  * apod_usage_fail() (apod/apod.h) has recorded why; none prints or exits.
  *
- * Versioning, as SQLite's VFS does it: `version` says which revision of this
- * struct the workload was compiled against.  Later revisions only add
- * members at the end, so a workload built against version 1 keeps working;
- * the harness reads a member only where `version` says it exists.
+ * A method receives the object it belongs to: the stage (create, available,
+ * width, reporter, agree), or the context its stage's create returned (the
+ * rest); a workload's methods receive the parameters, and the problem where
+ * one exists.
  */
 #ifndef APOD_WORKLOAD_H
 #define APOD_WORKLOAD_H
@@ -38,21 +49,15 @@
 extern "C" {
 #endif
 
-/* 1: the first revision.  2: struct apod_stage gained reporter and agree
- * (a stage that runs as several processes, such as MPI ranks).
- * 3: the machine and the shape of a program (see "revision 3" below each
- * struct): the work of every phase, for the speed of light; a stage's role
- * and where it runs; steps and probes told their index; probes whose rows
- * stay on the device until collected; integer outputs; workloads whose
- * outputs are series only; tolerances that see the problem; keys with a
- * list of choices; a workload's own kernel benchmark; constant column
- * counts as data.
- *
- * The element structs (apod_param, apod_array, apod_series) grew too: the
- * harness steps through a workload's tables with the size of the revision
- * it was compiled against, so a table built against revision 2 is read
- * with revision 2's element size (SQLite's szOsFile, in reverse). */
-#define APOD_WORKLOAD_VERSION 3
+/* Revision 4, designed from real ports (doc/extending.md, "Revision 4"):
+ * a step of named phases, probes at step 0 and at the end, phases named
+ * rather than numbered, work() that sees the problem, one member for each
+ * job, a stage described once with its operations apart (NULL where the
+ * build leaves them out), comparison horizons and statistical comparisons.
+ * Revisions 1 to 3 are not read: a workload written for them fails to
+ * compile on the members that changed, and one compiled against them is
+ * refused at registration with the name of this revision. */
+#define APOD_WORKLOAD_VERSION 4
 
 /* ---- parameters: one key table gives the deck parser, the defaults, the
  * --KEY=VALUE options, the JSON in report.json both ways and the test that
@@ -64,7 +69,7 @@ enum apod_param_type {
 	APOD_PARAM_PAIR,    /* long[2]: "AxB", each in [lo, hi] (e.g. size = 2048x1024) */
 	APOD_PARAM_NAME,    /* char[APOD_NAME_MAX]: letters, digits, '-' and '_' */
 	APOD_PARAM_CUSTOM,  /* parsed and formatted by the workload's own set and get */
-	APOD_PARAM_CHOICE   /* revision 3. int: the index of one of `choices` */
+	APOD_PARAM_CHOICE   /* int: the index of one of `choices` */
 };
 
 #define APOD_NAME_MAX 64
@@ -96,8 +101,7 @@ struct apod_param {
 	int (*get)(const void *params, int i, char *buf, size_t len);
 	void (*reset)(void *params);
 
-	/* ---- revision 3 ----
-	 * APOD_PARAM_CHOICE only: the names it accepts, NULL-ended; the value
+	/* APOD_PARAM_CHOICE only: the names it accepts, NULL-ended; the value
 	 * is stored as the int index of the name given.  `apod workloads`
 	 * lists them, and a wrong name is refused with the list. */
 	const char *const *choices;
@@ -112,23 +116,45 @@ enum apod_compare {
 	APOD_COMPARE_ULP,     /* at most `ulps` units in the last place (float grid) */
 	APOD_COMPARE_COUNTS,  /* rows of counts (histograms): each row's totals equal
 	                         `total` on both sides, and sum |got - want| <= frac*total */
-	APOD_COMPARE_DRIFT    /* an invariant: in each run on its own, every row stays
-	                         within atol + rtol*|first row| of the first row */
+	APOD_COMPARE_DRIFT,   /* a conserved quantity: in each run on its own, every row
+	                         stays within atol + rtol*|first row| of the first row (the
+	                         step-0 row where the probe runs APOD_AT_START) */
+	APOD_COMPARE_STATS    /* statistics, not trajectories: the mean and the spread
+	                         (standard deviation) of each column over the rows (of a
+	                         series), or of all the elements (of an array), agree
+	                         within atol + rtol*|want| each */
 };
 
-/* Tolerances, designed from the parameters by the workload's hook: `any_float`
- * is 1 when either side was computed in single precision.  The hook fills
- * what its comparison reads and may leave the rest zero. */
+/* Tolerances, designed by the output's tolerance(): it fills what the
+ * comparison `kind` reads and may leave the rest zero. */
 struct apod_tol {
 	double atol, rtol;
 	long long ulps;
 	double frac, total;
 };
 
-/* The element types of outputs.  Revision 3 adds the integers (.npy '<i4',
- * '<i8', '<u8'), compared exactly or by absolute difference in integers,
+/* The element types of outputs (.npy '<f8', '<f4', '<i4', '<i8', '<u8').
+ * The first is the default: an output that says nothing holds doubles.
+ * Integers are compared exactly or by absolute difference in integers,
  * never through a double. */
-enum apod_dtype { APOD_F32, APOD_F64, APOD_I32, APOD_I64, APOD_U64 };
+enum apod_dtype { APOD_F64, APOD_F32, APOD_I32, APOD_I64, APOD_U64 };
+
+/* An output's tolerance for the comparison `kind` (its compare, or its
+ * beyond past the horizon): params and the problem every stage started
+ * from (`apod verify` builds it from the deck in report.json); any_float 1
+ * when either side was computed in single precision; column: the series'
+ * column (0 for an array, and for COUNTS and DRIFT, which hold whole rows). */
+typedef void (*apod_tolerance_fn)(const void *params, const void *problem, int any_float,
+                                  int column, enum apod_compare kind, struct apod_tol *t);
+
+/* A comparison horizon, for chaotic dynamics: trajectories of two correct
+ * stages part like e^(lambda t), so past some step only conserved and
+ * statistical quantities must agree.  horizon(params) is the last step
+ * whose values are compared by `compare` (0 or NULL: no horizon); past it
+ * an output is compared by `beyond` (APOD_COMPARE_STATS, or DRIFT for a
+ * series): a series' rows after the horizon, and an array whenever the run
+ * is longer than the horizon.  A deck may choose it through a key. */
+typedef long (*apod_horizon_fn)(const void *params);
 
 /* An array the stages hold: fetched at the end (NAME.npy), and optionally
  * snapshotted every snapshot_every(params) steps (SNAPSHOT_NNNNNNNNN.npy). */
@@ -139,86 +165,92 @@ struct apod_array {
 	int (*shape)(const void *params, size_t dims[2]);
 	const char *snapshot;       /* file prefix of the snapshots; NULL: none */
 	enum apod_compare compare;
-	void (*tolerance)(const void *params, int any_float, struct apod_tol *t);
-
-	/* ---- revision 3 ----
-	 * Optional, in place of tolerance: the tolerance designed from the
-	 * problem too (the data a stage starts from), where the right bound
-	 * depends on it.  `apod verify` builds the problem from the deck in
-	 * report.json to call it. */
-	void (*tolerance_of)(const void *params, const void *problem, int any_float,
-	                     struct apod_tol *t);
+	apod_tolerance_fn tolerance;   /* NULL only for EXACT */
+	apod_horizon_fn horizon;       /* optional */
+	enum apod_compare beyond;
 };
 
-/* An observation phase: after every every(params)-th step the harness asks
- * the stage to fill one row of each series the probe owns, and times it
- * under the probe's name. */
+/* An observation: after every every(params)-th step (0: never), and at
+ * step 0 and the end where `at` says, the harness asks the stage for one
+ * row of each series the probe owns, and times it under the probe's name.
+ * Probes observe: a stage's probe must not change what later steps do. */
+#define APOD_AT_START 1u   /* also at step 0: after create, before the first step */
+#define APOD_AT_END   2u   /* also after the last step, where every() does not fall on it */
 struct apod_probe {
 	const char *name;                      /* the phase, e.g. "computeEnergy" */
-	long (*every)(const void *params);     /* 0: never */
+	long (*every)(const void *params);     /* NULL or 0: only where `at` says */
+	unsigned at;                           /* APOD_AT_* */
 };
 
 /* A per-step table (NAME.csv: a "step" column, then the values). */
 struct apod_series {
 	const char *name;
-	int probe;                             /* index into the workload's probes */
-	int (*columns)(const void *params);    /* values per row */
-	/* Column headers: a comma-separated list, or NULL to number them after
-	 * column_prefix ("bin" gives bin0, bin1, ...). */
+	const char *probe;                     /* the name of the probe that fills it */
+	/* Column headers, comma-separated; their count is the row's width.
+	 * Where the width depends on the deck, leave them NULL and give
+	 * columns(params), the headers numbered after column_prefix ("bin"
+	 * gives bin0, bin1, ...). */
 	const char *column_names;
+	int (*columns)(const void *params);
 	const char *column_prefix;
-	int integer;                           /* whole numbers (counts): printed as such */
+	enum apod_dtype dtype;                 /* APOD_F64 (the default) or an integer type */
 	enum apod_compare compare;
-	/* Per column (COUNTS and DRIFT: column 0 for the whole row). */
-	void (*tolerance)(const void *params, int any_float, int column, struct apod_tol *t);
-
-	/* ---- revision 3 ----
-	 * ncolumns: the number of values per row where it is a constant (then
-	 * columns may be NULL).  dtype: APOD_I32, APOD_I64 or APOD_U64 for
-	 * integer values, kept and compared as integers (a probe then fills
-	 * them through probe_at or probe_collect, whose rows are typed);
-	 * APOD_F64, or 0, for doubles.  tolerance_of: as the array's. */
-	int ncolumns;
-	enum apod_dtype dtype;
-	void (*tolerance_of)(const void *params, const void *problem, int any_float, int column,
-	                     struct apod_tol *t);
+	apod_tolerance_fn tolerance;           /* NULL only for EXACT */
+	apod_horizon_fn horizon;               /* optional */
+	enum apod_compare beyond;
 };
+
+/* A phase of one step: the program's own sections of its time loop (half
+ * kick, drift, redistribution, forces...), each timed on its own. */
+struct apod_phase {
+	const char *name;
+};
+
+/* The harness's own phases, by name, for ports and work(). */
+#define APOD_PHASE_SETUP_NAME    "setup"
+#define APOD_PHASE_SNAPSHOT_NAME "writeSnapshot"
+#define APOD_PHASE_FETCH_NAME    "fetchResults"
+#define APOD_PHASE_REPORT_NAME   "writeReport"
 
 /* ---- stages ------------------------------------------------------------ */
 
-/* The phases a stage changes from the serial reference: every phase it
- * makes faster (or slower) must be declared, not only the compute.  The
- * bound on its speedup (Amdahl's law) counts the serial run's time in
- * exactly these, and the table checks the claim: a stage that is faster
- * than serial in a phase it did not declare is reported, since the bound
- * then no longer holds.  writeReport (the results files) is the harness's
- * own and no stage changes it. */
-#define APOD_PORTS_SETUP     (1u << 0)
-#define APOD_PORTS_STEP      (1u << 1)
-#define APOD_PORTS_PROBE(k)  (1u << (2 + (k)))       /* k < APOD_MAX_PROBES */
-#define APOD_PORTS_FETCH     (1u << 28)              /* fetchResults: the arrays at the end */
-#define APOD_PORTS_SNAPSHOT  (1u << 29)
-#define APOD_PORTS_REPORT    (1u << 30)
-#define APOD_MAX_PROBES      16
+struct apod_stage;
 
-struct apod_stage {
-	const char *name;
-	const char *about;                     /* one line for `apod stages` */
-	unsigned ports;                        /* APOD_PORTS_* */
+/* What a stage does, in its own file (the .cu of a GPU stage); a stage the
+ * build leaves out has a NULL `ops` in its description. */
+struct apod_stage_ops {
+	/* Optional: 1 if the stage can run here; else 0 with the reason in why.
+	 * NULL: wherever it was built. */
+	int (*available)(const struct apod_stage *s, char *why, size_t len);
+	/* Optional: threads it runs on (Amdahl's N); 0 where there is no such
+	 * count (a GPU).  NULL: 0 for a stage that runs on a device, else 1. */
+	int (*width)(const struct apod_stage *s);
 
-	/* 1 if the stage can run here; else 0 with the reason in why. */
-	int (*available)(char *why, size_t len);
-	/* Threads it runs on (Amdahl's N); 0 where there is no such count (a GPU). */
-	int (*width)(void);
-
-	void *(*create)(const void *problem);
-	int (*step)(void *ctx);
-	/* Fill rows[i] (columns(params) doubles) for every series i of probe k;
-	 * rows[i] is NULL for the series of other probes. */
-	int (*probe)(void *ctx, int k, double *const *rows);
+	void *(*create)(const struct apod_stage *s, const void *problem);
+	/* Step phase `phase` (an index into the workload's phases) of step
+	 * `step` (1 .. steps).  A program with no time loop cuts its work into
+	 * `steps` batches and does batch `step` (doc/porting.md). */
+	int (*step)(void *ctx, int phase, long step, long steps);
+	/* Probe k at step `step` (0 for APOD_AT_START), the probe's row `row`
+	 * (counted from 0): write into rows[i] (the series' width, in its
+	 * dtype) for every series i the probe owns (rows[i] NULL for the
+	 * others).  A stage with collect gets rows == NULL: it issues the work,
+	 * keeps row `row` where it was computed (its buffers numbered
+	 * row % defer_rows) and returns without waiting. */
+	int (*probe)(void *ctx, int k, long step, long row, void *const *rows);
 	/* Copy array a's current values into dst (in the array's dtype). */
 	int (*fetch)(void *ctx, int a, void *dst);
 	void (*destroy)(void *ctx);
+
+	/* Optional, with defer_rows > 0: deferred probes, for a stage whose
+	 * probes are computed on a device, so that no step waits for the host.
+	 * The stage holds up to defer_rows rows a probe; before a probe would
+	 * have more pending, before every snapshot and at the end, the harness
+	 * calls collect(ctx, k, first, count, rows): wait for rows first ..
+	 * first+count-1 and write them into rows[i], count rows one after
+	 * another.  Timed as probe k's phase, since the wait is its work. */
+	long defer_rows;
+	int (*collect)(void *ctx, int k, long first, long count, void *const *rows);
 
 	/* Optional, both or neither: snapshots that overlap the steps.
 	 * snapshot_begin takes a copy of array a and returns at once;
@@ -230,89 +262,70 @@ struct apod_stage {
 	                       void *arg);
 
 	/* Optional, both or neither: device time per phase, for a stage whose
-	 * calls return before the device has done the work (the host clocks
-	 * then time launches, and the wait lands in whichever phase syncs).
-	 * The harness calls mark(ctx, phase, 0) before and mark(ctx, phase, 1)
-	 * after each call it times (phase: the index apod_phase_name counts:
-	 * 1 the step, 2.. the probes, then writeSnapshot and fetchResults), and
-	 * device_seconds(ctx, seconds, nphases) before destroy, to add the
-	 * device time of each phase (CUDA events on the stage's stream, say). */
+	 * calls return before the device has done the work.  The harness calls
+	 * mark(ctx, phase, 0) before and mark(ctx, phase, 1) after each call it
+	 * times, `phase` being a number below nphases that the stage need not
+	 * interpret, and device_seconds(ctx, seconds, nphases) before destroy,
+	 * to add the device time of each (CUDA events on the stage's stream). */
 	int (*mark)(void *ctx, int phase, int end);
 	int (*device_seconds)(void *ctx, double *seconds, int nphases);
 
-	/* ---- revision 2: read only where the workload's version >= 2 ----
+	/* Optional, both or neither: a stage that runs as several processes at
+	 * once (MPI ranks), each running apod with the same arguments and
+	 * holding part of the problem.
 	 *
-	 * Optional, both or neither: a stage that runs as several processes at
-	 * once (MPI ranks under mpirun), each running apod with the same
-	 * arguments and holding part of the problem.  The harness stays free of
-	 * the library that connects them; it only asks the stage two things.
+	 * reporter: 1 if this process reports (prints the table, writes the
+	 * results files and the JSON), 0 if it only takes part, or -1 after
+	 * apod_fail() if the processes cannot be started.  Called once, before
+	 * create, only for the stage about to run.
 	 *
-	 * reporter: 1 if this process is the one that reports (prints the
-	 * table, writes the results files and the JSON), 0 if it only takes
-	 * part, or -1 after apod_fail() if the processes cannot be started.
-	 * The harness calls it once, before create, and only for the stage that
-	 * is about to run: it is where the stage may start its processes' link.
-	 *
-	 * agree: a collective call, made on every process at the same point with
-	 * whether this process failed there.  It returns 0 where none did; else
-	 * -1 on every process, with the first failure's reason recorded (by
-	 * apod_fail or apod_usage_fail, as the failing process recorded it).
-	 * The harness calls it after each thing the reporter does alone (making
-	 * the results directory, writing a snapshot or the results, committing
-	 * them), so that no process waits in a collective for one that gave up.
+	 * agree: a collective call, made on every process at the same point
+	 * with whether this process failed there; 0 where none did, else -1 on
+	 * every process with the first failure's reason recorded.  The harness
+	 * calls it after each thing the reporter does alone.
 	 *
 	 * The stage's own calls (create, step, probe, fetch) are made on every
-	 * process in the same order, and each must agree before it returns: 0
-	 * everywhere or -1 everywhere.  fetch need fill dst only on the
-	 * reporter.  Such a stage does not stream snapshots (no snapshot_begin). */
-	int (*reporter)(void);
-	int (*agree)(int failed);
-
-	/* ---- revision 3: read only where the workload's version >= 3 ----
-	 *
-	 * role: what the harness may take this stage for (APOD_ROLE_*).  The
-	 * table quotes every speedup against the HOST_BASELINE stage as well as
-	 * serial, and `apod scale` scales that stage over threads.  The first
-	 * stage is the reference whatever it says.
-	 *
-	 * runs_on: where the phases it ports run (APOD_RUNS_*), so the speed of
-	 * light of each uses that resource's measured ceilings.  0: where
-	 * width says (threads: the host's cores; 0: a device). */
-	unsigned role;
-	unsigned runs_on;
-
-	/* Optional, in place of step: told which step this is (1 .. steps) and
-	 * how many there are.  A program with no time loop cuts its work into
-	 * `steps` batches and does batch `step` here (doc/porting.md). */
-	int (*step_at)(void *ctx, long step, long steps);
-
-	/* Optional, in place of probe: told the step, and rows[i] in series i's
-	 * dtype (doubles unless the series asks for integers). */
-	int (*probe_at)(void *ctx, int k, long step, void *const *rows);
-
-	/* Optional, all three or none: deferred probes, for a stage whose
-	 * probes are computed on a device, so that no step waits for the host.
-	 * In place of probe, the harness calls probe_defer(ctx, k, step, row):
-	 * issue probe k's work for row `row` of its series (counted from 0) and
-	 * return without waiting; the stage keeps the row where it was
-	 * computed.  It holds up to defer_rows rows a probe (a constant); before
-	 * a probe would have more pending, before every snapshot and at the
-	 * end, the harness calls probe_collect(ctx, k, first, count, rows): wait
-	 * for the pending rows first .. first+count-1 and write them into
-	 * rows[i], count rows of series i's width one after another, typed as
-	 * in probe_at (rows[i] NULL for the series of other probes).  Both are
-	 * timed as probe k's phase.  The stage numbers its buffers row %
-	 * defer_rows: rows are collected in order, each once. */
-	long defer_rows;
-	int (*probe_defer)(void *ctx, int k, long step, long row);
-	int (*probe_collect)(void *ctx, int k, long first, long count, void *const *rows);
+	 * process in the same order, and each must agree before it returns.
+	 * fetch need fill dst only on the reporter.  Such a stage does not
+	 * stream snapshots. */
+	int (*reporter)(const struct apod_stage *s);
+	int (*agree)(const struct apod_stage *s, int failed);
 };
 
-/* Roles (revision 3). */
+/* A stage, described once, in C: what the table, `apod stages` and the
+ * bounds read, whether or not the build holds its operations. */
+struct apod_stage {
+	const char *name;
+	const char *about;                     /* one line for `apod stages` */
+	/* The phases it changes from the serial reference, by name,
+	 * comma-separated: step phases, probes, "setup", "fetchResults",
+	 * "writeSnapshot".  Every phase it makes faster (or slower) must be
+	 * named, not only the compute: the bound on its speedup (Amdahl's
+	 * law) counts the serial run's time in exactly these, and the table
+	 * reports a stage faster than serial in a phase it does not name.
+	 * NULL or "": none (the serial reference). */
+	const char *ports;
+	unsigned role;                         /* APOD_ROLE_* */
+	/* Where the phases it ports run (APOD_RUNS_*), so the speed of light
+	 * of each uses that resource's measured ceilings.  0: where width
+	 * says (threads: the host's cores; 0: a device). */
+	unsigned runs_on;
+	/* What a build must have for it, for the message where ops is NULL
+	 * ("CUDA", "MPI", "CUDA, MPI and NCCL"). */
+	const char *requires;
+	const struct apod_stage_ops *ops;      /* NULL: not in this build */
+	const void *data;                      /* the stage's own, for its ops (a kernel version, say) */
+};
+
+/* Roles. */
 #define APOD_ROLE_PORT           0u   /* a stage like any other */
 #define APOD_ROLE_HOST_BASELINE  1u   /* every core of the host: the honest parallel baseline */
+/* It changes the algorithm, not the hardware it runs on (a cell list in
+ * place of all pairs, say): its gain is the algorithm's, measured, and no
+ * Amdahl bound over N workers applies to it. */
+#define APOD_ROLE_ALGORITHM      2u
 
-/* Where a stage's ported phases run (revision 3), for the speed of light. */
+/* Where a stage's ported phases run, for the speed of light. */
 #define APOD_RUNS_HOST_CORE   (1u << 0)   /* one core of the host */
 #define APOD_RUNS_HOST_CORES  (1u << 1)   /* all the host's cores (width threads) */
 #define APOD_RUNS_DEVICE      (1u << 2)   /* a GPU */
@@ -320,22 +333,17 @@ struct apod_stage {
  * its data across the bus (struct apod_work's h2d and d2h bytes). */
 #define APOD_RUNS_OVER_BUS    (1u << 3)
 
-/* ---- the work of a phase (revision 3): the speed of light ----------------
- *
- * What one occurrence of a phase must do whatever the stage, as a function
- * of the parameters: the algorithm's compulsory minimum, not what a given
- * stage happens to move.  The harness divides each figure by the ceiling
- * measured on the machine the stage runs on (`apod ceilings`) and takes the
- * largest: that phase's speed of light. */
-/* The phases, as work() and the device marks number them, for a workload
- * with `nprobes` probes. */
-#define APOD_PHASE_SETUP             0
-#define APOD_PHASE_STEP              1
-#define APOD_PHASE_PROBE(k)          (2 + (k))
-#define APOD_PHASE_SNAPSHOT(nprobes) (2 + (nprobes))
-#define APOD_PHASE_FETCH(nprobes)    (3 + (nprobes))
-#define APOD_PHASE_REPORT(nprobes)   (4 + (nprobes))
+/* Sizes the harness's tables are built for. */
+#define APOD_MAX_STEP_PHASES 16
+#define APOD_MAX_PROBES      16
 
+/* ---- the work of a phase: the speed of light ----------------------------
+ *
+ * What one occurrence of a phase must do whatever the stage: the
+ * algorithm's compulsory minimum, not what a given stage happens to move.
+ * The harness divides each figure by the ceiling measured on the machine
+ * the stage runs on (`apod ceilings`) and takes the largest: that phase's
+ * speed of light. */
 struct apod_work {
 	double bytes;       /* that must cross main memory: each input read once, each output written once */
 	double flops32;     /* FP32 operations, an FMA counting two */
@@ -366,12 +374,10 @@ struct apod_workload {
 	void *(*problem_create)(const void *params);
 	void (*problem_destroy)(void *problem);
 
-	const char *step_phase;                /* the name of one step's phase */
-	const struct apod_probe *probes;
-	/* At least one before revision 3; from revision 3 it may be NULL (or
-	 * end at once) where the outputs are series only. */
-	const struct apod_array *arrays;
-	const struct apod_series *series;
+	const struct apod_phase *phases;       /* one step's, in order: at least one */
+	const struct apod_probe *probes;       /* may be NULL */
+	const struct apod_array *arrays;       /* may be NULL where the outputs are series */
+	const struct apod_series *series;      /* may be NULL */
 	const struct apod_stage *const *stages;   /* ladder order, "serial" first, NULL-ended */
 
 	/* Optional: grow the problem by a whole factor (the work per step
@@ -379,21 +385,21 @@ struct apod_workload {
 	 * usage failure where the grown problem would not fit. */
 	int (*grow)(void *params, int factor);
 
-	/* ---- revision 3: read only where version >= 3 ----
-	 *
-	 * work: optional.  Fill w with one occurrence's work of phase `phase`
-	 * (the index apod_phase_name counts: 0 setup, 1 the step, 2 + k probe
-	 * k, then writeSnapshot, fetchResults, writeReport) and return 1, or
-	 * return 0 where the phase has no declared work (its time then counts
-	 * as measured, and it gets no speed of light).
-	 *
-	 * kernels: optional.  `apod bench --kernels`: time the workload's own
-	 * kernels, one row each, beside the ceilings they answer to.  0; 1 where
-	 * they cannot run here (no GPU, no CUDA in the build), the reason
-	 * recorded with apod_fail; -1 after apod_fail on a failure.  json is a
-	 * json-c object to add a "kernels" array to.  NULL: the workload has no
-	 * kernels to time. */
-	int (*work)(const void *params, int phase, struct apod_work *w);
+	/* Optional: fill w with one occurrence's work of the phase called
+	 * `phase` (a step phase, a probe, or one of the harness's: setup,
+	 * fetchResults, writeSnapshot) and return 1, or return 0 where the
+	 * phase has no declared work (its time then counts as measured, and
+	 * it gets no speed of light).  problem: what the stages start from,
+	 * for work that depends on the data (pair counts, halo sizes); NULL
+	 * where the harness has none at hand, and then a workload whose work
+	 * needs it returns 0. */
+	int (*work)(const void *params, const void *problem, const char *phase, struct apod_work *w);
+
+	/* Optional: `apod bench --kernels`: time the workload's own kernels,
+	 * one row each, beside the ceilings they answer to.  0; 1 where they
+	 * cannot run here (no GPU, no CUDA in the build), the reason recorded
+	 * with apod_fail; -1 after apod_fail on a failure.  json is a json-c
+	 * object to add a "kernels" array to. */
 	int (*kernels)(const void *problem, int reps, void *json);
 };
 
