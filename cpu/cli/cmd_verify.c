@@ -18,7 +18,7 @@ const struct option apod_verify_options[] = {
 
 int apod_verify_main(int argc, char **argv)
 {
-	void *pref = NULL, *pgot = NULL;
+	void *pref = NULL, *pgot = NULL, *problem;
 	struct apod_run ref, got;
 	struct apod_verdict v;
 	char keys[512];
@@ -63,7 +63,17 @@ int apod_verify_main(int argc, char **argv)
 		free(pgot);
 		return APOD_EXIT_USAGE;
 	}
-	/* Across decks, the reference's deck designs the tolerances. */
+	/* Across decks, the reference's deck designs the tolerances; and since
+	 * any tolerance may read the problem, it is built from that deck, as
+	 * the stages started from (the files hold no problem). */
+	if (!(problem = ref.w->problem_create(pref))) {
+		apod_run_free(&ref);
+		apod_run_free(&got);
+		free(pref);
+		free(pgot);
+		return apod_report_failure();
+	}
+	ref.problem = problem;
 	apod_verify(pref, &ref, &got, &v);
 	printf("verify %s (%s) against %s (%s): workload %s, %ld steps\n", argv[optind + 1], got.stage,
 	       argv[optind], ref.stage, ref.w->name, ref.steps);
@@ -71,6 +81,7 @@ int apod_verify_main(int argc, char **argv)
 		printf("the decks differ in %s (--any-deck): compared under %s's tolerances\n", keys,
 		       argv[optind]);
 	apod_verdict_print(stdout, &v, &ref);
+	ref.w->problem_destroy(problem);
 	apod_run_free(&ref);
 	apod_run_free(&got);
 	free(pref);

@@ -86,7 +86,8 @@ int apod_series_read_ints(const char *path, struct apod_series_data *d)
 			goto malformed;
 		errno = 0;
 		step = strtol(line, &end, 10);
-		if (errno == ERANGE || step <= 0)
+		/* Step 0: a probe's row before the first step (APOD_AT_START). */
+		if (errno == ERANGE || step < 0)
 			goto malformed;
 		d->step[row] = step;
 		p = end;
@@ -190,6 +191,25 @@ void apod_verify_int_counts(struct apod_output_verdict *o, enum apod_dtype t, co
 	}
 	o->ok = o->max_frac <= tol->frac;
 	o->of_tol = apod_counts_of_tol(o->max_frac, tol->frac);
+}
+
+void apod_int_moments(const void *data, enum apod_dtype t, size_t first, size_t stride, size_t n,
+                      double *mean, double *sd)
+{
+	apod_wide sum = 0, wn = (apod_wide)n;
+	double m2 = 0;
+	*mean = *sd = 0;
+	if (!n)
+		return;
+	for (size_t k = 0; k < n; k++)
+		sum += apod_int_at(data, t, first + k * stride);
+	/* x - sum/n = (n x - sum) / n: the numerator is exact (|n x| < 2^126). */
+	for (size_t k = 0; k < n; k++) {
+		double d = (double)(wn * apod_int_at(data, t, first + k * stride) - sum) / (double)n;
+		m2 += d * d;
+	}
+	*mean = (double)sum / (double)n;
+	*sd = sqrt(m2 / (double)n);
 }
 
 int apod_series_alloc_values(struct apod_series_data *d, enum apod_dtype t)

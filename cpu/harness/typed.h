@@ -1,5 +1,5 @@
 /*
- * typed.h: integer outputs (apod/workload.h, revision 3).  An integer
+ * typed.h: integer outputs (apod/workload.h).  An integer
  * array or series keeps its values in its own dtype, from the stage's
  * buffer to the results file and back, and the gate compares them in
  * integer arithmetic: a uint64 checksum above 2^53 is never rounded.
@@ -41,8 +41,9 @@ void apod_series_format(char *buf, size_t len, const struct apod_series_data *d,
 /* Value i of a series as JSON, an integer's exactly. */
 json_object *apod_series_json(const struct apod_series_data *d, size_t i);
 
-/* Read an integer series' CSV (a header, then rows of a step and d->cols
- * values) into d->step and d->iv.  0, or -1 with a usage failure. */
+/* Read an integer series' CSV (a header, then rows of a step, 0 for the
+ * row a probe takes before the first step, and d->cols values) into
+ * d->step and d->iv.  0, or -1 with a usage failure. */
 int apod_series_read_ints(const char *path, struct apod_series_data *d);
 
 /* The gate on integers (verify.c): n values of want and got compared under
@@ -57,6 +58,12 @@ void apod_verify_ints(struct apod_output_verdict *o, enum apod_compare c, enum a
 void apod_verify_int_counts(struct apod_output_verdict *o, enum apod_dtype t, const void *want,
                             const void *got, long rows, int cols, const struct apod_tol *tol,
                             long *worst_row);
+/* STATS on integers: the mean and the spread (the standard deviation over
+ * n, not n - 1) of the n values of data at first, first + stride, ...  The
+ * sum is exact in integers, and so is each value's distance from the mean
+ * until its one rounding to a double.  n is below 2^62. */
+void apod_int_moments(const void *data, enum apod_dtype t, size_t first, size_t stride, size_t n,
+                      double *mean, double *sd);
 /* `apod verify`'s lines for an integer output (all but COUNTS), after
  * its name; a is the array's shape, NULL for a series; note ends the
  * first line (how close the worst came to its tolerance, or ""). */

@@ -82,47 +82,108 @@ static void note(struct apod_output_verdict *o, enum apod_compare c, double w, d
 	}
 }
 
-/* What a tolerance hook says: the one that sees the problem where there is one. */
-static void array_tol(const struct apod_array *decl, const void *params, const void *problem,
-                      int any_float, struct apod_tol *t)
+/* The tolerance of an output for the comparison `kind` (its compare, or
+ * its beyond past the horizon); zero where it has no hook (EXACT). */
+static void tol_of(apod_tolerance_fn fn, const void *params, const void *problem, int any_float,
+                   int column, enum apod_compare kind, struct apod_tol *t)
 {
-	if (decl->tolerance_of)
-		decl->tolerance_of(params, problem, any_float, t);
-	else if (decl->tolerance)
-		decl->tolerance(params, any_float, t);
+	memset(t, 0, sizeof *t);
+	if (fn)
+		fn(params, problem, any_float, column, kind, t);
 }
 
-static void series_tol(const struct apod_series *decl, const void *params, const void *problem,
-                       int any_float, int column, struct apod_tol *t)
+/* The mean and the spread (standard deviation over n) of the n values of
+ * data at first, first + stride, ...: two passes in double, the same code
+ * for both runs, so that only the values can tell them apart. */
+static void moments(const void *data, enum apod_dtype t, size_t first, size_t stride, size_t n,
+                    double *mean, double *sd)
 {
-	if (decl->tolerance_of)
-		decl->tolerance_of(params, problem, any_float, column, t);
-	else if (decl->tolerance)
-		decl->tolerance(params, any_float, column, t);
+	double sum = 0, m2 = 0;
+	if (apod_dtype_integer(t)) {
+		apod_int_moments(data, t, first, stride, n, mean, sd);
+		return;
+	}
+	for (size_t k = 0; k < n; k++)
+		sum += value(data, t, first + k * stride);
+	*mean = n ? sum / (double)n : 0;
+	for (size_t k = 0; k < n; k++) {
+		double d = value(data, t, first + k * stride) - *mean;
+		m2 += d * d;
+	}
+	*sd = n ? sqrt(m2 / (double)n) : 0;
 }
 
-static void compare_array(const struct apod_array *decl, const void *params, const void *problem,
-                          int any_float, const struct apod_array_data *want,
-                          const struct apod_array_data *got, struct apod_output_verdict *o)
+/* STATS on n values of want and got (at first, first + stride, ...), held
+ * to t: the mean and the spread each within atol + rtol*|want's|.  The
+ * worst statistic is the one that used the most of its tolerance. */
+static void compare_stats(struct apod_output_verdict *o, int column, const void *want,
+                          enum apod_dtype tw, const void *got, enum apod_dtype tg, size_t first,
+                          size_t stride, size_t n, const struct apod_tol *t)
 {
-	struct apod_tol t = { 0 };
+	double w[2], g[2];
+	moments(want, tw, first, stride, n, &w[0], &w[1]);
+	moments(got, tg, first, stride, n, &g[0], &g[1]);
+	for (int s = 0; s < 2; s++) {
+		double r = of_tolerance(APOD_COMPARE_CLOSE, w[s], g[s], t);
+		o->nbad += bad(APOD_COMPARE_CLOSE, w[s], g[s], t);
+		if (o->nstats++ == 0 || r > o->of_tol) {
+			o->of_tol = r;
+			o->worst_col = column;
+			o->worst_stat = s;
+			o->worst_want = w[s];
+			o->worst_got = g[s];
+			o->max_abs = fabs(g[s] - w[s]);
+			o->tol = *t;
+		}
+	}
+	/* What differs value by value, which the statistics may forgive. */
+	for (size_t k = 0; k < n; k++) {
+		size_t i = first + k * stride;
+		if (apod_dtype_integer(tw))
+			o->ndiffer += apod_int_at(want, tw, i) != apod_int_at(got, tg, i);
+		else {
+			double a = value(want, tw, i), b = value(got, tg, i);
+			o->ndiffer += a != b && !(isnan(a) && isnan(b));
+		}
+		o->n++;
+	}
+}
+
+static void compare_array(const struct apod_array *decl, enum apod_compare kind,
+                          const void *params, const void *problem, int any_float,
+                          const struct apod_array_data *want, const struct apod_array_data *got,
+                          struct apod_output_verdict *o)
+{
+	struct apod_tol t;
 	double num = 0, den = 0;
 	o->ulp_double = want->dtype == APOD_F64 && got->dtype == APOD_F64;
 	o->digits = want->dtype == APOD_F64 || got->dtype == APOD_F64 ? 17 : 9;
-	array_tol(decl, params, problem, any_float, &t);
-	if (apod_dtype_integer(want->dtype) || apod_dtype_integer(got->dtype)) {
-		if (want->dtype != got->dtype)
-			o->n = o->nbad = o->ndiffer = want->count;
-		else
-			apod_verify_ints(o, decl->compare, want->dtype, want->data, got->data,
-			                 want->count, &t, 1, &o->worst);
+	tol_of(decl->tolerance, params, problem, any_float, 0, kind, &t);
+	if ((apod_dtype_integer(want->dtype) || apod_dtype_integer(got->dtype)) &&
+	    want->dtype != got->dtype) {
+		o->n = o->nbad = o->ndiffer = want->count;
+		o->of_tol = INFINITY;
+		o->ok = 0;
+		return;
+	}
+	if (kind == APOD_COMPARE_STATS) {
+		o->integer = apod_dtype_integer(want->dtype);
+		o->digits = o->integer ? 17 : o->digits;
+		compare_stats(o, 0, want->data, want->dtype, got->data, got->dtype, 0, 1, want->count,
+		              &t);
+		o->ok = o->nbad == 0;
+		return;
+	}
+	if (apod_dtype_integer(want->dtype)) {
+		apod_verify_ints(o, kind, want->dtype, want->data, got->data, want->count, &t, 1,
+		                 &o->worst);
 		o->ok = o->nbad == 0;
 		return;
 	}
 	for (size_t i = 0; i < want->count; i++) {
 		double w = value(want->data, want->dtype, i), g = value(got->data, got->dtype, i);
 		double before = o->max_abs;
-		note(o, decl->compare, w, g, &t);
+		note(o, kind, w, g, &t);
 		if (o->max_abs != before || i == 0)
 			o->worst = i;
 		num += (g - w) * (g - w);
@@ -133,22 +194,27 @@ static void compare_array(const struct apod_array *decl, const void *params, con
 	o->ok = o->nbad == 0;
 }
 
-static void compare_counts(const struct apod_series *decl, const void *params,
-                           const void *problem, int any_float, const struct apod_series_data *want,
-                           const struct apod_series_data *got, struct apod_output_verdict *o)
+/* Value i of a series, as a double (a drift's arithmetic). */
+static double series_value(const struct apod_series_data *d, size_t i)
 {
-	struct apod_tol t = { 0 };
-	series_tol(decl, params, problem, any_float, 0, &t);
+	return d->iv ? (double)apod_int_at(d->iv, d->dtype, i) : d->v[i];
+}
+
+/* COUNTS on rows r0 .. r1-1. */
+static void compare_counts(const struct apod_tol *t, const struct apod_series_data *want,
+                           const struct apod_series_data *got, long r0, long r1,
+                           struct apod_output_verdict *o)
+{
 	if (want->iv) {
 		long row = 0;
-		apod_verify_int_counts(o, want->dtype, want->iv, got->iv, want->rows, want->cols, &t,
-		                       &row);
-		o->worst_step = want->rows ? want->step[row] : 0;
+		apod_verify_int_counts(o, want->dtype, apod_series_row(want, r0),
+		                       apod_series_row(got, r0), r1 - r0, want->cols, t, &row);
+		o->worst_step = r1 > r0 ? want->step[r0 + row] : 0;
 		return;
 	}
-	o->tol = t;
+	o->tol = *t;
 	o->ok = 1;
-	for (long k = 0; k < want->rows; k++) {
+	for (long k = r0; k < r1; k++) {
 		const double *a = want->v + (size_t)k * (size_t)want->cols;
 		const double *b = got->v + (size_t)k * (size_t)got->cols;
 		double l1 = 0, ca = 0, cb = 0, frac;
@@ -162,93 +228,109 @@ static void compare_counts(const struct apod_series *decl, const void *params,
 		}
 		/* Every item lands in exactly one bin: a lost or doubled count is a
 		 * bug whatever the tolerance. */
-		if (ca != cb || (t.total > 0 && ca != t.total))
+		if (ca != cb || (t->total > 0 && ca != t->total))
 			l1 = INFINITY;
-		frac = l1 / (t.total > 0 ? t.total : (ca > 0 ? ca : 1));
-		if (frac > o->max_frac || isnan(frac) || k == 0) {
+		frac = l1 / (t->total > 0 ? t->total : (ca > 0 ? ca : 1));
+		if (frac > o->max_frac || isnan(frac) || k == r0) {
 			o->max_frac = frac;
 			o->worst_step = want->step[k];
 		}
 	}
-	o->ok = o->max_frac <= t.frac;
-	o->of_tol = apod_counts_of_tol(o->max_frac, t.frac);
+	o->ok = o->max_frac <= t->frac;
+	o->of_tol = apod_counts_of_tol(o->max_frac, t->frac);
 }
 
-/* An invariant: each run on its own stays near its first row. */
-static void check_drift(const struct apod_series *decl, const void *params, const void *problem,
-                        int any_float, const struct apod_series_data *d,
-                        struct apod_output_verdict *o)
+/* An invariant: each run on its own keeps rows r0 .. r1-1 near its first
+ * row (the step-0 row where the probe runs APOD_AT_START), whatever part
+ * of the series is being compared. */
+static void check_drift(const struct apod_tol *t, const struct apod_series_data *d, long r0,
+                        long r1, struct apod_output_verdict *o)
 {
-	for (int c = 0; c < d->cols; c++) {
-		struct apod_tol t = { 0 };
-		series_tol(decl, params, problem, any_float, c, &t);
-		for (long k = 1; k < d->rows; k++) {
-			double x0 = d->v[c], x = d->v[(size_t)k * (size_t)d->cols + (size_t)c];
+	for (int c = 0; c < d->cols; c++)
+		for (long k = r0 > 0 ? r0 : 1; k < r1; k++) {
+			double x0 = series_value(d, (size_t)c);
+			double x = series_value(d, (size_t)k * (size_t)d->cols + (size_t)c);
 			double before = o->max_abs;
-			note(o, APOD_COMPARE_CLOSE, x0, x, &t);
+			note(o, APOD_COMPARE_CLOSE, x0, x, t);
 			if (o->max_abs != before) {
 				o->worst_step = d->step[k];
 				o->worst_col = c;
 			}
 		}
-	}
 }
 
-static void compare_series(const struct apod_series *decl, const void *params,
-                           const void *problem, int any_float, const struct apod_series_data *want,
-                           const struct apod_series_data *got, struct apod_output_verdict *o)
+/* Rows r0 .. r1-1 of a series, under the comparison `kind`. */
+static void compare_series(const struct apod_series *decl, enum apod_compare kind,
+                           const void *params, const void *problem, int any_float,
+                           const struct apod_series_data *want,
+                           const struct apod_series_data *got, long r0, long r1,
+                           struct apod_output_verdict *o)
 {
-	struct apod_tol *tol;
+	struct apod_tol *tol, t;
+	size_t first = (size_t)r0 * (size_t)want->cols, nvalues = (size_t)(r1 - r0) * (size_t)want->cols;
 	int steps_ok = 1;
 	o->digits = 17;   /* a series is written as doubles, whatever the build */
+	o->rows = r1 - r0;
 	/* Rows are compared by position: a row of another step is a failure
 	 * whatever its values, and the report says which row. */
 	o->step_row = -1;
-	for (long k = 0; steps_ok && k < want->rows; k++)
+	for (long k = r0; steps_ok && k < r1; k++)
 		if (want->step[k] != got->step[k]) {
 			steps_ok = 0;
 			o->step_row = k;
 			o->step_want = want->step[k];
 			o->step_got = got->step[k];
 		}
-	if (decl->compare == APOD_COMPARE_COUNTS) {
-		compare_counts(decl, params, problem, any_float, want, got, o);
-		o->ok &= steps_ok;
-		return;
-	}
-	if (decl->compare == APOD_COMPARE_DRIFT) {
-		size_t nvalues = (size_t)want->rows * (size_t)want->cols;
-		check_drift(decl, params, problem, any_float, want, o);
-		check_drift(decl, params, problem, any_float, got, o);
+	if (kind == APOD_COMPARE_COUNTS || kind == APOD_COMPARE_DRIFT) {
+		/* Whole rows: one tolerance, asked for column 0. */
+		tol_of(decl->tolerance, params, problem, any_float, 0, kind, &t);
+		if (kind == APOD_COMPARE_COUNTS) {
+			compare_counts(&t, want, got, r0, r1, o);
+			o->ok &= steps_ok;
+			return;
+		}
+		check_drift(&t, want, r0, r1, o);
+		check_drift(&t, got, r0, r1, o);
 		/* What differs between the two runs, apart from each one's drift. */
 		o->n = nvalues;
 		o->ndiffer = 0;
-		for (size_t i = 0; i < nvalues; i++)
-			o->ndiffer += want->v[i] != got->v[i];
+		for (size_t i = first; i < first + nvalues; i++)
+			o->ndiffer += series_value(want, i) != series_value(got, i);
+		o->ok = o->nbad == 0 && steps_ok;
+		return;
+	}
+	if (kind == APOD_COMPARE_STATS) {
+		o->integer = want->iv != NULL;
+		for (int c = 0; c < want->cols; c++) {
+			tol_of(decl->tolerance, params, problem, any_float, c, kind, &t);
+			compare_stats(o, c, want->iv ? want->iv : want->v, want->dtype,
+			              got->iv ? got->iv : got->v, got->dtype, first + (size_t)c,
+			              (size_t)want->cols, (size_t)(r1 - r0), &t);
+		}
 		o->ok = o->nbad == 0 && steps_ok;
 		return;
 	}
 	tol = calloc((size_t)want->cols + 1, sizeof *tol);
 	for (int c = 0; tol && c < want->cols; c++)
-		series_tol(decl, params, problem, any_float, c, &tol[c]);
+		tol_of(decl->tolerance, params, problem, any_float, c, kind, &tol[c]);
 	if (tol && want->iv) {
 		size_t worst = 0;
-		apod_verify_ints(o, decl->compare, want->dtype, want->iv, got->iv,
-		                 (size_t)want->rows * (size_t)want->cols, tol,
+		apod_verify_ints(o, kind, want->dtype, apod_series_row(want, r0),
+		                 apod_series_row(got, r0), nvalues, tol,
 		                 want->cols > 0 ? (size_t)want->cols : 1, &worst);
-		if (want->cols > 0 && want->rows > 0) {
-			o->worst_step = want->step[worst / (size_t)want->cols];
+		if (want->cols > 0 && r1 > r0) {
+			o->worst_step = want->step[r0 + (long)(worst / (size_t)want->cols)];
 			o->worst_col = (int)(worst % (size_t)want->cols);
 		}
 		o->ok = o->nbad == 0 && steps_ok;
 		free(tol);
 		return;
 	}
-	for (long k = 0; tol && k < want->rows; k++)
+	for (long k = r0; tol && k < r1; k++)
 		for (int c = 0; c < want->cols; c++) {
 			size_t i = (size_t)k * (size_t)want->cols + (size_t)c;
 			double before = o->max_abs;
-			note(o, decl->compare, want->v[i], got->v[i], &tol[c]);
+			note(o, kind, want->v[i], got->v[i], &tol[c]);
 			if (o->max_abs != before || o->n == 1) {
 				o->worst_step = want->step[k];
 				o->worst_col = c;
@@ -258,16 +340,24 @@ static void compare_series(const struct apod_series *decl, const void *params,
 	free(tol);
 }
 
-/* 1 if a tolerance of w's outputs is designed from the problem. */
-static int needs_problem(const struct apod_workload *w)
+/* An output's horizon under params, or 0 for none. */
+static long horizon_of(apod_horizon_fn fn, const void *params)
 {
-	for (int a = 0; a < apod_array_count(w); a++)
-		if (w->arrays[a].tolerance_of)
-			return 1;
-	for (int i = 0; i < apod_series_count(w); i++)
-		if (w->series[i].tolerance_of)
-			return 1;
-	return 0;
+	long h = fn ? fn(params) : 0;
+	return h > 0 ? h : 0;
+}
+
+static struct apod_output_verdict *part(struct apod_verdict *v, const char *name, int is_array,
+                                        int index, enum apod_compare kind, long horizon, int past)
+{
+	struct apod_output_verdict *o = &v->out[v->n++];
+	o->name = name;
+	o->is_array = is_array;
+	o->index = index;
+	o->compare = kind;
+	o->horizon = horizon;
+	o->past = past;
+	return o;
 }
 
 int apod_verify(const void *params, const struct apod_run *want, const struct apod_run *got,
@@ -291,8 +381,8 @@ int apod_verify(const void *params, const struct apod_run *want, const struct ap
 	if (!v->shape_ok)
 		return v->ok = 0;
 	/* A run read back from its files holds no problem: make one from the
-	 * deck, as the stages started from. */
-	if (!problem && needs_problem(w)) {
+	 * deck, as the stages started from, since any tolerance may read it. */
+	if (!problem && w->problem_create) {
 		if (!(problem = made = w->problem_create(params))) {
 			snprintf(v->problem_failed, sizeof v->problem_failed, "%s", apod_failure());
 			return v->ok = 0;
@@ -300,25 +390,71 @@ int apod_verify(const void *params, const struct apod_run *want, const struct ap
 	}
 	v->ok = 1;
 	for (int a = 0; a < want->narrays; a++) {
-		struct apod_output_verdict *o = &v->out[v->n++];
-		o->name = w->arrays[a].name;
-		o->is_array = 1;
-		o->compare = w->arrays[a].compare;
-		compare_array(&w->arrays[a], params, problem, any_float, &want->arrays[a],
+		const struct apod_array *d = &w->arrays[a];
+		long h = horizon_of(d->horizon, params);
+		/* An array holds the last step's values: past the horizon, or not. */
+		int past = h > 0 && want->steps > h;
+		struct apod_output_verdict *o = part(v, d->name, 1, a, past ? d->beyond : d->compare,
+		                                     h, past);
+		compare_array(d, o->compare, params, problem, any_float, &want->arrays[a],
 		              &got->arrays[a], o);
 		v->ok &= o->ok;
 	}
 	for (int i = 0; i < want->nseries; i++) {
-		struct apod_output_verdict *o = &v->out[v->n++];
-		o->name = w->series[i].name;
-		o->compare = w->series[i].compare;
-		compare_series(&w->series[i], params, problem, any_float, &want->series[i],
-		               &got->series[i], o);
-		v->ok &= o->ok;
+		const struct apod_series *d = &w->series[i];
+		const struct apod_series_data *sw = &want->series[i];
+		long h = horizon_of(d->horizon, params), split = sw->rows;
+		if (h > 0)
+			for (split = 0; split < sw->rows && sw->step[split] <= h; split++)
+				;
+		/* Rows up to the horizon by compare, the rest by beyond; a part
+		 * with no rows is left out, unless the series has none at all. */
+		if (split > 0 || sw->rows == 0) {
+			struct apod_output_verdict *o = part(v, d->name, 0, i, d->compare, h, 0);
+			compare_series(d, o->compare, params, problem, any_float, sw, &got->series[i], 0,
+			               split, o);
+			v->ok &= o->ok;
+		}
+		if (split < sw->rows) {
+			struct apod_output_verdict *o = part(v, d->name, 0, i, d->beyond, h, 1);
+			compare_series(d, o->compare, params, problem, any_float, sw, &got->series[i],
+			               split, sw->rows, o);
+			v->ok &= o->ok;
+		}
 	}
 	if (made)
 		w->problem_destroy(made);
 	return v->ok;
+}
+
+static const char *compare_name(enum apod_compare c)
+{
+	static const char *const names[] = {
+		[APOD_COMPARE_EXACT] = "exact", [APOD_COMPARE_CLOSE] = "abs+rel",
+		[APOD_COMPARE_ULP] = "ulp", [APOD_COMPARE_COUNTS] = "counts",
+		[APOD_COMPARE_DRIFT] = "drift", [APOD_COMPARE_STATS] = "stats",
+	};
+	return (unsigned)c < sizeof names / sizeof names[0] && names[c] ? names[c] : "?";
+}
+
+void apod_verdict_kind(const struct apod_output_verdict *o, char *buf, size_t len)
+{
+	if (!o->horizon)
+		snprintf(buf, len, "%s", compare_name(o->compare));
+	else
+		snprintf(buf, len, "%s %s step %ld", compare_name(o->compare), o->past ? "past" : "to",
+		         o->horizon);
+}
+
+void apod_verdict_label(const struct apod_output_verdict *o, char *buf, size_t len)
+{
+	char kind[64];
+	if (!o->horizon) {
+		snprintf(buf, len, "%s", o->name);
+		return;
+	}
+	apod_verdict_kind(o, kind, sizeof kind);
+	snprintf(buf, len, "%s (%s)", o->name, kind);
 }
 
 int apod_verdict_worst(const struct apod_verdict *v)
@@ -339,6 +475,8 @@ static void worst_figure(const struct apod_output_verdict *o, char *buf, size_t 
 {
 	if (o->compare == APOD_COMPARE_COUNTS)
 		snprintf(buf, len, "moved %.2g", o->max_frac);
+	else if (o->compare == APOD_COMPARE_STATS)
+		snprintf(buf, len, "%s %.2g", o->worst_stat ? "spread" : "mean", o->max_abs);
 	else if (o->integer)
 		snprintf(buf, len, "max %llu", o->max_iabs);
 	else if (o->compare == APOD_COMPARE_DRIFT)
@@ -353,7 +491,7 @@ void apod_verdict_line(const struct apod_verdict *v, char *buf, size_t len)
 {
 	size_t used;
 	int worst = apod_verdict_worst(v);
-	char fig[64];
+	char fig[64], name[160];
 	if (!v->shape_ok) {
 		snprintf(buf, len, "FAIL (different shapes)");
 		return;
@@ -368,28 +506,27 @@ void apod_verdict_line(const struct apod_verdict *v, char *buf, size_t len)
 			return;
 		}
 		worst_figure(&v->out[worst], fig, sizeof fig);
-		snprintf(buf, len, "PASS (worst: %s, %s, %.2g of tol)", v->out[worst].name, fig,
+		apod_verdict_label(&v->out[worst], name, sizeof name);
+		snprintf(buf, len, "PASS (worst: %s, %s, %.2g of tol)", name, fig,
 		         v->out[worst].of_tol);
 		return;
 	}
 	used = (size_t)snprintf(buf, len, "FAIL (");
 	for (int i = 0; i < v->n && used < len; i++)
-		if (!v->out[i].ok)
-			used += (size_t)snprintf(buf + used, len - used, "%s ", v->out[i].name);
+		if (!v->out[i].ok) {
+			apod_verdict_label(&v->out[i], name, sizeof name);
+			used += (size_t)snprintf(buf + used, len - used, "%s ", name);
+		}
 	if (used < len && used > 0 && buf[used - 1] == ' ')
 		used--;
 	/* How far out the worst went, where its tolerance allowed anything. */
-	if (used < len && worst >= 0 && isfinite(v->out[worst].of_tol))
-		used += (size_t)snprintf(buf + used, len - used, "; worst: %s, %.2gx tol",
-		                         v->out[worst].name, v->out[worst].of_tol);
+	if (used < len && worst >= 0 && isfinite(v->out[worst].of_tol)) {
+		apod_verdict_label(&v->out[worst], name, sizeof name);
+		used += (size_t)snprintf(buf + used, len - used, "; worst: %s, %.2gx tol", name,
+		                         v->out[worst].of_tol);
+	}
 	if (used < len)
 		snprintf(buf + used, len - used, ")");
-}
-
-static const char *compare_name(enum apod_compare c)
-{
-	static const char *const names[] = { "exact", "abs+rel", "ulp", "counts", "drift" };
-	return (unsigned)c < sizeof names / sizeof names[0] ? names[c] : "?";
 }
 
 /* How close the worst value came to its tolerance, for verify's line. */
@@ -398,6 +535,28 @@ static void of_tol_note(const struct apod_output_verdict *o, char *buf, size_t l
 	buf[0] = '\0';
 	if (o->ndiffer && isfinite(o->of_tol))
 		snprintf(buf, len, "; the worst used %.2g of its tolerance", o->of_tol);
+}
+
+/* STATS: what was summarised, and the statistic that came closest to its
+ * tolerance. */
+static void print_stats(FILE *f, const struct apod_output_verdict *o, int nw, const char *used)
+{
+	const struct apod_tol *t = &o->tol;
+	const char *stat = o->worst_stat ? "spread" : "mean";
+	if (o->is_array)
+		fprintf(f, "mean and spread of %zu values: ", o->n);
+	else
+		fprintf(f, "mean and spread of each column over %ld rows: ", o->rows);
+	fprintf(f, "%zu of %zu values differ, %zu of %d statistics outside the tolerance%s\n",
+	        o->ndiffer, o->n, o->nbad, o->nstats, used);
+	if (!o->nstats || (!o->ndiffer && o->max_abs == 0))
+		return;
+	if (o->is_array)
+		fprintf(f, "%*s worst: the %s", nw, "", stat);
+	else
+		fprintf(f, "%*s worst: the %s of column %d", nw, "", stat, o->worst_col);
+	fprintf(f, ": expected %.*g, got %.*g (|d| %.3g, tol %.3g + %.3g*|ref|)\n", o->digits,
+	        o->worst_want, o->digits, o->worst_got, o->max_abs, t->atol, t->rtol);
 }
 
 void apod_verdict_print(FILE *f, const struct apod_verdict *v, const struct apod_run *r)
@@ -419,8 +578,9 @@ void apod_verdict_print(FILE *f, const struct apod_verdict *v, const struct apod
 		const struct apod_output_verdict *o = &v->out[i];
 		const struct apod_tol *t = &o->tol;
 		int dg = o->digits;
-		char used[64];
-		fprintf(f, "%-*s %s  %s: ", nw, o->name, o->ok ? "ok  " : "FAIL", compare_name(o->compare));
+		char used[64], kind[64];
+		apod_verdict_kind(o, kind, sizeof kind);
+		fprintf(f, "%-*s %s  %s: ", nw, o->name, o->ok ? "ok  " : "FAIL", kind);
 		if (!o->is_array && o->step_row >= 0)
 			fprintf(f, "row %ld (line %ld of %s.csv): step %ld here, %ld in the reference; ",
 			        o->step_row + 1, o->step_row + 2, o->name, o->step_got, o->step_want);
@@ -430,8 +590,12 @@ void apod_verdict_print(FILE *f, const struct apod_verdict *v, const struct apod
 			        o->ndiffer, o->n, o->max_frac, o->worst_step, t->frac, used);
 			continue;
 		}
+		if (o->compare == APOD_COMPARE_STATS) {
+			print_stats(f, o, nw, used);
+			continue;
+		}
 		if (o->integer) {
-			apod_verdict_print_ints(f, o, nw, o->is_array ? &r->arrays[i] : NULL, used);
+			apod_verdict_print_ints(f, o, nw, o->is_array ? &r->arrays[o->index] : NULL, used);
 			continue;
 		}
 		if (o->compare == APOD_COMPARE_DRIFT) {
@@ -447,7 +611,7 @@ void apod_verdict_print(FILE *f, const struct apod_verdict *v, const struct apod
 		else
 			fprintf(f, "%s\n", used);
 		if (o->is_array) {
-			const struct apod_array_data *a = &r->arrays[i];
+			const struct apod_array_data *a = &r->arrays[o->index];
 			fprintf(f, "%*s max |d| %.6g, relative L2 %.3g, max %lld ulp (%s grid)%s\n", nw, "",
 			        o->max_abs, o->rel_l2, o->max_ulp, o->ulp_double ? "double" : "float",
 			        o->max_ulp > 0 && o->ulp_absolute ? ", where the absolute term of the "
