@@ -208,7 +208,8 @@ void apod_int_moments(const void *data, enum apod_dtype t, size_t first, size_t 
 		double d = (double)(wn * apod_int_at(data, t, first + k * stride) - sum) / (double)n;
 		m2 += d * d;
 	}
-	*mean = (double)sum / (double)n;
+	/* The whole part and the remainder apart: one rounding, not two. */
+	*mean = (double)(sum / wn) + (double)(sum % wn) / (double)n;
 	*sd = sqrt(m2 / (double)n);
 }
 
