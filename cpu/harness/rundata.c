@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apod/apod.h"
 #include "fail.h"
 #include "npy.h"
 #include "run.h"
