@@ -48,7 +48,16 @@ struct row {
 	int above_bound;
 };
 
-enum { BOUND_NONE, BOUND_AMDAHL, BOUND_SOL };
+enum { BOUND_NONE, BOUND_AMDAHL, BOUND_SOL, BOUND_LIMIT };
+
+/* A stage that changes the algorithm on the same hardware (its role): no
+ * count of workers makes its gain, so Amdahl at N does not apply; what
+ * bounds it is Amdahl's limit (its phases taking no time at all) and its
+ * speed of light. */
+static int is_algorithm(const struct row *w)
+{
+	return w->e->role == APOD_ROLE_ALGORITHM;
+}
 
 /* The bound that predicts (doc/assess.md): a stage on threads is held to
  * Amdahl's law at its thread count and to the speed of light of the
@@ -59,7 +68,10 @@ enum { BOUND_NONE, BOUND_AMDAHL, BOUND_SOL };
 static void choose_bound(struct row *w)
 {
 	w->bound_kind = BOUND_NONE;
-	if (w->b.n > 0 && w->ports && w->has_width) {
+	if (is_algorithm(w) && w->ports && isfinite(w->b.limit)) {
+		w->bound = w->b.limit;
+		w->bound_kind = BOUND_LIMIT;
+	} else if (w->b.n > 0 && w->ports && w->has_width) {
 		w->bound = w->b.amdahl_n;
 		w->bound_kind = BOUND_AMDAHL;
 	}
@@ -89,7 +101,10 @@ static void fill_bounds(struct row *w, const struct apod_workload *wl, const dou
 	unsigned long long bits[APOD_MAX_PHASES];
 	for (int i = 0; i < w->nphases; i++)
 		bits[i] = apod_phase_bit(wl, i);
-	apod_bound_eval(w->nphases, serial, w->phase, bits, w->ports, w->width, noise, &w->b);
+	/* An algorithm's N is its measured gain on the phases it changes (width
+	 * 0, as a device's), not the threads it runs on. */
+	apod_bound_eval(w->nphases, serial, w->phase, bits, w->ports, is_algorithm(w) ? 0 : w->width,
+	                noise, &w->b);
 	choose_bound(w);
 }
 
@@ -295,7 +310,11 @@ static json_object *row_json(const struct apod_workload *wl, const void *params,
 			w->bound_kind == BOUND_NONE ? -1 : w->bound));
 		json_object_object_add(o, "bound_kind", json_object_new_string(
 			w->bound_kind == BOUND_SOL ? "speed_of_light" :
-			w->bound_kind == BOUND_AMDAHL ? "amdahl" : "none"));
+			w->bound_kind == BOUND_AMDAHL ? "amdahl" :
+			w->bound_kind == BOUND_LIMIT ? "amdahl_limit" : "none"));
+		json_object_object_add(o, "role", json_object_new_string(
+			w->e->role == APOD_ROLE_ALGORITHM ? "algorithm" :
+			w->e->role == APOD_ROLE_HOST_BASELINE ? "host_baseline" : "port"));
 		json_object_object_add(o, "speed_of_light", sol_json(wl, w));
 		json_object_object_add(o, "roofline", roofline_json(wl, params, problem, w, w == first));
 		/* JSON has no infinity: -1 stands for an unbounded limit. */
@@ -454,7 +473,9 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 			snprintf(vs_omp, sizeof vs_omp, "%.2fx", omp_total / w->total);
 		/* Both bounds; the one that binds (the lower, for threads) is the
 		 * one the row is checked against, marked '<'. */
-		if (w->has_width && w->ports)
+		if (is_algorithm(w) && w->ports)
+			snprintf(at_n, sizeof at_n, "algo %.3gx", w->b.n);
+		else if (w->has_width && w->ports)
 			snprintf(at_n, sizeof at_n, "%s%.4gx (N=%.3g)",
 			         w->bound_kind == BOUND_AMDAHL && w->sol.have ? "<" : "", w->b.amdahl_n,
 			         w->b.n);
@@ -463,7 +484,8 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 			         w->bound_kind == BOUND_SOL && w->has_width ? "<" : "", w->sol.speedup);
 		/* 1/(1-P) where P rounds to 1 says nothing a reader can use. */
 		if (w->ports && isfinite(w->b.limit) && w->b.limit <= 1e5)
-			snprintf(lim, sizeof lim, "%.1fx", w->b.limit);
+			snprintf(lim, sizeof lim, "%s%.1fx", w->bound_kind == BOUND_LIMIT ? "<" : "",
+			         w->b.limit);
 		if (w->sol.have)
 			snprintf(pct, sizeof pct, "%.1f%%%s", 100 * w->sol.reached,
 			         w->sol.resident ? "*" : "");
@@ -487,6 +509,13 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 	       "and cached: `%s ceilings` shows them, `%s ceilings --refresh` measures them\n"
 	       "again (on an idle machine), --ceilings=FILE takes another's.\n",
 	       apod_prog->name, apod_prog->name);
+	for (int i = 0; i < nrows; i++)
+		if (rows[i].ran && is_algorithm(&rows[i])) {
+			printf("algo: a stage that changes the algorithm, not the hardware (its role): its\n"
+			       "gain on the phases it changes, measured.  No count of workers makes it, so\n"
+			       "it is held to the limit ('<') and its speed of light, not to Amdahl at N.\n");
+			break;
+		}
 	for (int i = 0; i < nrows; i++)
 		if (rows[i].ran && rows[i].sol.resident) {
 			printf("*: some phase's data fit in the last-level cache, which can beat the main-\n"
