@@ -20,6 +20,7 @@
 
 #include "cpu/harness/npy.h"
 #include "cpu/harness/params.h"
+#include "cpu/harness/registry.h"
 #include "cpu/harness/run.h"
 #include "cpu/harness/typed.h"
 #include "cpu/harness/verify.h"
@@ -131,11 +132,43 @@ static const struct apod_array toy_arrays[] = {
 	{ .name = NULL },
 };
 static const struct apod_phase toy_phases[] = { { "map" }, { NULL } };
+
+/* A serial stage that is never run: the registry wants one. */
+static void *stub_create(const struct apod_stage *s, const void *problem)
+{
+	(void)s;
+	return (void *)problem;
+}
+static int stub_step(void *ctx, int phase, long step, long steps)
+{
+	(void)ctx, (void)phase, (void)step, (void)steps;
+	return 0;
+}
+static int stub_probe(void *ctx, int k, long step, long row, void *const *rows)
+{
+	(void)ctx, (void)k, (void)step, (void)row, (void)rows;
+	return 0;
+}
+static int stub_fetch(void *ctx, int a, void *dst)
+{
+	(void)ctx, (void)a, (void)dst;
+	return 0;
+}
+static void stub_destroy(void *ctx)
+{
+	(void)ctx;
+}
+static const struct apod_stage_ops stub_ops = { .create = stub_create, .step = stub_step,
+	.probe = stub_probe, .fetch = stub_fetch, .destroy = stub_destroy };
+static const struct apod_stage stub_serial = { .name = "serial", .about = "never run",
+	.ops = &stub_ops };
+static const struct apod_stage *const toy_stages[] = { &stub_serial, NULL };
+
 static const struct apod_workload toy = {
 	.version = APOD_WORKLOAD_VERSION, .name = "toy", .params_size = sizeof(struct toy_params),
 	.params = toy_keys, .steps = toy_steps, .problem_create = toy_problem_create,
 	.problem_destroy = toy_problem_destroy, .phases = toy_phases, .probes = toy_probes,
-	.arrays = toy_arrays, .series = toy_series,
+	.arrays = toy_arrays, .series = toy_series, .stages = toy_stages,
 };
 
 static double logistic(double x)
@@ -527,12 +560,42 @@ START_TEST(dtypes_are_named_not_numbered)
 }
 END_TEST
 
+/* What the registry holds a horizon to (registry.c): something to compare
+ * past it, STATS (or DRIFT for a series), and no beyond without one. */
+START_TEST(the_registry_holds_horizons_to_their_rules)
+{
+	struct apod_workload w = toy;
+	struct apod_series series[NSERIES + 1];
+	struct apod_array arrays[2];
+	ck_assert_msg(apod_workload_valid(&toy, NULL) == 0, "%s", apod_failure());
+	memcpy(series, toy_series, sizeof series);
+	memcpy(arrays, toy_arrays, sizeof arrays);
+	w.series = series;
+	w.arrays = arrays;
+	series[TRAJ].beyond = APOD_COMPARE_EXACT;   /* a horizon, nothing past it */
+	ck_assert_int_eq(apod_workload_valid(&w, NULL), -1);
+	ck_assert_ptr_nonnull(strstr(apod_failure(), "traj has a horizon"));
+	series[TRAJ].beyond = APOD_COMPARE_CLOSE;   /* trajectories past it: what it is for */
+	ck_assert_int_eq(apod_workload_valid(&w, NULL), -1);
+	series[TRAJ].beyond = APOD_COMPARE_STATS;
+	arrays[0].beyond = APOD_COMPARE_DRIFT;      /* an array holds one step: no drift */
+	ck_assert_int_eq(apod_workload_valid(&w, NULL), -1);
+	ck_assert_ptr_nonnull(strstr(apod_failure(), "state has a horizon"));
+	arrays[0].beyond = APOD_COMPARE_STATS;
+	series[INVARIANT].beyond = APOD_COMPARE_STATS;   /* beyond, and no horizon */
+	ck_assert_int_eq(apod_workload_valid(&w, NULL), -1);
+	ck_assert_ptr_nonnull(strstr(apod_failure(), "invariant says how to compare past a horizon"));
+	series[INVARIANT].beyond = APOD_COMPARE_EXACT;
+	ck_assert_msg(apod_workload_valid(&w, NULL) == 0, "%s", apod_failure());
+}
+END_TEST
+
 int main(void)
 {
 	const TTest *tests[] = {
 		horizon_comes_from_the_deck, chaotic_runs_agree_past_the_horizon,
 		a_moved_mean_or_spread_fails, drift_starts_at_step_zero, integer_stats_are_exact,
-		dtypes_are_named_not_numbered, NULL,
+		dtypes_are_named_not_numbered, the_registry_holds_horizons_to_their_rules, NULL,
 	};
 	return check_run(check_suite("horizon", "core", 0, tests), CK_FORK_GETENV);
 }
