@@ -81,11 +81,11 @@ static void *create(const struct apod_stage *s, const void *problem)
 	return apod_state_create(problem, sizeof(struct gpu1), s->name, setup, destroy);
 }
 
-static int step(void *ctx, int phase, long step, long steps)
+/* One phase a step, the same every step: phase, step and steps unused. */
+static int step(void *ctx, int, long, long)
 {
 	struct gpu1 *g = (struct gpu1 *)ctx;
 	size_t n = g->p->n;
-	(void)phase, (void)step, (void)steps;
 	nbody_host_kick(&g->s, g->p->h, 0, n);
 	nbody_host_drift(&g->s, g->p->dt, 0, n);
 	if (forces(g))
