@@ -1,13 +1,5 @@
 /*
- * stage4.cu: gpu4: tuned (forces_split, forces.cuh): float4 tiles of
- * compile-time size, several bodies a thread with each block's tile split
- * over slices of its threads (nbody_resident.h says why), the pieces of
- * the tile unrolled fully, the reciprocal square root of the hardware
- * (nbody_rsqrt), unit-mass pulls times the common mass where all masses
- * are equal, the last kick fused in.  Never bit for bit (the rsqrt is
- * 2 ulp, the sum is in slices): held to the designed tolerances alone.
+ * stage4.cu: nothing left.  gpu4 is described in cpu/nbody/stages.c, its
+ * kernel (forces_split) named by its data, and runs resident.cu's ops with
+ * gpu2..gpu4.  The file stays, empty, only while Makefile.am lists it.
  */
-#include "gpu/device.h"
-#include "nbody_resident.h"
-
-NBODY_RESIDENT_STAGE(gpu4, NBODY_TUNED, NBODY_GPU4_ABOUT);
