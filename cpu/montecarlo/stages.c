@@ -35,7 +35,7 @@ static const struct apod_stage gpu1 = {
 	.about = "a path a thread, batch sums and histogram reduced on the device",
 	.ports = GPU_PORTS,
 	.runs_on = APOD_RUNS_DEVICE,
-	.requires = "CUDA",
+	.needs = "CUDA",
 	.ops = APOD_IF_CUDA(mc_gpu_ops),
 	.data = &first_port,
 };
@@ -45,7 +45,7 @@ static const struct apod_stage gpu2 = {
 	.about = "several paths a thread, warp-shuffle reductions, sincospi",
 	.ports = GPU_PORTS,
 	.runs_on = APOD_RUNS_DEVICE,
-	.requires = "CUDA",
+	.needs = "CUDA",
 	.ops = APOD_IF_CUDA(mc_gpu_ops),
 	.data = &tuned,
 };

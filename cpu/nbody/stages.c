@@ -37,7 +37,7 @@ static const struct apod_stage gpu1 = {
 	 * fetch are serial's, on the host's arrays. */
 	.ports = "setup,computeForces",
 	.runs_on = APOD_RUNS_DEVICE | APOD_RUNS_OVER_BUS,
-	.requires = "CUDA",
+	.needs = "CUDA",
 	.ops = APOD_IF_CUDA(nbody_gpu1_ops),
 };
 
@@ -48,7 +48,7 @@ static const struct apod_stage gpu2 = {
 	.about = "all state resident, one thread a body, statistics reduced there",
 	.ports = RESIDENT_PORTS,
 	.runs_on = APOD_RUNS_DEVICE,
-	.requires = "CUDA",
+	.needs = "CUDA",
 	.ops = APOD_IF_CUDA(nbody_resident_ops),
 	.data = &simple,
 };
@@ -60,7 +60,7 @@ static const struct apod_stage gpu3 = {
 	.about = "shared-memory tiles of bodies (the classic tiled all-pairs kernel)",
 	.ports = RESIDENT_PORTS,
 	.runs_on = APOD_RUNS_DEVICE,
-	.requires = "CUDA",
+	.needs = "CUDA",
 	.ops = APOD_IF_CUDA(nbody_resident_ops),
 	.data = &tiled,
 };
@@ -73,7 +73,7 @@ static const struct apod_stage gpu4 = {
 	         "pulls x m, fused last kick",
 	.ports = RESIDENT_PORTS,
 	.runs_on = APOD_RUNS_DEVICE,
-	.requires = "CUDA",
+	.needs = "CUDA",
 	.ops = APOD_IF_CUDA(nbody_resident_ops),
 	.data = &tuned,
 };

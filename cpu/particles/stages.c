@@ -34,7 +34,7 @@ static const struct apod_stage gpu = {
 	/* It also fetches every snapshot and the final state from the device. */
 	.ports = "setup,moveParticles,calcEnergy,writeSnapshot,fetchResults",
 	.runs_on = APOD_RUNS_DEVICE,
-	.requires = "CUDA",
+	.needs = "CUDA",
 	.ops = APOD_IF_CUDA(particles_gpu_ops),   /* gpu/particles/stage_gpu.cu */
 };
 

@@ -265,7 +265,7 @@ static const struct apod_stage omp_stage = {
 @GPU@	/* Where its phases run, for the speed of light; on a device, Amdahl's
 @GPU@	 * N is the measured speedup (its width is 0). */
 @GPU@	.runs_on = APOD_RUNS_DEVICE,
-@GPU@	.requires = "CUDA",
+@GPU@	.needs = "CUDA",
 @GPU@	.ops = &@NAME@_stage_gpu,
 @GPU@};
 @GPU@

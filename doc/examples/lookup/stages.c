@@ -113,7 +113,7 @@ const struct apod_stage lookup_stage_gpu = {
 	 * totals home. */
 	.ports = "setup,lookups,final",
 	.runs_on = APOD_RUNS_DEVICE,
-	.requires = "CUDA",
+	.needs = "CUDA",
 #ifdef LOOKUP_GPU
 	.ops = &lookup_gpu_ops,
 #endif
