@@ -233,7 +233,9 @@ static const struct apod_series series[] = {
 	[HEAT_SERIES_STATS] = { .name = "stats", .probe = "calcStats",
 	                        .column_names = "mean,min,max,variance",
 	                        .compare = APOD_COMPARE_CLOSE, .tolerance = stats_tol },
-	/* Counts, held as doubles (whole numbers, exact far past any grid). */
+	/* Counts, as doubles (the default dtype): every stage writes them so
+	 * (heat_stats_rows), exact below 2^53 cells, and %.17g prints them as
+	 * the whole numbers the old `integer` flag printed. */
 	[HEAT_SERIES_HIST] = { .name = "hist", .probe = "calcStats", .columns = bins,
 	                       .column_prefix = "bin",
 	                       .compare = APOD_COMPARE_COUNTS, .tolerance = hist_tol },
