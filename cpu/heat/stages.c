@@ -37,7 +37,7 @@ const struct apod_stage heat_stage_gpu1 = {
 	.about = "GPU stage 1: genTimeStep on the device, field copied every step",
 	.ports = "setup,genTimeStep",
 	.runs_on = APOD_RUNS_DEVICE | APOD_RUNS_OVER_BUS,
-	.requires = "CUDA",
+	.needs = "CUDA",
 	.ops = APOD_IF_CUDA(heat_gpu1_ops),
 };
 
@@ -46,7 +46,7 @@ const struct apod_stage heat_stage_gpu2 = {
 	.about = "GPU stage 2: field resident on the device, statistics reduced there",
 	.ports = "setup,genTimeStep,calcStats,calcSummaryData,writeSnapshot,fetchResults",
 	.runs_on = APOD_RUNS_DEVICE,
-	.requires = "CUDA",
+	.needs = "CUDA",
 	.ops = APOD_IF_CUDA(heat_gpu2_ops),
 };
 
@@ -55,7 +55,7 @@ const struct apod_stage heat_stage_gpu3 = {
 	.about = "GPU stage 3: snapshots downloaded on a copy stream, overlapping steps",
 	.ports = "setup,genTimeStep,calcStats,calcSummaryData,writeSnapshot,fetchResults",
 	.runs_on = APOD_RUNS_DEVICE,
-	.requires = "CUDA",
+	.needs = "CUDA",
 	.ops = APOD_IF_CUDA(heat_gpu3_ops),
 };
 
@@ -64,7 +64,7 @@ const struct apod_stage heat_stage_gpu4 = {
 	.about = "GPU stage 4: tuned kernels, statistics fused into the sweep",
 	.ports = "setup,genTimeStep,calcStats,calcSummaryData,writeSnapshot,fetchResults",
 	.runs_on = APOD_RUNS_DEVICE,
-	.requires = "CUDA",
+	.needs = "CUDA",
 	.ops = APOD_IF_CUDA(heat_gpu4_ops),
 };
 
@@ -74,7 +74,7 @@ const struct apod_stage heat_stage_gpu5 = {
 	         "the tile",
 	.ports = "setup,genTimeStep,calcStats,calcSummaryData,writeSnapshot,fetchResults",
 	.runs_on = APOD_RUNS_DEVICE,
-	.requires = "CUDA",
+	.needs = "CUDA",
 	.ops = APOD_IF_CUDA(heat_gpu5_ops),
 };
 
@@ -84,7 +84,7 @@ const struct apod_stage heat_stage_mpi = {
 	         "use mpirun)",
 	.ports = "setup,genTimeStep,calcStats,calcSummaryData,writeSnapshot,fetchResults",
 	.runs_on = APOD_RUNS_HOST_CORES,
-	.requires = "MPI",
+	.needs = "MPI",
 	.ops = APOD_IF_MPI(heat_mpi_ops),
 };
 
@@ -93,7 +93,7 @@ const struct apod_stage heat_stage_mgpu = {
 	.about = "one MPI rank per GPU, halos by NCCL overlapped with the interior (use mpirun)",
 	.ports = "setup,genTimeStep,calcStats,calcSummaryData,writeSnapshot,fetchResults",
 	.runs_on = APOD_RUNS_DEVICE,
-	.requires = "CUDA, MPI and NCCL",
+	.needs = "CUDA, MPI and NCCL",
 	.ops = APOD_IF_NCCL(heat_mgpu_ops),
 };
 
