@@ -239,6 +239,11 @@ static json_object *worst_json(const struct apod_verdict *v)
 	o = &v->out[k];
 	x = json_object_new_object();
 	json_object_object_add(x, "output", json_object_new_string(o->name));
+	{
+		char kind[128];
+		apod_verdict_kind(o, kind, sizeof kind);
+		json_object_object_add(x, "comparison", json_object_new_string(kind));
+	}
 	json_object_object_add(x, "pass", json_object_new_boolean(o->ok));
 	json_object_object_add(x, "values_differing", json_object_new_int64((int64_t)o->ndiffer));
 	if (o->compare == APOD_COMPARE_COUNTS)
@@ -337,10 +342,14 @@ static json_object *row_json(const struct apod_workload *wl, const void *params,
 		json_object_object_add(v, "rel_l2", json_object_new_double(w->v.out[0].rel_l2));
 		{
 			json_object *outs = json_object_new_object(), *tols = json_object_new_object();
+			/* Keyed by the label: an output a horizon splits has a part
+			 * each side of it, and a failure before must not be hidden by
+			 * the part after. */
 			for (int i = 0; i < w->v.n; i++) {
-				json_object_object_add(outs, w->v.out[i].name,
-				                       json_object_new_boolean(w->v.out[i].ok));
-				json_object_object_add(tols, w->v.out[i].name, of_tol_json(w->v.out[i].of_tol));
+				char label[160];
+				apod_verdict_label(&w->v.out[i], label, sizeof label);
+				json_object_object_add(outs, label, json_object_new_boolean(w->v.out[i].ok));
+				json_object_object_add(tols, label, of_tol_json(w->v.out[i].of_tol));
 			}
 			json_object_object_add(v, "outputs", outs);
 			json_object_object_add(v, "of_tolerance", tols);

@@ -177,7 +177,8 @@ static int check_outputs(const struct apod_workload *w)
 			return apod_fail("workload %s: series %s: a series holds doubles (APOD_F64) or "
 			                 "integers", w->name, s->name);
 		if (apod_dtype_integer(s->dtype) &&
-		    (s->compare == APOD_COMPARE_ULP || s->compare == APOD_COMPARE_DRIFT))
+		    (s->compare == APOD_COMPARE_ULP || s->compare == APOD_COMPARE_DRIFT ||
+		     (s->horizon && s->beyond == APOD_COMPARE_DRIFT)))
 			return apod_fail("workload %s: series %s: integers are compared exactly, by "
 			                 "absolute difference, as counts or by their statistics", w->name,
 			                 s->name);

@@ -123,7 +123,7 @@ static inline int apod_fits_in_memory(size_t bytes, const char *fmt, ...)
  * records why it failed (apod_fail) and returns -1:
  *
  *     static int setup(void *state, const void *problem) { ... }
- *     static void *create(const void *problem)
+ *     static void *create(const struct apod_stage *s, const void *problem)
  *     {
  *         return apod_state_create(problem, sizeof(struct my_gpu), "gpu", setup, destroy);
  *     }

@@ -49,7 +49,8 @@
 extern "C" {
 #endif
 
-/* Revision 4, designed from real ports (doc/extending.md, "Revision 4"):
+/* Revision 4, designed from real ports (doc/extending.md, "Moving to
+ * revision 4"):
  * a step of named phases, probes at step 0 and at the end, phases named
  * rather than numbered, work() that sees the problem, one member for each
  * job, a stage described once with its operations apart (NULL where the
@@ -217,7 +218,10 @@ struct apod_phase {
 struct apod_stage;
 
 /* What a stage does, in its own file (the .cu of a GPU stage); a stage the
- * build leaves out has a NULL `ops` in its description. */
+ * build leaves out has a NULL `ops` in its description.  In C++, declare
+ * the object in a header inside extern "C" (as this one is) before
+ * defining it: a const object's definition alone has internal linkage
+ * there, and the description in C would not find it. */
 struct apod_stage_ops {
 	/* Optional: 1 if the stage can run here; else 0 with the reason in why.
 	 * NULL: wherever it was built. */
@@ -392,7 +396,9 @@ struct apod_workload {
 	 * it gets no speed of light).  problem: what the stages start from,
 	 * for work that depends on the data (pair counts, halo sizes); NULL
 	 * where the harness has none at hand, and then a workload whose work
-	 * needs it returns 0. */
+	 * needs it returns 0.  The work is the least any stage must do: where
+	 * a stage changes the algorithm (APOD_ROLE_ALGORITHM), the better
+	 * algorithm's, or that stage would beat its speed of light. */
 	int (*work)(const void *params, const void *problem, const char *phase, struct apod_work *w);
 
 	/* Optional: `apod bench --kernels`: time the workload's own kernels,
