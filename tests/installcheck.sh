@@ -1,10 +1,11 @@
 #!/bin/sh
-# `make installcheck`: the installed library from the outside.  The two
-# examples (particles; lookup, a one-shot reduction) and a fresh `apod new`
-# skeleton are copied out of the install tree into a scratch directory and
-# built there with pkg-config alone (no path into the source tree), then
-# run through their table and their gate.  Needs PKG_CONFIG_PATH and PATH
-# pointing at the install, and APOD_EXAMPLE_DIR and APOD_LOOKUP_DIR (the
+# `make installcheck`: the installed library from the outside.  The three
+# examples (particles; lookup, a one-shot reduction; srad, Rodinia's SRAD
+# ported, three phases a step) and a fresh `apod new` skeleton are copied
+# out of the install tree into a scratch directory and built there with
+# pkg-config alone (no path into the source tree), then run through their
+# table and their gate.  Needs PKG_CONFIG_PATH and PATH pointing at the
+# install, and APOD_EXAMPLE_DIR, APOD_LOOKUP_DIR and APOD_SRAD_DIR (the
 # Makefile's installcheck-local).  Nothing else: the installed apod must
 # find its own template and apod-pg, and the programs built with apod.pc's
 # flags their library (its rpath), as a user's do.
@@ -29,6 +30,11 @@ echo "installcheck: the lookup example (a one-shot reduction), built out of the 
 cp -r "$APOD_LOOKUP_DIR" "$work/lookup"
 chmod -R u+w "$work/lookup"
 ( cd "$work/lookup" && make && make check )
+
+echo "installcheck: the srad example (Rodinia's SRAD, three phases a step), built out of the tree"
+cp -r "$APOD_SRAD_DIR" "$work/srad"
+chmod -R u+w "$work/srad"
+( cd "$work/srad" && make && make check )
 
 echo "installcheck: a new skeleton, as 'apod new' writes it, from the installed template"
 ( cd "$work" && apod new mywork && cd mywork && make && make check )
