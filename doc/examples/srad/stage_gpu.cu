@@ -5,10 +5,11 @@
  * the ROI in float, each block adds its threads' sums in a fixed tree, and
  * one block adds the blocks' and computes q0sqr where coefficient reads it,
  * so no step waits for the host.  coefficient and update are one thread a
- * pixel, computing srad.h's expressions (compiled with -fmad=false), so
- * they give the host's bits for the same q0sqr; the ROI's sums, added in
- * another order than Rodinia's, give another q0sqr, which is why the gpu
- * stage is held to workload.c's tolerance rather than to serial's bits.
+ * pixel (blocks of 16 x 16), computing srad.h's expressions (compiled with
+ * -fmad=false), so they give the host's bits for the same q0sqr; the ROI's
+ * sums, added in another order than Rodinia's, give another q0sqr, which
+ * is why the gpu stage is held to workload.c's tolerance rather than to
+ * serial's bits.
  * The probe is a double reduction of the same shape.  No floating-point
  * atomics: the trees are fixed, so a run gives the same bits every time.
  */
@@ -22,7 +23,6 @@
 
 #define BLOCK 256             /* threads a block, a power of two (the trees below) */
 #define MAX_BLOCKS 1024       /* at most: partial sums a reduction */
-#define MAX_PX_BLOCKS (1L << 20)   /* the pixel kernels stride past this */
 
 struct gpu {
 	long rows, cols, n;
@@ -33,7 +33,8 @@ struct gpu {
 	float *q0sqr;             /* roiStats' result, coefficient's input */
 	double *stats_partial;    /* 2 a block */
 	double *stats_total;      /* 2 */
-	unsigned roi_blocks, stats_blocks, px_blocks;
+	unsigned roi_blocks, stats_blocks;
+	dim3 tiles;               /* the pixel kernels' grid */
 };
 
 /* The block's two sums added in a fixed tree; thread 0 gets the result. */
@@ -91,48 +92,39 @@ static __global__ void roi_finish(const float *partial, unsigned count, int n_ro
 		*q0sqr = srad_q0sqr(s, s2, n_roi);
 }
 
-/* Rodinia's neighbour tables, as a clamp. */
-static __device__ void neighbours(long k, long rows, long cols, long *i, long *j, long *in,
-                                  long *is, long *jw, long *je)
-{
-	*i = k / cols;
-	*j = k % cols;
-	*in = *i > 0 ? *i - 1 : 0;
-	*is = *i < rows - 1 ? *i + 1 : rows - 1;
-	*jw = *j > 0 ? *j - 1 : 0;
-	*je = *j < cols - 1 ? *j + 1 : cols - 1;
-}
+/* The pixel kernels: a thread a pixel, in blocks of 16 x 16 (rows and
+ * cols are multiples of 16, Rodinia's rule, made for its CUDA version's
+ * blocks of this shape), so no thread divides to find its row; the
+ * neighbours are Rodinia's tables, as a clamp. */
+#define TILE 16
 
 static __global__ void coefficient(const float *J, long rows, long cols, const float *q0sqr_p,
                                    float *c, float *dN, float *dS, float *dW, float *dE)
 {
-	float q0sqr = *q0sqr_p;
-	long n = rows * cols;
-	for (long k = (long)blockIdx.x * blockDim.x + threadIdx.x; k < n;
-	     k += (long)gridDim.x * blockDim.x) {
-		long i, j, in, is, jw, je;
-		float d[4];
-		neighbours(k, rows, cols, &i, &j, &in, &is, &jw, &je);
-		c[k] = srad_coefficient(J[k], J[in * cols + j], J[is * cols + j], J[i * cols + jw],
-		                        J[i * cols + je], q0sqr, d);
-		dN[k] = d[0];
-		dS[k] = d[1];
-		dW[k] = d[2];
-		dE[k] = d[3];
-	}
+	long i = (long)blockIdx.y * TILE + threadIdx.y, j = (long)blockIdx.x * TILE + threadIdx.x;
+	long k = i * cols + j, in = i > 0 ? i - 1 : 0, is = i < rows - 1 ? i + 1 : rows - 1;
+	long jw = j > 0 ? j - 1 : 0, je = j < cols - 1 ? j + 1 : cols - 1;
+	float d[4];
+	if (i >= rows || j >= cols)
+		return;
+	c[k] = srad_coefficient(J[k], J[in * cols + j], J[is * cols + j], J[i * cols + jw],
+	                        J[i * cols + je], *q0sqr_p, d);
+	dN[k] = d[0];
+	dS[k] = d[1];
+	dW[k] = d[2];
+	dE[k] = d[3];
 }
 
 static __global__ void update(float *J, long rows, long cols, const float *c, const float *dN,
                               const float *dS, const float *dW, const float *dE, float lambda)
 {
-	long n = rows * cols;
-	for (long k = (long)blockIdx.x * blockDim.x + threadIdx.x; k < n;
-	     k += (long)gridDim.x * blockDim.x) {
-		long i, j, in, is, jw, je;
-		neighbours(k, rows, cols, &i, &j, &in, &is, &jw, &je);
-		J[k] = srad_update(J[k], c[k], c[is * cols + j], c[i * cols + je], dN[k], dS[k], dW[k],
-		                   dE[k], lambda);
-	}
+	long i = (long)blockIdx.y * TILE + threadIdx.y, j = (long)blockIdx.x * TILE + threadIdx.x;
+	long k = i * cols + j, is = i < rows - 1 ? i + 1 : rows - 1;
+	long je = j < cols - 1 ? j + 1 : cols - 1;
+	if (i >= rows || j >= cols)
+		return;
+	J[k] = srad_update(J[k], c[k], c[is * cols + j], c[i * cols + je], dN[k], dS[k], dW[k], dE[k],
+	                   lambda);
 }
 
 static __global__ void stats_sums(const float *J, long n, double *partial)
@@ -189,7 +181,7 @@ static int gpu_setup(void *ctx, const void *problem)
 	g->lambda = pb->lambda;
 	g->roi_blocks = blocks_for(pb->n_roi, MAX_BLOCKS);
 	g->stats_blocks = blocks_for(pb->n, MAX_BLOCKS);
-	g->px_blocks = blocks_for(pb->n, MAX_PX_BLOCKS);
+	g->tiles = dim3((unsigned)(pb->cols / TILE), (unsigned)(pb->rows / TILE));
 	if (apod_cuda_require("srad: gpu", 6 * image + (2 * g->roi_blocks + 1) * sizeof(float) +
 	                                   (2 * g->stats_blocks + 2) * sizeof(double)))
 		return -1;
@@ -229,12 +221,11 @@ static int gpu_step(void *ctx, int phase, long step, long steps)
 		APOD_LAUNCH_TRY((roi_finish<<<1, BLOCK>>>(g->roi_partial, g->roi_blocks, g->n_roi,
 		                                          g->q0sqr)));
 	} else if (phase == SRAD_COEFFICIENT) {
-		APOD_LAUNCH_TRY((coefficient<<<g->px_blocks, BLOCK>>>(g->J, g->rows, g->cols, g->q0sqr,
-		                                                      g->c, g->dN, g->dS, g->dW,
-		                                                      g->dE)));
+		APOD_LAUNCH_TRY((coefficient<<<g->tiles, dim3(TILE, TILE)>>>(
+			g->J, g->rows, g->cols, g->q0sqr, g->c, g->dN, g->dS, g->dW, g->dE)));
 	} else {
-		APOD_LAUNCH_TRY((update<<<g->px_blocks, BLOCK>>>(g->J, g->rows, g->cols, g->c, g->dN,
-		                                                 g->dS, g->dW, g->dE, g->lambda)));
+		APOD_LAUNCH_TRY((update<<<g->tiles, dim3(TILE, TILE)>>>(
+			g->J, g->rows, g->cols, g->c, g->dN, g->dS, g->dW, g->dE, g->lambda)));
 	}
 	APOD_CUDA_TRY(cudaDeviceSynchronize());
 	return 0;
