@@ -39,6 +39,7 @@ enum {
 	OPT_ANY_DECK,
 	OPT_NO_SNAPSHOTS,           /* run: the table's own runs, in a process each */
 	OPT_ABBREV,                 /* apod_getopt: an option given by a prefix of its name */
+	OPT_REVERSE,                /* table: the stages run in reverse order, serial last */
 	OPT_PARAM = 2000            /* + the key's index in the workload's table */
 };
 
@@ -144,6 +145,9 @@ int apod_run_stage(const struct apod_workload *w, const struct apod_stage *e, co
  * cannot be read (a usage failure recorded, for the caller to report). */
 int apod_ladder(const struct apod_workload *w, const void *params, const void *problem,
                 const char *out, json_object **json_rows, double *serial_total);
+/* table --reverse: apod_ladder runs the stages serial last (their order
+ * must not change their times: each runs in a process of its own). */
+extern int apod_cli_table_reverse;
 
 void apod_print_phases(FILE *f, const struct apod_run *r);
 

@@ -366,7 +366,8 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
                 const char *out, json_object **json_rows, double *serial_total)
 {
 	struct apod_run serial = { 0 };
-	struct row rows[MAX_ROWS];
+	static struct row rows[MAX_ROWS];
+	static struct apod_run runs[MAX_ROWS];
 	const struct apod_stage *baseline = apod_stage_baseline(wl);
 	struct apod_sol_machine machine;
 	const struct apod_sol_machine *m = NULL;
@@ -387,12 +388,19 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 	printf("workload %s, deck %s: %ld steps; %ld cores on this host\n", wl->name,
 	       apod_deck_title(wl, params), wl->steps(params), sysconf(_SC_NPROCESSORS_ONLN));
 	fflush(stdout);
+	/* Every stage runs first, in a process of its own, in the ladder's order
+	 * or (--reverse) serial last, so that a reader can check that no
+	 * stage's time depends on which ran before it; then each is verified
+	 * and bounded against serial. */
+	while (wl->stages[nrows] && nrows < MAX_ROWS)
+		nrows++;
+	memset(rows, 0, sizeof rows);
+	memset(runs, 0, sizeof runs);
 	apod_fresh_begin(&fresh, wl, params);
-	for (int i = 0; wl->stages[i] && nrows < MAX_ROWS; i++) {
-		struct row *w = &rows[nrows++];
-		struct apod_run r;
+	for (int n = 0; n < nrows; n++) {
+		int i = apod_cli_table_reverse ? nrows - 1 - n : n;
+		struct row *w = &rows[i];
 		char dir[4096], *outdir = NULL;
-		memset(w, 0, sizeof *w);
 		w->e = wl->stages[i];
 		w->ports = apod_stage_ports(wl, w->e);
 		if (!apod_stage_available(w->e, w->why, sizeof w->why))
@@ -401,7 +409,7 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 			snprintf(dir, sizeof dir, "%s/%s", out, w->e->name);
 			outdir = dir;
 		}
-		if (apod_fresh_run(&fresh, wl, w->e, params, problem, outdir, &r)) {
+		if (apod_fresh_run(&fresh, wl, w->e, params, problem, outdir, &runs[i])) {
 			snprintf(w->why, sizeof w->why, "failed: %s", apod_failure());
 			failed = 1;
 			if (i == 0)
@@ -409,43 +417,56 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 			continue;
 		}
 		w->ran = 1;
-		w->total = r.total;
-		w->background = r.background;
-		w->snapshots = r.snapshots;
-		w->nphases = r.nphases;
-		memcpy(w->phase, r.phase, sizeof w->phase);
-		w->has_device = r.has_device;
-		memcpy(w->device, r.device, sizeof w->device);
-		w->unattributed = apod_unattributed(&r);
-		w->compute_per_step = 0;
-		for (int k = 1; k <= apod_step_phase_count(wl) + apod_probe_count(wl); k++)
-			w->compute_per_step += apod_attributed(&r, k);
-		w->compute_per_step /= (double)r.steps;
-		w->has_busy = r.has_busy;
-		memcpy(w->busy, r.busy, sizeof w->busy);
-		memcpy(w->work, r.work, sizeof w->work);
-		w->busy_unattributed = r.busy_unattributed;
-		w->busy_per_step = w->work_per_step = 0;
-		for (int k = 1; k <= apod_step_phase_count(wl) + apod_probe_count(wl); k++) {
-			w->busy_per_step += r.busy[k];
-			w->work_per_step += r.work[k];
-		}
-		w->busy_per_step /= (double)r.steps;
-		w->work_per_step /= (double)r.steps;
-		if (i == 0) {
-			serial = r;
-			w->v.ok = 1;
-		} else {
-			apod_verify(params, &serial, &r, &w->v);
-			failed |= !w->v.ok;
-		}
-		fill_sol(w, params, &serial, &r, m, i == 0);
-		if (w->e == baseline)
-			omp_total = r.total;
-		if (i != 0)
-			apod_run_free(&r);
 	}
 	apod_fresh_end(&fresh);
+	for (int i = 1; i < nrows && !rows[0].ran; i++)
+		if (rows[i].ran) {   /* nothing to hold it to */
+			rows[i].ran = 0;
+			apod_run_free(&runs[i]);
+			snprintf(rows[i].why, sizeof rows[i].why, "not compared: the reference failed");
+		}
+	for (int i = 0; i < nrows && rows[0].ran; i++) {
+		struct row *w = &rows[i];
+		struct apod_run *r = &runs[i];
+		if (!w->ran)
+			continue;
+		w->total = r->total;
+		w->background = r->background;
+		w->snapshots = r->snapshots;
+		w->nphases = r->nphases;
+		memcpy(w->phase, r->phase, sizeof w->phase);
+		w->has_device = r->has_device;
+		memcpy(w->device, r->device, sizeof w->device);
+		w->unattributed = apod_unattributed(r);
+		w->compute_per_step = 0;
+		for (int k = 1; k <= apod_step_phase_count(wl) + apod_probe_count(wl); k++)
+			w->compute_per_step += apod_attributed(r, k);
+		w->compute_per_step /= (double)r->steps;
+		w->has_busy = r->has_busy;
+		memcpy(w->busy, r->busy, sizeof w->busy);
+		memcpy(w->work, r->work, sizeof w->work);
+		w->busy_unattributed = r->busy_unattributed;
+		w->busy_per_step = w->work_per_step = 0;
+		for (int k = 1; k <= apod_step_phase_count(wl) + apod_probe_count(wl); k++) {
+			w->busy_per_step += r->busy[k];
+			w->work_per_step += r->work[k];
+		}
+		w->busy_per_step /= (double)r->steps;
+		w->work_per_step /= (double)r->steps;
+		if (i == 0) {
+			w->v.ok = 1;
+		} else {
+			apod_verify(params, &runs[0], r, &w->v);
+			failed |= !w->v.ok;
+		}
+		fill_sol(w, params, &runs[0], r, m, i == 0);
+		if (w->e == baseline)
+			omp_total = r->total;
+	}
+	for (int i = 1; i < nrows; i++)
+		if (rows[i].ran)
+			apod_run_free(&runs[i]);
+	serial = runs[0];
 	/* The bounds, against the noise measured now that every stage ran. */
 	if (rows[0].ran)
 		sample_noise(wl, params, problem, rows, nrows, &noise);
@@ -602,14 +623,18 @@ static int table_opt(int c, const char *arg, void *ctx)
 		o[1] = arg;
 	else if (c == OPT_CEILINGS)
 		apod_cli_ceilings_file = arg;
+	else if (c == OPT_REVERSE)
+		apod_cli_table_reverse = 1;
 	else
 		return apod_option_fail(c, NULL);
 	return 0;
 }
 
+int apod_cli_table_reverse;
+
 const struct option apod_table_options[] = {
-	APOD_OPT_OUT, APOD_OPT_JSON, APOD_OPT_CEILINGS, APOD_OPT_TRACE, APOD_OPT_HELP,
-	APOD_OPT_END,
+	APOD_OPT_OUT, APOD_OPT_JSON, APOD_OPT_CEILINGS, APOD_OPT_TRACE,
+	{ "reverse", no_argument, NULL, OPT_REVERSE }, APOD_OPT_HELP, APOD_OPT_END,
 };
 
 int apod_table_main(int argc, char **argv)

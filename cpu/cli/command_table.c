@@ -12,13 +12,14 @@ const struct apod_cmd apod_cmd_table_entry = {
 	.name = NULL,
 	.help = "run the deck through every available stage and print the APOD table (time, "
 	        "speedups, Amdahl bound, verification against serial); also 'table'",
-	.synopsis = "[deck options] [--out=DIR] [--json=FILE] [--ceilings=FILE] [--trace]",
+	.synopsis = "[deck options] [--out=DIR] [--json=FILE] [--ceilings=FILE] [--trace] [--reverse]",
 	.about = "Run every available stage and print the APOD table.  --out=DIR: the results\n"
 	         "of each stage in DIR/STAGE; --json=FILE: the table's rows.  --ceilings=FILE:\n"
 	         "hold the speed of light to that file's ceilings (`apod ceilings --json`, of\n"
 	         "another machine, say) in place of this machine's (also APOD_CEILINGS).\n"
 	         "--trace adds each stage's device busy time per phase to the JSON (CUPTI; it\n"
-	         "slows CUDA calls).\n",
+	         "slows CUDA calls).  --reverse runs the stages serial last: each runs in a\n"
+	         "process of its own, so the times must not depend on the order.\n",
 	.options = apod_table_options,
 	.deck = 1,
 	.main = apod_table_main,
