@@ -288,7 +288,7 @@ int apod_assess_main(int argc, char **argv)
 	 * place in the loop.  writeReport is the harness's own. */
 	{
 		int order[APOD_MAX_PHASES], cand[APOD_MAX_PHASES], nc = 0;
-		int report = APOD_PHASE_REPORT(apod_probe_count(w));
+		int report = apod_phase_report(w);
 		double csec[APOD_MAX_PHASES];
 		char what[1024] = "";
 		double p = 0;

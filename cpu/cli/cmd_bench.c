@@ -127,18 +127,16 @@ static int bench_opt(int c, const char *arg, void *ctx)
 	return apod_option_fail(c, NULL);
 }
 
-/* The program's kernel measurements (its kernels hook): 0 measured, 1
+/* The workload's kernel measurements (its kernels member): 0 measured, 1
  * nothing to measure (why recorded: a usage failure where the workload has
  * no kernels, a failure where there is no GPU), -1 failed. */
 static int kernels(const struct apod_workload *w, const void *problem, int reps, json_object *out)
 {
 	json_object *k;
 	int rc;
-	if (w->kernels)   /* revision 3: the workload's own */
-		return w->kernels(problem, reps, out);
-	if (!apod_prog->kernels)
+	if (!w->kernels)
 		return apod_usage_fail("workload %s has no kernels to time", w->name), 1;
-	if ((rc = apod_prog->kernels(w, problem, reps, out)) != 0)
+	if ((rc = w->kernels(problem, reps, out)) != 0)
 		return rc;
 	if (!json_object_object_get_ex(out, "kernels", &k))
 		return apod_usage_fail("workload %s has no kernels to time", w->name), 1;
@@ -217,7 +215,8 @@ int apod_bench_main(int argc, char **argv)
 	for (int i = 0; !o.kernels_only && b.w->stages[i]; i++) {
 		const struct apod_stage *e = b.w->stages[i];
 		char why[256];
-		if (!e->snapshot_begin || !e->available(why, sizeof why) || !b.w->snapshot_every ||
+		if (!e->ops || !e->ops->snapshot_begin || !apod_stage_available(e, why, sizeof why) ||
+		    !b.w->snapshot_every ||
 		    b.w->snapshot_every(b.params) <= 0)
 			continue;
 		if (overlap(b.w, e, b.params, b.problem, scratch, rows, ov))

@@ -89,7 +89,7 @@ int apod_stages_main(int argc, char **argv)
 	for (int i = 0; w->stages[i]; i++) {
 		const struct apod_stage *e = w->stages[i];
 		char why[256] = "";
-		int ok = e->available(why, sizeof why);
+		int ok = apod_stage_available(e, why, sizeof why);
 		printf("%-7s %-13s %s\n", e->name, ok ? "available" : "unavailable", e->about);
 		if (!ok)
 			printf("%-7s %-13s why: %s\n", "", "", why);

@@ -122,7 +122,7 @@ static int plan(struct scale *s, int no_weak, int *do_weak)
 {
 	char why[256] = "";
 	const struct apod_stage *base = apod_stage_baseline(s->w);
-	s->omp = base && base->available(why, sizeof why) ? base : NULL;
+	s->omp = base && apod_stage_available(base, why, sizeof why) ? base : NULL;
 #ifndef _OPENMP
 	s->nthreads = 1;
 	s->threads[0] = 1;
@@ -224,7 +224,7 @@ int apod_scale_main(int argc, char **argv)
 	if (!o.have_threads)
 		default_threads(s->max_threads, s->threads, &s->nthreads);
 	s->serial = s->w->stages[0];
-	if (!s->serial->available(why, sizeof why)) {
+	if (!apod_stage_available(s->serial, why, sizeof why)) {
 		apod_fail("stage %s cannot run here: %s", s->serial->name, why);
 		rc = apod_report_failure();
 	} else if ((rc = plan(s, o.no_weak, &do_weak)) == 0 &&

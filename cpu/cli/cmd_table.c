@@ -23,6 +23,7 @@
 
 struct row {
 	const struct apod_stage *e;
+	unsigned long long ports;  /* the phases it names in its ports, as bits */
 	int ran;
 	char why[256];
 	double total;
@@ -47,7 +48,16 @@ struct row {
 	int above_bound;
 };
 
-enum { BOUND_NONE, BOUND_AMDAHL, BOUND_SOL };
+enum { BOUND_NONE, BOUND_AMDAHL, BOUND_SOL, BOUND_LIMIT };
+
+/* A stage that changes the algorithm on the same hardware (its role): no
+ * count of workers makes its gain, so Amdahl at N does not apply; what
+ * bounds it is Amdahl's limit (its phases taking no time at all) and its
+ * speed of light. */
+static int is_algorithm(const struct row *w)
+{
+	return w->e->role == APOD_ROLE_ALGORITHM;
+}
 
 /* The bound that predicts (doc/assess.md): a stage on threads is held to
  * Amdahl's law at its thread count and to the speed of light of the
@@ -58,11 +68,14 @@ enum { BOUND_NONE, BOUND_AMDAHL, BOUND_SOL };
 static void choose_bound(struct row *w)
 {
 	w->bound_kind = BOUND_NONE;
-	if (w->b.n > 0 && w->e->ports && w->has_width) {
+	if (is_algorithm(w) && w->ports && isfinite(w->b.limit)) {
+		w->bound = w->b.limit;
+		w->bound_kind = BOUND_LIMIT;
+	} else if (w->b.n > 0 && w->ports && w->has_width) {
 		w->bound = w->b.amdahl_n;
 		w->bound_kind = BOUND_AMDAHL;
 	}
-	if (w->sol.have && w->sol.speedup > 0 && w->e->ports &&
+	if (w->sol.have && w->sol.speedup > 0 && w->ports &&
 	    (w->bound_kind == BOUND_NONE || w->sol.speedup < w->bound)) {
 		w->bound = w->sol.speedup;
 		w->bound_kind = BOUND_SOL;
@@ -85,10 +98,13 @@ static void fill_sol(struct row *w, const void *params, const struct apod_run *s
 static void fill_bounds(struct row *w, const struct apod_workload *wl, const double *serial,
                         const struct apod_noise *noise)
 {
-	unsigned bits[APOD_MAX_PHASES];
+	unsigned long long bits[APOD_MAX_PHASES];
 	for (int i = 0; i < w->nphases; i++)
 		bits[i] = apod_phase_bit(wl, i);
-	apod_bound_eval(w->nphases, serial, w->phase, bits, w->e->ports, w->width, noise, &w->b);
+	/* An algorithm's N is its measured gain on the phases it changes (width
+	 * 0, as a device's), not the threads it runs on. */
+	apod_bound_eval(w->nphases, serial, w->phase, bits, w->ports, is_algorithm(w) ? 0 : w->width,
+	                noise, &w->b);
 	choose_bound(w);
 }
 
@@ -105,12 +121,12 @@ static void fill_bounds(struct row *w, const struct apod_workload *wl, const dou
 static void sample_noise(const struct apod_workload *wl, const void *params, const void *problem,
                          const struct row *rows, int nrows, struct apod_noise *noise)
 {
-	int fetch = APOD_PHASE_FETCH(apod_probe_count(wl)), report = fetch + 1;
+	int fetch = apod_phase_fetch(wl), report = apod_phase_report(wl);
 	const struct row *ref = &rows[0];
 	double cost = ref->phase[0] + ref->phase[fetch];
 	apod_noise_init(noise, ref->nphases, ref->phase);
 	/* A reference of several processes would have to agree on the count. */
-	for (int k = 1; k <= NOISE_RETIMES && !ref->e->reporter &&
+	for (int k = 1; k <= NOISE_RETIMES && !ref->e->ops->reporter &&
 	                k * cost <= NOISE_BUDGET * ref->total; k++) {
 		double setup, fetched;
 		if (apod_retime_setup_fetch(wl, ref->e, params, problem, &setup, &fetched))
@@ -119,7 +135,8 @@ static void sample_noise(const struct apod_workload *wl, const void *params, con
 		apod_noise_add(noise, fetch, fetched);
 	}
 	for (int i = 1; i < nrows; i++)
-		if (rows[i].ran && !(rows[i].e->ports & APOD_PORTS_REPORT) && rows[i].phase[report] > 0)
+		if (rows[i].ran && !(rows[i].ports & apod_phase_bit(wl, report)) &&
+		    rows[i].phase[report] > 0)
 			apod_noise_add(noise, report, rows[i].phase[report]);
 }
 
@@ -141,18 +158,18 @@ static json_object *noise_json(const struct apod_workload *wl, const struct apod
 }
 
 /* The phases of a bit mask, "setup+writeSnapshot". */
-static void phase_list(const struct apod_workload *wl, unsigned mask, int nphases, char *buf,
+static void phase_list(const struct apod_workload *wl, unsigned long long mask, int nphases, char *buf,
                        size_t len)
 {
 	size_t used = 0;
 	buf[0] = '\0';
 	for (int i = 0; i < nphases && used < len; i++)
-		if (mask & (1u << i))
+		if (mask & (1ull << i))
 			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "+" : "",
 			                         apod_phase_name(wl, i));
 }
 
-static json_object *ports_json(const struct apod_workload *wl, unsigned ports, int nphases)
+static json_object *ports_json(const struct apod_workload *wl, unsigned long long ports, int nphases)
 {
 	json_object *a = json_object_new_array();
 	for (int i = 0; i < nphases; i++)
@@ -175,7 +192,7 @@ static json_object *sol_json(const struct apod_workload *wl, const struct row *w
  * work, its work per occurrence, how often it ran, the time it took (the
  * device's where the stage timed it there) and whose ceilings are its roof. */
 static json_object *roofline_json(const struct apod_workload *wl, const void *params,
-                                  const struct row *w, int reference)
+                                  const void *problem, const struct row *w, int reference)
 {
 	json_object *a = json_object_new_array();
 	struct apod_run view = { .w = wl, .nphases = w->nphases, .has_device = w->has_device };
@@ -186,7 +203,8 @@ static json_object *roofline_json(const struct apod_workload *wl, const void *pa
 		struct apod_work wk = { 0 };
 		json_object *p;
 		int dev = apod_device_timed(&view, i);
-		if ((!reference && !(w->e->ports & apod_phase_bit(wl, i))) || !wl->work(params, i, &wk))
+		if ((!reference && !(w->ports & apod_phase_bit(wl, i))) ||
+		    !wl->work(params, problem, apod_phase_name(wl, i), &wk))
 			continue;
 		p = json_object_new_object();
 		json_object_object_add(p, "phase", json_object_new_string(apod_phase_name(wl, i)));
@@ -238,7 +256,7 @@ static json_object *worst_json(const struct apod_verdict *v)
 }
 
 static json_object *row_json(const struct apod_workload *wl, const void *params,
-                             const struct row *w, double serial_total, double omp_total,
+                             const void *problem, const struct row *w, double serial_total, double omp_total,
                              const struct row *first)
 {
 	json_object *o = json_object_new_object();
@@ -280,7 +298,7 @@ static json_object *row_json(const struct apod_workload *wl, const void *params,
 		json_object_object_add(o, "speedup_vs_serial", json_object_new_double(serial_total / w->total));
 		if (omp_total > 0)
 			json_object_object_add(o, "speedup_vs_omp", json_object_new_double(omp_total / w->total));
-		json_object_object_add(o, "ports", ports_json(wl, w->e->ports, w->nphases));
+		json_object_object_add(o, "ports", ports_json(wl, w->ports, w->nphases));
 		json_object_object_add(o, "ported_fraction", json_object_new_double(w->b.p));
 		/* A device stage's N is its ceiling ratio (its speed of light), not
 		 * the speedup it measured; -1 where there is none. */
@@ -292,16 +310,20 @@ static json_object *row_json(const struct apod_workload *wl, const void *params,
 			w->bound_kind == BOUND_NONE ? -1 : w->bound));
 		json_object_object_add(o, "bound_kind", json_object_new_string(
 			w->bound_kind == BOUND_SOL ? "speed_of_light" :
-			w->bound_kind == BOUND_AMDAHL ? "amdahl" : "none"));
+			w->bound_kind == BOUND_AMDAHL ? "amdahl" :
+			w->bound_kind == BOUND_LIMIT ? "amdahl_limit" : "none"));
+		json_object_object_add(o, "role", json_object_new_string(
+			w->e->role == APOD_ROLE_ALGORITHM ? "algorithm" :
+			w->e->role == APOD_ROLE_HOST_BASELINE ? "host_baseline" : "port"));
 		json_object_object_add(o, "speed_of_light", sol_json(wl, w));
-		json_object_object_add(o, "roofline", roofline_json(wl, params, w, w == first));
+		json_object_object_add(o, "roofline", roofline_json(wl, params, problem, w, w == first));
 		/* JSON has no infinity: -1 stands for an unbounded limit. */
 		json_object_object_add(o, "amdahl_limit", json_object_new_double(isinf(w->b.limit) ? -1 : w->b.limit));
 		json_object_object_add(o, "bound_holds", json_object_new_boolean(w->b.holds));
 		{
 			json_object *f = json_object_new_array();
 			for (int i = 0; i < w->nphases; i++)
-				if (w->b.undeclared_faster & (1u << i))
+				if (w->b.undeclared_faster & (1ull << i))
 					json_object_array_add(f, json_object_new_string(apod_phase_name(wl, i)));
 			json_object_object_add(o, "undeclared_faster_phases", f);
 		}
@@ -363,7 +385,8 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 		char dir[4096], *outdir = NULL;
 		memset(w, 0, sizeof *w);
 		w->e = wl->stages[i];
-		if (!w->e->available(w->why, sizeof w->why))
+		w->ports = apod_stage_ports(wl, w->e);
+		if (!apod_stage_available(w->e, w->why, sizeof w->why))
 			continue;
 		if (out) {
 			snprintf(dir, sizeof dir, "%s/%s", out, w->e->name);
@@ -386,7 +409,7 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 		memcpy(w->device, r.device, sizeof w->device);
 		w->unattributed = apod_unattributed(&r);
 		w->compute_per_step = 0;
-		for (int k = 1; k < 2 + apod_probe_count(wl); k++)
+		for (int k = 1; k <= apod_step_phase_count(wl) + apod_probe_count(wl); k++)
 			w->compute_per_step += apod_attributed(&r, k);
 		w->compute_per_step /= (double)r.steps;
 		w->has_busy = r.has_busy;
@@ -394,7 +417,7 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 		memcpy(w->work, r.work, sizeof w->work);
 		w->busy_unattributed = r.busy_unattributed;
 		w->busy_per_step = w->work_per_step = 0;
-		for (int k = 1; k < 2 + apod_probe_count(wl); k++) {
+		for (int k = 1; k <= apod_step_phase_count(wl) + apod_probe_count(wl); k++) {
 			w->busy_per_step += r.busy[k];
 			w->work_per_step += r.work[k];
 		}
@@ -450,16 +473,19 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 			snprintf(vs_omp, sizeof vs_omp, "%.2fx", omp_total / w->total);
 		/* Both bounds; the one that binds (the lower, for threads) is the
 		 * one the row is checked against, marked '<'. */
-		if (w->has_width && w->e->ports)
+		if (is_algorithm(w) && w->ports)
+			snprintf(at_n, sizeof at_n, "algo %.3gx", w->b.n);
+		else if (w->has_width && w->ports)
 			snprintf(at_n, sizeof at_n, "%s%.4gx (N=%.3g)",
 			         w->bound_kind == BOUND_AMDAHL && w->sol.have ? "<" : "", w->b.amdahl_n,
 			         w->b.n);
-		if (w->sol.have && w->e->ports)
+		if (w->sol.have && w->ports)
 			snprintf(sol, sizeof sol, "%s%.4gx",
 			         w->bound_kind == BOUND_SOL && w->has_width ? "<" : "", w->sol.speedup);
 		/* 1/(1-P) where P rounds to 1 says nothing a reader can use. */
-		if (w->e->ports && isfinite(w->b.limit) && w->b.limit <= 1e5)
-			snprintf(lim, sizeof lim, "%.1fx", w->b.limit);
+		if (w->ports && isfinite(w->b.limit) && w->b.limit <= 1e5)
+			snprintf(lim, sizeof lim, "%s%.1fx", w->bound_kind == BOUND_LIMIT ? "<" : "",
+			         w->b.limit);
 		if (w->sol.have)
 			snprintf(pct, sizeof pct, "%.1f%%%s", 100 * w->sol.reached,
 			         w->sol.resident ? "*" : "");
@@ -484,6 +510,13 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 	       "again (on an idle machine), --ceilings=FILE takes another's.\n",
 	       apod_prog->name, apod_prog->name);
 	for (int i = 0; i < nrows; i++)
+		if (rows[i].ran && is_algorithm(&rows[i])) {
+			printf("algo: a stage that changes the algorithm, not the hardware (its role): its\n"
+			       "gain on the phases it changes, measured.  No count of workers makes it, so\n"
+			       "it is held to the limit ('<') and its speed of light, not to Amdahl at N.\n");
+			break;
+		}
+	for (int i = 0; i < nrows; i++)
 		if (rows[i].ran && rows[i].sol.resident) {
 			printf("*: some phase's data fit in the last-level cache, which can beat the main-\n"
 			       "memory speed of light: that phase is not held to it.\n");
@@ -502,13 +535,13 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 		if (!w->ran || (w->b.holds && !w->above_bound && !w->sol.faster))
 			continue;
 		if (w->sol.faster) {
-			phase_list(wl, w->sol.faster & ~(1u << 31), w->nphases, list, sizeof list);
+			phase_list(wl, w->sol.faster & ~APOD_SOL_LOOP, w->nphases, list, sizeof list);
 			printf("MODEL BROKEN for %s: faster than its speed of light in %s%s: the work "
 			       "%s declares there, or this machine's ceilings, are wrong\n", w->e->name,
-			       list, w->sol.faster & (1u << 31) ? (*list ? " and in its step and "
+			       list, w->sol.faster & APOD_SOL_LOOP ? (*list ? " and in its step and "
 			       "probes together" : "its step and probes together") : "", wl->name);
 			for (int k = 0; k < w->nphases; k++)
-				if (w->sol.faster & (1u << k))
+				if (w->sol.faster & (1ull << k))
 					printf("  %s's %s took %.4g s; its speed of light is %.4g s\n",
 					       w->e->name, apod_phase_name(wl, k), w->phase[k],
 					       w->sol.phase[k]);
@@ -525,7 +558,7 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 		/* Where the time came from: every phase it did not declare and ran
 		 * faster, beyond the noise or not. */
 		for (int k = 0; k < w->nphases; k++)
-			if (!(w->e->ports & apod_phase_bit(wl, k)) &&
+			if (!(w->ports & apod_phase_bit(wl, k)) &&
 			    w->phase[k] < noise.least[k] - fmax(0.02 * noise.least[k], 1e-3))
 				printf("  %s's %s took %.4f s against serial's %.4f s (%.1f%% less; "
 				       "the noise allowed %.4f s, from %d timing%s)\n", w->e->name,
@@ -539,7 +572,7 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 	if (json_rows && rows[0].ran) {
 		*json_rows = json_object_new_array();
 		for (int i = 0; i < nrows; i++)
-			json_object_array_add(*json_rows, row_json(wl, params, &rows[i], rows[0].total,
+			json_object_array_add(*json_rows, row_json(wl, params, problem, &rows[i], rows[0].total,
 			                                           omp_total, &rows[0]));
 		/* What the reference's row was held to: its phases' noise. */
 		json_object_object_add(json_object_array_get_idx(*json_rows, 0), "phase_noise",

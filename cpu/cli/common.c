@@ -106,7 +106,7 @@ int apod_run_stage(const struct apod_workload *w, const struct apod_stage *e, co
 	char why[256] = "";
 	struct apod_outdir od;
 	int rep;
-	if (!e->available(why, sizeof why))
+	if (!apod_stage_available(e, why, sizeof why))
 		return apod_fail("stage %s cannot run here: %s", e->name, why);
 	if ((rep = apod_stage_reporter(w, e)) < 0)
 		return -1;

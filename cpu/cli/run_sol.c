@@ -13,9 +13,9 @@
  * the step and the probes, which are held to it together (sol.h). */
 static int too_fast(const struct apod_run *r, const struct apod_sol *sol, int i)
 {
-	int compute = i >= 1 && i < 2 + apod_probe_count(r->w);
-	return (sol->faster & (1u << i)) || (compute && (sol->faster & (1u << 31)) &&
-	                                     sol->phase[i] >= 0 && !(sol->resident & (1u << i)));
+	int compute = i >= 1 && i <= apod_step_phase_count(r->w) + apod_probe_count(r->w);
+	return (sol->faster & (1ull << i)) || (compute && (sol->faster & APOD_SOL_LOOP) &&
+	                                      sol->phase[i] >= 0 && !(sol->resident & (1ull << i)));
 }
 
 /* The time phase i took, as the speed of light holds it: the device's
@@ -45,7 +45,7 @@ void apod_run_sol_print(FILE *f, const struct apod_run *r, const struct apod_sta
 	fprintf(f, "speed of light, on %s:\n", where(on));
 	fprintf(f, "  %-*s %12s %12s %8s\n", nw, "phase", "SoL s", "taken s", "% SoL");
 	for (int i = 0; i < r->nphases; i++) {
-		const char *mark = too_fast(r, sol, i) ? "!" : sol->resident & (1u << i) ? "*" : "";
+		const char *mark = too_fast(r, sol, i) ? "!" : sol->resident & (1ull << i) ? "*" : "";
 		if (sol->phase[i] < 0)
 			continue;
 		marks |= *mark;
@@ -66,7 +66,7 @@ void apod_run_sol_print(FILE *f, const struct apod_run *r, const struct apod_sta
 	if (sol->faster)
 		fprintf(f, "  !: MODEL BROKEN: faster than its speed of light%s: the work %s declares,\n"
 		        "  or this machine's ceilings, are wrong\n",
-		        sol->faster & (1u << 31) ? " (here, its step and probes together)" : "",
+		        sol->faster & APOD_SOL_LOOP ? " (here, its step and probes together)" : "",
 		        r->w->name);
 }
 
@@ -90,7 +90,7 @@ json_object *apod_sol_json(const struct apod_run *r, const struct apod_sol *sol)
 		json_object_object_add(p, "reached", json_object_new_double(
 			taken(r, i) > 0 ? sol->phase[i] / taken(r, i) : 0));
 		json_object_object_add(p, "cache_resident",
-		                       json_object_new_boolean(!!(sol->resident & (1u << i))));
+		                       json_object_new_boolean(!!(sol->resident & (1ull << i))));
 		json_object_object_add(p, "faster_than_light",
 		                       json_object_new_boolean(too_fast(r, sol, i)));
 		json_object_object_add(ph, apod_phase_name(r->w, i), p);

@@ -81,7 +81,8 @@ static int measure(const struct apod_workload *w, const struct apod_stage *e, co
 }
 
 /* The fraction of m's time in the phases of ports (apod_bound_eval's p). */
-static double ported_fraction(const struct apod_workload *w, const struct meas *m, unsigned ports)
+static double ported_fraction(const struct apod_workload *w, const struct meas *m,
+                              unsigned long long ports)
 {
 	double in = 0, all = 0;
 	for (int i = 0; i < m->nphases; i++) {
@@ -147,7 +148,7 @@ int scale_run_strong(struct scale *s, const void *problem)
 	fflush(stdout);
 	if (!s->omp)
 		return 0;
-	s->p = ported_fraction(w, &s->t1, s->omp->ports);
+	s->p = ported_fraction(w, &s->t1, apod_stage_ports(w, s->omp));
 	for (int i = 0; i < s->nthreads; i++) {
 		struct strong_pt *q = &s->strong[s->nstrong];
 		q->n = s->threads[i];
@@ -162,7 +163,7 @@ int scale_run_strong(struct scale *s, const void *problem)
 		q->speedup = s->t1.total / q->m.total;
 		q->efficiency = q->speedup / q->n;
 		q->amdahl = apod_amdahl(s->p, q->n);
-		q->serial_frac = 1 - ported_fraction(w, &q->m, s->omp->ports);
+		q->serial_frac = 1 - ported_fraction(w, &q->m, apod_stage_ports(w, s->omp));
 		s->nstrong++;
 		printf("strong: %d thread%s: %.4f s, speedup %.2fx (Amdahl %.2fx)\n", q->n,
 		       q->n == 1 ? "" : "s", q->m.total, q->speedup, q->amdahl);
@@ -185,7 +186,7 @@ int scale_run_others(struct scale *s, const void *problem)
 		char why[256] = "";
 		if (e == s->omp || s->nother == MAX_OTHER)
 			continue;
-		if (!e->available(why, sizeof why)) {
+		if (!apod_stage_available(e, why, sizeof why)) {
 			/* Six GPU stages without a driver give one reason: said once. */
 			if (strcmp(why, last_why)) {
 				printf("%s: not measured: %s\n", e->name, why);
@@ -199,7 +200,7 @@ int scale_run_others(struct scale *s, const void *problem)
 		if (measure(s->w, e, s->params, problem, s->reps, &m))
 			return -1;
 		o->e = e;
-		o->width = e->width ? e->width() : 0;
+		o->width = apod_stage_width(e);
 		o->host = !(apod_sol_runs_on(e, o->width) & APOD_RUNS_DEVICE);
 		o->seconds = m.total;
 		o->speedup = s->t1.total / m.total;
@@ -245,7 +246,7 @@ int scale_run_weak(struct scale *s, long long footprint_kib)
 			free(g);
 			return -1;
 		}
-		q->parallel_frac = ported_fraction(w, &q->m, s->omp->ports);
+		q->parallel_frac = ported_fraction(w, &q->m, apod_stage_ports(w, s->omp));
 		if (q->n == 1) {
 			s->tw1 = q->m.total;
 			s->p_weak = q->parallel_frac;

@@ -71,7 +71,7 @@ double apod_noise_allowance(const struct apod_noise *n, int i)
 }
 
 void apod_bound_eval(int nphases, const double *serial, const double *stage,
-                     const unsigned *phase_bits, unsigned ports, int width,
+                     const unsigned long long *phase_bits, unsigned long long ports, int width,
                      const struct apod_noise *noise, struct apod_bound *b)
 {
 	struct apod_noise once;
@@ -90,7 +90,7 @@ void apod_bound_eval(int nphases, const double *serial, const double *stage,
 		} else if (noise->samples[i]) {
 			slack += apod_noise_allowance(noise, i);
 			if (stage[i] < noise->least[i] - apod_noise_allowance(noise, i))
-				b->undeclared_faster |= 1u << i;
+				b->undeclared_faster |= 1ull << i;
 		}
 	}
 	b->p = ts > 0 ? ps / ts : 0;

@@ -74,13 +74,13 @@ struct apod_bound {
 	double amdahl_n;          /* the bound at n */
 	double limit;             /* the bound as n grows without end */
 	double speedup;           /* measured: serial total / stage total */
-	unsigned undeclared_faster;   /* phase i is bit i */
+	unsigned long long undeclared_faster;   /* phase i is bit i */
 	int above_n, above_limit;
 	int holds;
 };
 
 void apod_bound_eval(int nphases, const double *serial, const double *stage,
-                     const unsigned *phase_bits, unsigned ports, int width,
+                     const unsigned long long *phase_bits, unsigned long long ports, int width,
                      const struct apod_noise *noise, struct apod_bound *b);
 
 #endif

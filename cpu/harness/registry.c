@@ -8,7 +8,6 @@
 #include "params.h"
 #include "registry.h"
 #include "run.h"
-#include "upgrade.h"
 
 static int bad_name(const char *s)
 {
@@ -72,30 +71,61 @@ static int check_params(const struct apod_workload *w, int (*taken)(const char *
 }
 
 /* What arrays and series are both held to: a tolerance for any comparison
- * but exact, and a dtype apod knows.  kind: "array" or "series". */
+ * but exact, a dtype apod knows, and a horizon with something to compare
+ * past it.  kind: "array" or "series". */
 static int check_compared(const struct apod_workload *w, const char *kind, const char *name,
-                          enum apod_compare compare, int has_tolerance, enum apod_dtype dtype)
+                          enum apod_compare compare, apod_tolerance_fn tolerance,
+                          enum apod_dtype dtype, apod_horizon_fn horizon, enum apod_compare beyond)
 {
-	if (compare != APOD_COMPARE_EXACT && !has_tolerance)
+	if (compare > APOD_COMPARE_STATS)
+		return apod_fail("workload %s: %s %s has an unknown comparison", w->name, kind, name);
+	if ((compare != APOD_COMPARE_EXACT || horizon) && !tolerance)
 		return apod_fail("workload %s: %s %s needs a tolerance() for its comparison", w->name,
 		                 kind, name);
 	if (dtype > APOD_U64)
 		return apod_fail("workload %s: %s %s has an unknown dtype", w->name, kind, name);
+	if (horizon && beyond != APOD_COMPARE_STATS &&
+	    !(beyond == APOD_COMPARE_DRIFT && !strcmp(kind, "series")))
+		return apod_fail("workload %s: %s %s has a horizon: past it, it is compared by its "
+		                 "statistics (beyond = APOD_COMPARE_STATS)%s", w->name, kind, name,
+		                 strcmp(kind, "series") ? "" : " or as a conserved quantity (DRIFT)");
+	if (!horizon && beyond)
+		return apod_fail("workload %s: %s %s says how to compare past a horizon (beyond) but "
+		                 "has no horizon()", w->name, kind, name);
 	return 0;
 }
 
 static int check_outputs(const struct apod_workload *w)
 {
 	int narrays = apod_array_count(w), nseries = apod_series_count(w);
-	int nprobes = apod_probe_count(w);
+	int nprobes = apod_probe_count(w), nsteps = apod_step_phase_count(w);
 	if (narrays + nseries == 0)
 		return apod_fail("workload %s declares no outputs: a run must produce something to verify",
 		                 w->name);
+	if (nsteps == 0)
+		return apod_fail("workload %s declares no step phases (phases): a step has at least one",
+		                 w->name);
+	if (nsteps > APOD_MAX_STEP_PHASES)
+		return apod_fail("workload %s: more than %d step phases", w->name, APOD_MAX_STEP_PHASES);
 	if (nprobes > APOD_MAX_PROBES)
 		return apod_fail("workload %s: more than %d probes", w->name, APOD_MAX_PROBES);
 	for (int k = 0; k < nprobes; k++)
-		if (!w->probes[k].every)
-			return apod_fail("workload %s: probe %s has no every()", w->name, w->probes[k].name);
+		if (!w->probes[k].every && !(w->probes[k].at & (APOD_AT_START | APOD_AT_END)))
+			return apod_fail("workload %s: probe %s has neither every() nor a step it runs "
+			                 "at (APOD_AT_START, APOD_AT_END)", w->name, w->probes[k].name);
+	/* Every phase's name is unique: stages name the phases they port, and
+	 * work() is asked for a phase by its name. */
+	for (int i = 0; i < apod_phase_count(w); i++) {
+		const char *name = apod_phase_name(w, i);
+		if (!*name || strchr(name, ',') || strchr(name, ' '))
+			return apod_fail("workload %s: phase '%s' is not a name (no commas, no spaces)",
+			                 w->name, name);
+		for (int j = 0; j < i; j++)
+			if (!strcmp(name, apod_phase_name(w, j)))
+				return apod_fail("workload %s: two phases are called '%s' (step phases, "
+				                 "probes and the harness's setup, writeSnapshot, "
+				                 "fetchResults, writeReport)", w->name, name);
+	}
 	for (int i = 0; i < narrays + nseries; i++) {
 		const char *name = i < narrays ? w->arrays[i].name : w->series[i - narrays].name;
 		if (bad_name(name) || !strcmp(name, "report"))
@@ -114,8 +144,8 @@ static int check_outputs(const struct apod_workload *w)
 		if (d->compare == APOD_COMPARE_COUNTS || d->compare == APOD_COMPARE_DRIFT)
 			return apod_fail("workload %s: array %s: counts and drift apply to series only",
 			                 w->name, d->name);
-		if (check_compared(w, "array", d->name, d->compare, d->tolerance || d->tolerance_of,
-		                   d->dtype))
+		if (check_compared(w, "array", d->name, d->compare, d->tolerance, d->dtype, d->horizon,
+		                   d->beyond))
 			return -1;
 		if (d->compare == APOD_COMPARE_ULP && apod_dtype_integer(d->dtype))
 			return apod_fail("workload %s: array %s: integers have no units in the last place",
@@ -123,40 +153,41 @@ static int check_outputs(const struct apod_workload *w)
 	}
 	for (int i = 0; i < nseries; i++) {
 		const struct apod_series *s = &w->series[i];
-		if (s->probe < 0 || s->probe >= nprobes)
-			return apod_fail("workload %s: series %s names probe %d, which does not exist",
-			                 w->name, s->name, s->probe);
-		if (!s->columns && s->ncolumns <= 0)
-			return apod_fail("workload %s: series %s has neither columns() nor ncolumns",
-			                 w->name, s->name);
+		if (apod_series_probe(w, i) < 0)
+			return apod_fail("workload %s: series %s names probe '%s', which does not exist",
+			                 w->name, s->name, s->probe ? s->probe : "(null)");
 		/* NAME.csv's header must have a name for every value of a row, or
-		 * `apod verify` refuses the file the run wrote; a count that
-		 * depends on the deck is checked when a run is set up. */
+		 * `apod verify` refuses the file the run wrote. */
 		if (s->column_names) {
-			int names = apod_column_names_count(s->column_names);
-			if (names < 0)
+			if (apod_column_names_count(s->column_names) < 0)
 				return apod_fail("workload %s: series %s: column_names '%s' has an empty name",
 				                 w->name, s->name, s->column_names);
-			if (!s->columns && names != s->ncolumns)
-				return apod_fail("workload %s: series %s: %d column names ('%s') for ncolumns = %d",
-				                 w->name, s->name, names, s->column_names, s->ncolumns);
+			if (s->columns)
+				return apod_fail("workload %s: series %s has both column_names and columns(): "
+				                 "its width is the names' count, or columns() with "
+				                 "column_prefix where it depends on the deck", w->name, s->name);
+		} else if (!s->columns) {
+			return apod_fail("workload %s: series %s has neither column_names nor columns()",
+			                 w->name, s->name);
 		}
-		if (check_compared(w, "series", s->name, s->compare, s->tolerance || s->tolerance_of,
-		                   s->dtype))
+		if (check_compared(w, "series", s->name, s->compare, s->tolerance, s->dtype, s->horizon,
+		                   s->beyond))
 			return -1;
+		if (s->dtype == APOD_F32)
+			return apod_fail("workload %s: series %s: a series holds doubles (APOD_F64) or "
+			                 "integers", w->name, s->name);
 		if (apod_dtype_integer(s->dtype) &&
 		    (s->compare == APOD_COMPARE_ULP || s->compare == APOD_COMPARE_DRIFT))
 			return apod_fail("workload %s: series %s: integers are compared exactly, by "
-			                 "absolute difference or as counts", w->name, s->name);
+			                 "absolute difference, as counts or by their statistics", w->name,
+			                 s->name);
 	}
 	return 0;
 }
 
 static int check_stages(const struct apod_workload *w)
 {
-	int n = 0, baselines = 0, typed = 0;
-	for (int i = 0; i < apod_series_count(w); i++)
-		typed |= apod_dtype_integer(w->series[i].dtype);
+	int n = 0, baselines = 0;
 	if (!w->stages || !w->stages[0])
 		return apod_fail("workload %s declares no stages", w->name);
 	if (strcmp(w->stages[0]->name, "serial"))
@@ -164,31 +195,42 @@ static int check_stages(const struct apod_workload *w)
 		                 "'serial'", w->name, w->stages[0]->name);
 	for (; w->stages[n]; n++) {
 		const struct apod_stage *e = w->stages[n];
+		const struct apod_stage_ops *o = e->ops;
+		unsigned long long mask;
+		char bad[128];
 		if (bad_name(e->name))
 			return apod_fail("workload %s: stage '%s' is not a name of a-z, 0-9 and _", w->name,
 			                 e->name ? e->name : "(null)");
 		for (int j = 0; j < n; j++)
 			if (!strcmp(e->name, w->stages[j]->name))
 				return apod_fail("workload %s: two stages are called '%s'", w->name, e->name);
-		if (!e->available)
-			return apod_fail("workload %s: stage %s has no available()", w->name, e->name);
-		if (!e->create != !(e->step || e->step_at) || !e->create != !e->destroy ||
-		    (!e->create && n == 0) || (e->create && !e->fetch && apod_array_count(w)))
-			return apod_fail("workload %s: stage %s must have all of create, step (or "
-			                 "step_at), fetch (where there are arrays) and destroy (or none, "
-			                 "if it is never available)", w->name, e->name);
-		if (!e->probe_defer != !e->probe_collect || !e->probe_defer != !(e->defer_rows > 0))
-			return apod_fail("workload %s: stage %s: probe_defer, probe_collect and "
-			                 "defer_rows go together", w->name, e->name);
-		if (e->create && apod_probe_count(w) > 0 && !e->probe && !e->probe_at &&
-		    !e->probe_defer)
-			return apod_fail("workload %s: stage %s has no probe() for the workload's probes",
+		if (apod_ports_parse(w, e->ports, &mask, bad, sizeof bad))
+			return apod_fail("workload %s: stage %s ports '%s', which is no phase of the "
+			                 "workload (its step phases, probes, setup, writeSnapshot, "
+			                 "fetchResults, writeReport)", w->name, e->name, bad);
+		if (n == 0 && mask)
+			return apod_fail("workload %s: the serial reference ports no phase", w->name);
+		if (mask & apod_phase_bit(w, apod_phase_report(w)))
+			return apod_fail("workload %s: stage %s ports writeReport, which is the harness's "
+			                 "own", w->name, e->name);
+		if (n == 0 && !o)
+			return apod_fail("workload %s: the serial reference has no ops: it must be built",
+			                 w->name);
+		if (!o) {
+			if (!e->requires || !*e->requires)
+				return apod_fail("workload %s: stage %s is not in this build (no ops) and "
+				                 "does not say what it requires", w->name, e->name);
+			continue;
+		}
+		if (!o->create || !o->step || !o->destroy || (!o->fetch && apod_array_count(w)) ||
+		    (!o->probe && apod_probe_count(w)))
+			return apod_fail("workload %s: stage %s must have create, step, destroy, fetch "
+			                 "(where there are arrays) and probe (where there are probes)",
 			                 w->name, e->name);
-		if (e->create && typed && !e->probe_at && !e->probe_defer)
-			return apod_fail("workload %s: stage %s fills integer series through probe(), "
-			                 "whose rows are doubles: give it probe_at or probe_defer",
+		if (!o->collect != !(o->defer_rows > 0))
+			return apod_fail("workload %s: stage %s: collect and defer_rows go together",
 			                 w->name, e->name);
-		if (e->role > APOD_ROLE_HOST_BASELINE || (n == 0 && e->role))
+		if (e->role > APOD_ROLE_ALGORITHM || (n == 0 && e->role))
 			return apod_fail("workload %s: stage %s: role %u is not one this harness knows "
 			                 "(the reference's is 0)", w->name, e->name, e->role);
 		if (e->role == APOD_ROLE_HOST_BASELINE && baselines++)
@@ -197,18 +239,16 @@ static int check_stages(const struct apod_workload *w)
 		                   APOD_RUNS_OVER_BUS))
 			return apod_fail("workload %s: stage %s runs on an unknown resource", w->name,
 			                 e->name);
-		if (!e->mark != !e->device_seconds)
+		if (!o->mark != !o->device_seconds)
 			return apod_fail("workload %s: stage %s has one of mark and device_seconds "
 			                 "without the other", w->name, e->name);
-		if (!e->snapshot_begin != !e->snapshot_stream)
+		if (!o->snapshot_begin != !o->snapshot_stream)
 			return apod_fail("workload %s: stage %s has one of snapshot_begin and "
 			                 "snapshot_stream without the other", w->name, e->name);
-		if (n == 0 && e->ports)
-			return apod_fail("workload %s: the serial reference ports no phase", w->name);
-		if (w->version >= 2 && !e->reporter != !e->agree)
+		if (!o->reporter != !o->agree)
 			return apod_fail("workload %s: stage %s has one of reporter and agree without "
 			                 "the other", w->name, e->name);
-		if (w->version >= 2 && e->reporter && e->snapshot_begin)
+		if (o->reporter && o->snapshot_begin)
 			return apod_fail("workload %s: stage %s runs as several processes and cannot "
 			                 "stream snapshots", w->name, e->name);
 	}
@@ -219,33 +259,32 @@ static int check_version(const struct apod_workload *w)
 {
 	if (!w)
 		return apod_fail("a NULL workload");
-	if (w->version < 1 || w->version > APOD_WORKLOAD_VERSION)
-		return apod_fail("workload %s: interface version %d, but this harness knows 1 to %d",
+	if (w->version >= 1 && w->version < APOD_WORKLOAD_VERSION)
+		return apod_fail("workload %s: written for interface revision %d; this harness reads "
+		                 "revision %d only (a step of named phases, stages described once "
+		                 "with their ops apart, ports and work by phase name: see "
+		                 "doc/extending.md, \"Moving to revision 4\")",
+		                 w->name ? w->name : "(unnamed)", w->version, APOD_WORKLOAD_VERSION);
+	if (w->version != APOD_WORKLOAD_VERSION)
+		return apod_fail("workload %s: interface version %d, but this harness knows revision %d",
 		                 w->name ? w->name : "(unnamed)", w->version, APOD_WORKLOAD_VERSION);
 	return 0;
 }
 
-/* w in the current revision's layout. */
 static int check_current(const struct apod_workload *w, int (*taken)(const char *key))
 {
 	if (bad_name(w->name))
 		return apod_fail("workload '%s': a name must be a-z, 0-9 and _",
 		                 w->name ? w->name : "(null)");
-	if (!w->steps || !w->problem_create || !w->problem_destroy || !w->step_phase)
-		return apod_fail("workload %s: steps, problem_create, problem_destroy and step_phase "
+	if (!w->steps || !w->problem_create || !w->problem_destroy || !w->phases)
+		return apod_fail("workload %s: steps, problem_create, problem_destroy and phases "
 		                 "are required", w->name);
 	return check_params(w, taken) || check_outputs(w) || check_stages(w) ? -1 : 0;
 }
 
 int apod_workload_valid(const struct apod_workload *w, int (*taken)(const char *key))
 {
-	const struct apod_workload *u;
-	int rc;
-	if (check_version(w) || !(u = apod_workload_upgrade(w)))
-		return -1;
-	rc = check_current(u, taken);
-	apod_workload_upgrade_free(u, w);
-	return rc;
+	return check_version(w) || check_current(w, taken) ? -1 : 0;
 }
 
 const struct apod_program *apod_registry_load(const struct apod_program *prog,
@@ -262,9 +301,8 @@ const struct apod_program *apod_registry_load(const struct apod_program *prog,
 	if (!(list = calloc((size_t)n + 1, sizeof *list)))
 		return apod_fail("out of memory"), NULL;
 	for (int i = 0; i < n; i++) {
-		if (check_version(prog->workloads[i]) ||
-		    !(list[i] = apod_workload_upgrade(prog->workloads[i])) ||
-		    check_current(list[i], taken))
+		list[i] = prog->workloads[i];
+		if (check_version(list[i]) || check_current(list[i], taken))
 			return NULL;
 		for (int j = 0; j < i; j++)
 			if (!strcmp(list[i]->name, list[j]->name))

@@ -14,8 +14,7 @@
  * line passes its own (apod_option_taken, cli). */
 int apod_workload_valid(const struct apod_workload *w, int (*taken)(const char *key));
 /* Every workload of prog checked (apod_workload_valid), no two with one
- * name: the program as the harness then uses it, each workload in the
- * current revision's layout (upgrade.h).  NULL after apod_fail. */
+ * name: the program as the harness then uses it.  NULL after apod_fail. */
 const struct apod_program *apod_registry_load(const struct apod_program *prog,
                                               int (*taken)(const char *key));
 

@@ -114,7 +114,8 @@ static int write_series(const char *path, const struct apod_series *s,
 		fprintf(o.f, "%ld", d->step[k]);
 		for (int c = 0; c < d->cols; c++) {
 			char text[320];   /* %.0f of the largest double: 309 digits */
-			apod_series_format(text, sizeof text, d, s->integer,
+			/* Counts are whole numbers, written as such. */
+			apod_series_format(text, sizeof text, d, s->compare == APOD_COMPARE_COUNTS,
 			                   (size_t)k * (size_t)d->cols + (size_t)c);
 			fprintf(o.f, ",%s", text);
 		}

@@ -60,7 +60,7 @@ static void *writer_main(void *arg)
 	w->failed = 1;
 	if (snapshot_path(path, sizeof path, w->outdir, w->decl->snapshot, w->step) == 0 &&
 	    apod_npy_open(&w->out, path, w->shape->dtype, w->shape->ndim, w->shape->dims) == 0) {
-		if (w->e->snapshot_stream(w->ctx, sink_to_file, w))
+		if (w->e->ops->snapshot_stream(w->ctx, sink_to_file, w))
 			apod_outfile_abort(&w->out);
 		else
 			w->failed = apod_outfile_commit(&w->out) != 0;
@@ -88,7 +88,7 @@ static int writer_join(struct writer *w)
  * writer thread while the main loop goes on. */
 static int snapshot_async(struct writer *w, int a, const struct apod_run *r, long step)
 {
-	if (writer_join(w) || w->e->snapshot_begin(w->ctx, a))
+	if (writer_join(w) || w->e->ops->snapshot_begin(w->ctx, a))
 		return -1;
 	w->decl = &r->w->arrays[a];
 	w->shape = &r->arrays[a];
@@ -112,10 +112,10 @@ static int snapshot(struct writer *w, const struct apod_run *r, const char *outd
 		char path[4096];
 		if (!decl->snapshot)
 			continue;
-		if (w->e->snapshot_begin) {
+		if (w->e->ops->snapshot_begin) {
 			if (snapshot_async(w, a, r, step))
 				return -1;
-		} else if (w->e->fetch(w->ctx, a, buf)) {
+		} else if (w->e->ops->fetch(w->ctx, a, buf)) {
 			return -1;
 		} else if (reports &&
 		           (snapshot_path(path, sizeof path, outdir, decl->snapshot, step) ||
@@ -148,7 +148,7 @@ static int phase_edge(const struct apod_stage *e, void *ctx, int phase, int end,
 		apod_nvtx_push(phase);
 	if (!end && trace && apod_trace_enter(phase))
 		return apod_nvtx_pop(), -1;
-	if (e->mark && e->mark(ctx, phase, end))
+	if (e->ops->mark && e->ops->mark(ctx, phase, end))
 		return apod_nvtx_pop(), -1;
 	rc = end && trace ? apod_trace_leave() : 0;
 	if (end)
@@ -163,14 +163,14 @@ static void series_rows(const struct apod_run *r, int k, long row, void **rows)
 {
 	for (int i = 0; i < r->nseries; i++) {
 		const struct apod_series_data *d = &r->series[i];
-		rows[i] = r->w->series[i].probe == k && row < d->rows ? apod_series_row(d, row) : NULL;
+		rows[i] = apod_series_probe(r->w, i) == k && row < d->rows ? apod_series_row(d, row) : NULL;
 	}
 }
 
-/* Deferred probes (apod/workload.h, revision 3): bring probe k's pending
- * rows home, timed as the probe's phase, since the wait is its work.
- * Rows are collected in the order they were deferred: pending[k] of them
- * after the done[k] already home. */
+/* Deferred probes (a stage with collect, apod/workload.h): bring probe k's
+ * pending rows home, timed as the probe's phase, since the wait is its
+ * work.  Rows are collected in the order they were issued: pending[k] of
+ * them after the done[k] already home. */
 struct deferred {
 	long pending[APOD_MAX_PROBES], done[APOD_MAX_PROBES];
 };
@@ -179,15 +179,16 @@ static int collect(const struct apod_stage *e, void *ctx, struct apod_run *r, in
                    struct deferred *q, int trace)
 {
 	void *rows[64];
+	int phase = apod_phase_of_probe(r->w, k);
 	double t = apod_now();
 	if (!q->pending[k])
 		return 0;
 	series_rows(r, k, q->done[k], rows);
-	if (phase_edge(e, ctx, 2 + k, 0, trace) ||
-	    e->probe_collect(ctx, k, q->done[k], q->pending[k], (void *const *)rows) ||
-	    phase_edge(e, ctx, 2 + k, 1, trace))
+	if (phase_edge(e, ctx, phase, 0, trace) ||
+	    e->ops->collect(ctx, k, q->done[k], q->pending[k], (void *const *)rows) ||
+	    phase_edge(e, ctx, phase, 1, trace))
 		return -1;
-	r->phase[2 + k] += apod_now() - t;
+	r->phase[phase] += apod_now() - t;
 	q->done[k] += q->pending[k];
 	q->pending[k] = 0;
 	return 0;
@@ -202,6 +203,40 @@ static int collect_all(const struct apod_stage *e, void *ctx, struct apod_run *r
 	return 0;
 }
 
+/* Probe k at step s, its row `row`: the stage fills the rows now, or (with
+ * collect) issues the work and keeps the row until collected. */
+static int probe(const struct apod_stage *e, void *ctx, struct apod_run *r, int k, long s,
+                 long row, struct deferred *q, int trace)
+{
+	void *rows[64];
+	int phase = apod_phase_of_probe(r->w, k);
+	double t;
+	for (int i = 0; i < r->nseries; i++) {
+		struct apod_series_data *d = &r->series[i];
+		if (apod_series_probe(r->w, i) == k && row < d->rows)
+			d->step[row] = s;
+	}
+	if (e->ops->collect) {
+		/* The stage's buffers hold defer_rows rows: make room first. */
+		if (q->pending[k] == e->ops->defer_rows && collect(e, ctx, r, k, q, trace))
+			return -1;
+		t = apod_now();
+		if (phase_edge(e, ctx, phase, 0, trace) || e->ops->probe(ctx, k, s, row, NULL) ||
+		    phase_edge(e, ctx, phase, 1, trace))
+			return -1;
+		r->phase[phase] += apod_now() - t;
+		q->pending[k]++;
+		return 0;
+	}
+	series_rows(r, k, row, rows);
+	t = apod_now();
+	if (phase_edge(e, ctx, phase, 0, trace) || e->ops->probe(ctx, k, s, row, (void *const *)rows) ||
+	    phase_edge(e, ctx, phase, 1, trace))
+		return -1;
+	r->phase[phase] += apod_now() - t;
+	return 0;
+}
+
 static void touch_results(struct apod_run *r)
 {
 	for (int a = 0; a < r->narrays; a++)
@@ -213,12 +248,11 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 {
 	long M = outdir && w->snapshot_every && !(flags & APOD_SIM_NO_SNAPSHOTS)
 	         ? w->snapshot_every(params) : 0, s;
-	int nprobes = apod_probe_count(w), snap_phase = 2 + nprobes, fetch_phase = 3 + nprobes;
-	int report_phase = 4 + nprobes, reports, trace = !!(flags & APOD_SIM_TRACE);
-	long every[APOD_MAX_PROBES];
+	int nprobes = apod_probe_count(w), nstep = apod_step_phase_count(w);
+	int snap_phase = apod_phase_snapshot(w), fetch_phase = apod_phase_fetch(w);
+	int report_phase = apod_phase_report(w), reports, trace = !!(flags & APOD_SIM_TRACE);
+	long every[APOD_MAX_PROBES], row[APOD_MAX_PROBES] = { 0 };
 	struct deferred q = { { 0 }, { 0 } };
-	void *rows[64];
-	double *drows[64];   /* the same, for probe(), whose series are all doubles */
 	void *snap = NULL, *ctx = NULL;
 	struct writer wr = { .e = e, .outdir = outdir };
 	struct apod_progress prog;
@@ -232,14 +266,14 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 		return apod_run_free(r), apod_fail("%s: more than 64 series", w->name);
 	snprintf(r->stage, sizeof r->stage, "%s", e->name);
 	r->problem = problem;
-	r->width = e->width ? e->width() : 1;
+	r->width = apod_stage_width(e);
 	/* Touch the result buffers before any timer runs: fetchResults then
 	 * times the copy, not the kernel mapping fresh pages (which made one
 	 * stage's fetch four times another's for the same memcpy). */
 	touch_results(r);
 	for (int k = 0; k < nprobes; k++)
-		every[k] = w->probes[k].every(params);
-	if (M && !e->snapshot_begin && snapshot_bytes(r) && !(snap = malloc(snapshot_bytes(r)))) {
+		every[k] = apod_probe_every(w, k, params);
+	if (M && !e->ops->snapshot_begin && snapshot_bytes(r) && !(snap = malloc(snapshot_bytes(r)))) {
 		apod_fail("cannot allocate a snapshot buffer (%zu bytes)", snapshot_bytes(r));
 		goto fail;
 	}
@@ -259,12 +293,12 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 		apod_nvtx_pop();
 		goto fail;
 	}
-	ctx = e->create(problem);
+	ctx = e->ops->create(e, problem);
 	r->phase[0] = apod_now() - t0;
 	apod_nvtx_pop();
 	if (trace && apod_trace_leave()) {
 		if (ctx)
-			e->destroy(ctx);
+			e->ops->destroy(ctx);
 		goto fail;
 	}
 	if (!ctx)
@@ -274,43 +308,24 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 	snprintf(label, sizeof label, "%s %s", w->name, e->name);
 	apod_progress_begin(&prog, label, r->steps);
 	prog.on &= reports;   /* one progress line, the reporter's */
-	for (s = 1; s <= r->steps; s++) {
-		t = apod_now();
-		if (MARK(1, 0) || (e->step_at ? e->step_at(ctx, s, r->steps) : e->step(ctx)) ||
-		    MARK(1, 1))
+	/* Step 0: the probes that observe the state the stages start from. */
+	for (int k = 0; k < nprobes; k++)
+		if ((w->probes[k].at & APOD_AT_START) && probe(e, ctx, r, k, 0, row[k]++, &q, trace))
 			goto fail_ctx;
-		r->phase[1] += apod_now() - t;
-
-		for (int k = 0; k < nprobes; k++) {
-			long row = every[k] ? s / every[k] - 1 : 0;
-			if (!every[k] || s % every[k])
-				continue;
-			for (int i = 0; i < r->nseries; i++) {
-				struct apod_series_data *d = &r->series[i];
-				if (w->series[i].probe == k && row < d->rows)
-					d->step[row] = s;
-			}
-			if (e->probe_defer) {
-				/* The stage's buffers hold defer_rows rows: make room first. */
-				if (q.pending[k] == e->defer_rows && collect(e, ctx, r, k, &q, trace))
-					goto fail_ctx;
-				t = apod_now();
-				if (MARK(2 + k, 0) || e->probe_defer(ctx, k, s, row) || MARK(2 + k, 1))
-					goto fail_ctx;
-				r->phase[2 + k] += apod_now() - t;
-				q.pending[k]++;
-				continue;
-			}
-			series_rows(r, k, row, rows);
-			for (int i = 0; i < r->nseries; i++)
-				drows[i] = rows[i];
+	for (s = 1; s <= r->steps; s++) {
+		for (int j = 0; j < nstep; j++) {
+			int phase = apod_phase_of_step(w, j);
 			t = apod_now();
-			if (MARK(2 + k, 0) ||
-			    (e->probe_at ? e->probe_at(ctx, k, s, (void *const *)rows)
-			                 : e->probe(ctx, k, drows)) ||
-			    MARK(2 + k, 1))
+			if (MARK(phase, 0) || e->ops->step(ctx, j, s, r->steps) || MARK(phase, 1))
 				goto fail_ctx;
-			r->phase[2 + k] += apod_now() - t;
+			r->phase[phase] += apod_now() - t;
+		}
+		for (int k = 0; k < nprobes; k++) {
+			int due = every[k] > 0 && s % every[k] == 0;
+			/* The end's row, where every() does not fall on the last step. */
+			due |= s == r->steps && (w->probes[k].at & APOD_AT_END);
+			if (due && probe(e, ctx, r, k, s, row[k]++, &q, trace))
+				goto fail_ctx;
 		}
 
 		if (M && s % M == 0) {
@@ -337,7 +352,7 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 	if (MARK(fetch_phase, 0))
 		goto fail_ctx;
 	for (int a = 0; a < r->narrays; a++)
-		if (e->fetch(ctx, a, r->arrays[a].data))
+		if (e->ops->fetch(ctx, a, r->arrays[a].data))
 			goto fail_ctx;
 	if (MARK(fetch_phase, 1))
 		goto fail_ctx;
@@ -364,12 +379,12 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 	 * phases are the run's too, and a device that is behind works through
 	 * them, so its phases' times can only fit inside the wall time. */
 	r->total = apod_now() - t0;
-	if (e->device_seconds) {
-		if (e->device_seconds(ctx, r->device, r->nphases))
+	if (e->ops->device_seconds) {
+		if (e->ops->device_seconds(ctx, r->device, r->nphases))
 			goto fail_ctx;
 		r->has_device = 1;
 	}
-	e->destroy(ctx);
+	e->ops->destroy(ctx);
 	/* After destroy: by then the device has finished everything issued. */
 	if (trace) {
 		if (apod_trace_collect(r->busy, r->work, r->nphases, &r->busy_unattributed))
@@ -392,7 +407,7 @@ fail_ctx:
 		else
 			apod_fail("%s", why);
 	}
-	e->destroy(ctx);
+	e->ops->destroy(ctx);
 fail:
 	if (trace)
 		apod_trace_unwind();
@@ -412,18 +427,18 @@ int apod_retime_setup_fetch(const struct apod_workload *w, const struct apod_sta
 		return -1;
 	touch_results(&r);   /* as in a run */
 	t = apod_now();
-	ctx = e->create(problem);
+	ctx = e->ops->create(e, problem);
 	*setup = apod_now() - t;
 	if (!ctx)
 		goto out;
 	t = apod_now();
 	for (int a = 0; a < r.narrays; a++)
-		if (e->fetch(ctx, a, r.arrays[a].data))
+		if (e->ops->fetch(ctx, a, r.arrays[a].data))
 			goto out_ctx;
 	*fetch = apod_now() - t;
 	rc = 0;
 out_ctx:
-	e->destroy(ctx);
+	e->ops->destroy(ctx);
 out:
 	apod_run_free(&r);
 	return rc;

@@ -9,8 +9,8 @@
 
 #include "apod/workload.h"
 
-/* setup, the step, one per probe, writeSnapshot, fetchResults, writeReport */
-#define APOD_MAX_PHASES (APOD_MAX_PROBES + 5)
+/* setup, the step's phases, the probes, writeSnapshot, fetchResults, writeReport */
+#define APOD_MAX_PHASES (APOD_MAX_STEP_PHASES + APOD_MAX_PROBES + 4)
 
 struct apod_series_data {
 	int cols;
@@ -62,15 +62,42 @@ struct apod_run {
 	const void *problem;
 };
 
-/* The phases of w, in order, and the APOD_PORTS_ bit of each. */
+/* The harness's table of w's phases (rundata.c), the only place that
+ * numbers them: 0 setup, then the step's phases, the probes, writeSnapshot,
+ * fetchResults and writeReport.  apod_phase_bit is phase i's bit in a
+ * stage's ports mask (apod_stage_ports, parsed from its names). */
 int apod_phase_count(const struct apod_workload *w);
+int apod_step_phase_count(const struct apod_workload *w);
 const char *apod_phase_name(const struct apod_workload *w, int i);
+int apod_phase_of_step(const struct apod_workload *w, int j);
+int apod_phase_of_probe(const struct apod_workload *w, int k);
+int apod_phase_snapshot(const struct apod_workload *w);
+int apod_phase_fetch(const struct apod_workload *w);
+int apod_phase_report(const struct apod_workload *w);
 /* The width of a column of w's phase names: the longest, at least min. */
 int apod_phase_width(const struct apod_workload *w, int min);
-unsigned apod_phase_bit(const struct apod_workload *w, int i);
+unsigned long long apod_phase_bit(const struct apod_workload *w, int i);
+/* A comma-separated list of phase names as a mask; -1 with the first name
+ * that is no phase of w in bad. */
+int apod_ports_parse(const struct apod_workload *w, const char *ports, unsigned long long *mask,
+                     char *bad, size_t len);
+unsigned long long apod_stage_ports(const struct apod_workload *w, const struct apod_stage *e);
 int apod_probe_count(const struct apod_workload *w);
 int apod_series_count(const struct apod_workload *w);
 int apod_array_count(const struct apod_workload *w);
+/* The probe called name (-1: none), and series i's probe. */
+int apod_probe_index(const struct apod_workload *w, const char *name);
+int apod_series_probe(const struct apod_workload *w, int i);
+/* Probe k's every() (0 where it has none), and its rows in a run of
+ * `steps` steps: one each every() steps, one at step 0 (APOD_AT_START) and
+ * one at the end (APOD_AT_END) where every() does not fall on it. */
+long apod_probe_every(const struct apod_workload *w, int k, const void *params);
+long apod_probe_rows(const struct apod_workload *w, int k, const void *params, long steps);
+
+/* A stage's width (Amdahl's N; 0 on a device) and whether it can run here
+ * (0 with why: not in this build, or its own available() says no). */
+int apod_stage_width(const struct apod_stage *e);
+int apod_stage_available(const struct apod_stage *e, char *why, size_t len);
 
 /* Allocate r's series and arrays for a run of w with these parameters
  * (zeroed), each array in its declared dtype. */

@@ -3,9 +3,11 @@
  * from a workload's declarations; shared by the loop and by results.c,
  * which fills one from a results directory.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "apod/apod.h"
 #include "fail.h"
 #include "npy.h"
 #include "run.h"
@@ -37,27 +39,74 @@ int apod_array_count(const struct apod_workload *w)
 	return count_named(w->arrays, sizeof *w->arrays);
 }
 
+int apod_step_phase_count(const struct apod_workload *w)
+{
+	return count_named(w->phases, sizeof *w->phases);
+}
+
+/* The harness's table of phases, the same for every run of w: setup, the
+ * step's phases, the probes, writeSnapshot, fetchResults, writeReport.  A
+ * workload and its stages name them; only this file numbers them. */
 int apod_phase_count(const struct apod_workload *w)
 {
-	return apod_probe_count(w) + 5;
+	return apod_step_phase_count(w) + apod_probe_count(w) + 4;
+}
+
+int apod_phase_of_step(const struct apod_workload *w, int j)
+{
+	(void)w;
+	return 1 + j;
+}
+
+int apod_phase_of_probe(const struct apod_workload *w, int k)
+{
+	return 1 + apod_step_phase_count(w) + k;
+}
+
+int apod_phase_snapshot(const struct apod_workload *w)
+{
+	return apod_phase_count(w) - 3;
+}
+
+int apod_phase_fetch(const struct apod_workload *w)
+{
+	return apod_phase_count(w) - 2;
+}
+
+int apod_phase_report(const struct apod_workload *w)
+{
+	return apod_phase_count(w) - 1;
 }
 
 const char *apod_phase_name(const struct apod_workload *w, int i)
 {
-	int k = apod_probe_count(w);
+	int nstep = apod_step_phase_count(w), nprobe = apod_probe_count(w);
 	if (i == 0)
-		return "setup";
-	if (i == 1)
-		return w->step_phase;
-	if (i < 2 + k)
-		return w->probes[i - 2].name;
-	if (i == 2 + k)
-		return "writeSnapshot";
-	if (i == 3 + k)
-		return "fetchResults";
-	if (i == 4 + k)
-		return "writeReport";
+		return APOD_PHASE_SETUP_NAME;
+	if (i >= 1 && i <= nstep)
+		return w->phases[i - 1].name;
+	if (i > nstep && i <= nstep + nprobe)
+		return w->probes[i - 1 - nstep].name;
+	if (i == apod_phase_snapshot(w))
+		return APOD_PHASE_SNAPSHOT_NAME;
+	if (i == apod_phase_fetch(w))
+		return APOD_PHASE_FETCH_NAME;
+	if (i == apod_phase_report(w))
+		return APOD_PHASE_REPORT_NAME;
 	return "?";
+}
+
+int apod_phase_total(const struct apod_workload *w)
+{
+	return apod_phase_count(w);
+}
+
+int apod_phase_number(const struct apod_workload *w, const char *name)
+{
+	for (int i = 0; name && i < apod_phase_count(w); i++)
+		if (!strcmp(apod_phase_name(w, i), name))
+			return i;
+	return -1;
 }
 
 int apod_phase_width(const struct apod_workload *w, int min)
@@ -71,14 +120,95 @@ int apod_phase_width(const struct apod_workload *w, int min)
 	return width;
 }
 
-unsigned apod_phase_bit(const struct apod_workload *w, int i)
+unsigned long long apod_phase_bit(const struct apod_workload *w, int i)
 {
-	int k = apod_probe_count(w);
-	if (i < 2 + k)
-		return 1u << i;
-	if (i == 2 + k)
-		return APOD_PORTS_SNAPSHOT;
-	return i == 3 + k ? APOD_PORTS_FETCH : APOD_PORTS_REPORT;
+	(void)w;
+	return 1ull << i;
+}
+
+int apod_ports_parse(const struct apod_workload *w, const char *ports, unsigned long long *mask,
+                     char *bad, size_t len)
+{
+	const char *p = ports;
+	*mask = 0;
+	while (p && *p) {
+		size_t n = strcspn(p, ",");
+		char name[128];
+		int i;
+		while (n && p[n - 1] == ' ')
+			n--;
+		if (n == 0 || n >= sizeof name) {
+			snprintf(bad, len, "%.*s", (int)(n < 100 ? n : 100), p);
+			return -1;
+		}
+		memcpy(name, p, n);
+		name[n] = 0;
+		if ((i = apod_phase_number(w, name)) < 0) {
+			snprintf(bad, len, "%s", name);
+			return -1;
+		}
+		*mask |= apod_phase_bit(w, i);
+		p += strcspn(p, ",");
+		if (*p == ',')
+			for (p++; *p == ' '; p++)
+				;
+	}
+	return 0;
+}
+
+unsigned long long apod_stage_ports(const struct apod_workload *w, const struct apod_stage *e)
+{
+	unsigned long long mask;
+	char bad[128];
+	/* Checked at registration: a name that is no phase never gets here. */
+	return apod_ports_parse(w, e->ports, &mask, bad, sizeof bad) ? 0 : mask;
+}
+
+int apod_probe_index(const struct apod_workload *w, const char *name)
+{
+	for (int k = 0; name && k < apod_probe_count(w); k++)
+		if (!strcmp(w->probes[k].name, name))
+			return k;
+	return -1;
+}
+
+int apod_series_probe(const struct apod_workload *w, int i)
+{
+	return apod_probe_index(w, w->series[i].probe);
+}
+
+long apod_probe_every(const struct apod_workload *w, int k, const void *params)
+{
+	return w->probes[k].every ? w->probes[k].every(params) : 0;
+}
+
+long apod_probe_rows(const struct apod_workload *w, int k, const void *params, long steps)
+{
+	long every = apod_probe_every(w, k, params);
+	long rows = every > 0 ? steps / every : 0;
+	unsigned at = w->probes[k].at;
+	if (at & APOD_AT_START)
+		rows++;
+	if ((at & APOD_AT_END) && steps > 0 && (every <= 0 || steps % every))
+		rows++;
+	return rows;
+}
+
+int apod_stage_width(const struct apod_stage *e)
+{
+	if (e->ops && e->ops->width)
+		return e->ops->width(e);
+	return e->runs_on & APOD_RUNS_DEVICE ? 0 : 1;
+}
+
+int apod_stage_available(const struct apod_stage *e, char *why, size_t len)
+{
+	if (!e->ops) {
+		snprintf(why, len, "not in this build (it needs %s)",
+		         e->requires && *e->requires ? e->requires : "what this build left out");
+		return 0;
+	}
+	return e->ops->available ? e->ops->available(e, why, len) : 1;
 }
 
 const struct apod_stage *apod_stage_baseline(const struct apod_workload *w)
@@ -126,16 +256,9 @@ int apod_run_alloc(struct apod_run *r, const struct apod_workload *w, const void
 	for (int i = 0; i < r->nseries; i++) {
 		const struct apod_series *s = &w->series[i];
 		struct apod_series_data *d = &r->series[i];
-		d->cols = s->columns ? s->columns(params) : s->ncolumns;
-		if (s->column_names && apod_column_names_count(s->column_names) != d->cols) {
-			int cols = d->cols;   /* d goes with the run */
-			apod_run_free(r);
-			return apod_fail("workload %s: series %s: column_names '%s' name %d columns, but "
-			                 "columns() gives %d for this deck", w->name, s->name,
-			                 s->column_names, apod_column_names_count(s->column_names), cols);
-		}
-		d->every = w->probes[s->probe].every(params);
-		d->rows = d->every > 0 ? r->steps / d->every : 0;
+		d->cols = s->column_names ? apod_column_names_count(s->column_names) : s->columns(params);
+		d->every = apod_probe_every(w, apod_series_probe(w, i), params);
+		d->rows = apod_probe_rows(w, apod_series_probe(w, i), params, r->steps);
 		d->step = calloc(d->rows ? (size_t)d->rows : 1, sizeof *d->step);
 		if (!d->step || apod_series_alloc_values(d, s->dtype))
 			goto nomem;
@@ -192,14 +315,14 @@ double apod_unattributed(const struct apod_run *r)
 
 int apod_stage_reporter(const struct apod_workload *w, const struct apod_stage *e)
 {
-	(void)w;   /* every workload is read in the current revision (upgrade.h) */
-	return e->reporter ? e->reporter() : 1;
+	(void)w;
+	return e->ops && e->ops->reporter ? e->ops->reporter(e) : 1;
 }
 
 int apod_stage_agree(const struct apod_workload *w, const struct apod_stage *e, int failed)
 {
 	(void)w;
-	if (e->agree)
-		return e->agree(failed);
+	if (e->ops && e->ops->agree)
+		return e->ops->agree(e, failed);
 	return failed ? -1 : 0;
 }

@@ -73,14 +73,12 @@ unsigned apod_sol_runs_on(const struct apod_stage *e, int width)
 double apod_sol_occurrences(const struct apod_workload *w, const void *params, long steps,
                             long snapshots, int i)
 {
-	int k = apod_probe_count(w);
-	if (i == 1)
+	int nstep = apod_step_phase_count(w), k = i - 1 - nstep;
+	if (i >= 1 && i <= nstep)
 		return (double)steps;
-	if (i >= 2 && i < 2 + k) {
-		long every = w->probes[i - 2].every(params);
-		return every > 0 ? (double)(steps / every) : 0;
-	}
-	if (i == 2 + k)
+	if (k >= 0 && k < apod_probe_count(w))
+		return (double)apod_probe_rows(w, k, params, steps);
+	if (i == apod_phase_snapshot(w))
 		return (double)snapshots;
 	return 1;   /* setup, fetchResults, writeReport */
 }
@@ -110,7 +108,9 @@ int apod_sol_eval(const struct apod_workload *w, const void *params, const struc
 	unsigned on = is_reference ? APOD_RUNS_HOST_CORE : apod_sol_runs_on(e, stage->width);
 	const struct apod_sol_ceiling *c;
 	double sum_sol = 0, sum_time = 0, ported_serial = 0, ported_sol = 0;
-	int declared = 0, unchecked = 0, nprobes = apod_probe_count(w);
+	int declared = 0, unchecked = 0, loop_end = apod_step_phase_count(w) + apod_probe_count(w);
+	unsigned long long ports = apod_stage_ports(w, e);
+	const void *problem = serial ? serial->problem : stage->problem;
 
 	memset(sol, 0, sizeof *sol);
 	for (int i = 0; i < APOD_MAX_PHASES; i++)
@@ -135,10 +135,11 @@ int apod_sol_eval(const struct apod_workload *w, const void *params, const struc
 	sol->bound = 0;
 	for (int i = 0; i < stage->nphases; i++) {
 		struct apod_work wk = { 0 };
-		int ported = is_reference || (e->ports & apod_phase_bit(w, i));
-		int compute = i >= 1 && i < 2 + nprobes;
+		int ported = is_reference || (ports & apod_phase_bit(w, i));
+		/* The step loop: the step's phases and the probes. */
+		int compute = i >= 1 && i <= loop_end;
 		double t, measured, cache;
-		if (!ported || !w->work(params, i, &wk)) {
+		if (!ported || !w->work(params, problem, apod_phase_name(w, i), &wk)) {
 			/* Not ported: serial's time is the bound's (the stage's own
 			 * where there is no serial run to hand).  Ported with no work
 			 * declared: nothing is known of its least time but that it is
@@ -166,7 +167,7 @@ int apod_sol_eval(const struct apod_workload *w, const void *params, const struc
 		if (wk.bytes > 0 && cache > 0 && wk.bytes <= cache &&
 		    t <= occurrences(w, params, stage, i) * term(wk.bytes, c->bytes) * (1 + 1e-12)) {
 			/* Bound by bytes that fit in the cache: no bound to hold it to. */
-			sol->resident |= 1u << i;
+			sol->resident |= 1ull << i;
 		} else if (measured < 0 || compute) {
 			/* The step and the probes are held to their speed of light
 			 * together: a stage may do a probe's work inside the step (gpu4
@@ -177,11 +178,11 @@ int apod_sol_eval(const struct apod_workload *w, const void *params, const struc
 			sum_sol += t;
 			sum_time += measured < 0 ? stage->phase[i] : measured;
 		} else if (measured < t * (1 - APOD_BOUND_NOISE)) {
-			sol->faster |= 1u << i;
+			sol->faster |= 1ull << i;
 		}
 	}
 	if (unchecked && sum_time < sum_sol * (1 - APOD_BOUND_NOISE))
-		sol->faster |= 1u << 31;
+		sol->faster |= APOD_SOL_LOOP;
 	if (!declared) {
 		snprintf(sol->why, sizeof sol->why, "%s declares no work in the phases %s ports",
 		         w->name, e->name);
@@ -191,7 +192,7 @@ int apod_sol_eval(const struct apod_workload *w, const void *params, const struc
 	sol->n = ported_sol > 0 ? ported_serial / ported_sol : INFINITY;
 	sol->speedup = !serial ? 0 : sol->bound > 0 ? serial->total / sol->bound : INFINITY;
 	sol->reached = stage->total > 0 ? sol->bound / stage->total : 0;
-	for (int i = APOD_PHASE_STEP; i < 2 + nprobes && i < stage->nphases; i++)
+	for (int i = 1; i <= loop_end && i < stage->nphases; i++)
 		sol->loop_time += apod_attributed(stage, i);
 	sol->loop_reached = sol->loop_time > 0 ? sol->loop_bound / sol->loop_time : 0;
 	return 0;

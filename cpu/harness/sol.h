@@ -16,6 +16,10 @@
 
 #include "run.h"
 
+/* The bit of struct apod_sol's faster for the step loop as a whole (no
+ * phase is numbered that high: APOD_MAX_PHASES < 63). */
+#define APOD_SOL_LOOP (1ull << 63)
+
 /* What one resource can do, measured: bytes a second through main
  * memory, FP32 and FP64 operations a second (an FMA two), special
  * functions a second.  A zero is "not measured": that term is left out. */
@@ -73,11 +77,12 @@ struct apod_sol {
 	double reached;                    /* bound / the stage's measured total (1 = 100%) */
 	/* Phases measured faster than their speed of light beyond the noise
 	 * allowance: the declared work, or the ceilings, are wrong.  Bit i:
-	 * phase i (setup, writeSnapshot, fetchResults); bit 31: the step and
-	 * the probes together (a stage may do a probe's work inside the step),
-	 * with any phase a device stage's host clocks time only as launches. */
-	unsigned faster;
-	unsigned resident;                 /* phases whose bytes fit in the last-level cache */
+	 * phase i (setup, writeSnapshot, fetchResults); APOD_SOL_LOOP: the
+	 * step's phases and the probes together (a stage may do a probe's work
+	 * inside the step), with any phase a device stage's host clocks time
+	 * only as launches. */
+	unsigned long long faster;
+	unsigned long long resident;       /* phases whose bytes fit in the last-level cache */
 	/* The step loop alone (the step and the probes, without setup, I/O and
 	 * the results): what a stage that ports the loop is held to.
 	 * loop_bound is the bound's share in those phases; loop_time the

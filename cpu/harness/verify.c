@@ -86,19 +86,15 @@ static void note(struct apod_output_verdict *o, enum apod_compare c, double w, d
 static void array_tol(const struct apod_array *decl, const void *params, const void *problem,
                       int any_float, struct apod_tol *t)
 {
-	if (decl->tolerance_of)
-		decl->tolerance_of(params, problem, any_float, t);
-	else if (decl->tolerance)
-		decl->tolerance(params, any_float, t);
+	if (decl->tolerance)
+		decl->tolerance(params, problem, any_float, 0, decl->compare, t);
 }
 
 static void series_tol(const struct apod_series *decl, const void *params, const void *problem,
                        int any_float, int column, struct apod_tol *t)
 {
-	if (decl->tolerance_of)
-		decl->tolerance_of(params, problem, any_float, column, t);
-	else if (decl->tolerance)
-		decl->tolerance(params, any_float, column, t);
+	if (decl->tolerance)
+		decl->tolerance(params, problem, any_float, column, decl->compare, t);
 }
 
 static void compare_array(const struct apod_array *decl, const void *params, const void *problem,
@@ -262,10 +258,10 @@ static void compare_series(const struct apod_series *decl, const void *params,
 static int needs_problem(const struct apod_workload *w)
 {
 	for (int a = 0; a < apod_array_count(w); a++)
-		if (w->arrays[a].tolerance_of)
+		if (w->arrays[a].tolerance)
 			return 1;
 	for (int i = 0; i < apod_series_count(w); i++)
-		if (w->series[i].tolerance_of)
+		if (w->series[i].tolerance)
 			return 1;
 	return 0;
 }
