@@ -892,14 +892,14 @@ START_TEST(the_speed_of_light_bounds_and_checks_itself)
 	ck_assert_uint_eq(sol.faster, 0);
 	run.phase[add] = 1e-5;
 	ck_assert_int_eq(apod_sol_eval(&w, &prm, &gpu, 0, &serial, &run, &m, &sol), 0);
-	ck_assert_uint_eq(sol.faster, 1u << 31);
+	ck_assert_uint_eq(sol.faster, APOD_SOL_LOOP);
 	/* Timed on the device, the step is too: held with the probes, since a
 	 * stage may do a probe's work inside its step. */
 	run.has_device = 1;
 	run.device[add] = 1e-5;
 	run.device[sum] = 0.25;
 	ck_assert_int_eq(apod_sol_eval(&w, &prm, &gpu, 0, &serial, &run, &m, &sol), 0);
-	ck_assert_uint_eq(sol.faster, 1u << 31);
+	ck_assert_uint_eq(sol.faster, APOD_SOL_LOOP);
 	/* The loop's time is then the device's: 10 us stepping, 0.25 s probing
 	 * (the host's 0.5 s held the wait for the device). */
 	ck_assert_double_eq_tol(sol.loop_time, 1e-5 + 0.25, 1e-15);
