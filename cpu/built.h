@@ -5,9 +5,9 @@
  * only its operations live in the file that needs CUDA, MPI or NCCL.  The
  * description points at them through these, which give NULL where the
  * build left that file out, and the harness then lists the stage as not in
- * this build, with what it requires:
+ * this build, with what it needs:
  *
- *     .requires = "CUDA", .ops = APOD_IF_CUDA(heat_gpu1_ops),
+ *     .needs = "CUDA", .ops = APOD_IF_CUDA(heat_gpu1_ops),
  *
  * The profiling build (APOD_NO_GPU_STAGES, APOD_NO_MPI_STAGES) leaves the
  * GPU and MPI stages out as a build without them would.

@@ -1,6 +1,6 @@
 /*
- * kernels_hook.h: a workload's `kernels` member (apod/workload.h, revision
- * 3), written once for the workloads of this tree: their GPU kernels timed
+ * kernels_hook.h: a workload's `kernels` member (apod/workload.h), written
+ * once for the workloads of this tree: their GPU kernels timed
  * where CUDA was built in and a GPU is there; otherwise a usage failure that
  * says which is missing (1, the reason recorded), so that `bench --kernels`
  * exits 1 with the reason and a whole `bench` notes it and goes on.

@@ -65,10 +65,11 @@ struct host_ctx {
 	double *x;
 };
 
-static void *host_create(const void *problem)
+static void *host_create(const struct apod_stage *s, const void *problem)
 {
 	const struct user_problem *pb = (const struct user_problem *)problem;
 	struct host_ctx *c = (struct host_ctx *)calloc(1, sizeof *c);
+	(void)s;
 	if (!c || !(c->x = (double *)calloc(pb->n, sizeof *c->x))) {
 		free(c);
 		apod_fail("user: out of memory");
@@ -78,9 +79,12 @@ static void *host_create(const void *problem)
 	return c;
 }
 
-static int host_step(void *ctx)
+static int host_step(void *ctx, int phase, long step, long steps)
 {
 	struct host_ctx *c = (struct host_ctx *)ctx;
+	(void)phase;
+	(void)step;
+	(void)steps;
 	for (size_t i = 0; i < c->n; i++)
 		c->x[i] = step_one(c->x[i], i);
 	return 0;
@@ -133,9 +137,9 @@ static int dev_init(struct dev_ctx *g, size_t n)
 	return 0;
 }
 
-static void *dev_create(const void *problem)
+static void *dev_create(const struct apod_stage *s, const void *problem)
 {
-	struct dev_ctx *g = (struct dev_ctx *)apod_state_alloc(sizeof *g, "gpu");
+	struct dev_ctx *g = (struct dev_ctx *)apod_state_alloc(sizeof *g, s->name);
 	if (!g)
 		return NULL;
 	if (dev_init(g, ((const struct user_problem *)problem)->n)) {
@@ -145,10 +149,13 @@ static void *dev_create(const void *problem)
 	return g;
 }
 
-static int dev_step(void *ctx)
+static int dev_step(void *ctx, int phase, long step, long steps)
 {
 	struct dev_ctx *g = (struct dev_ctx *)ctx;
 	unsigned blocks = (unsigned)((g->n + 255) / 256);
+	(void)phase;
+	(void)step;
+	(void)steps;
 	APOD_LAUNCH_TRY((step_kernel<<<blocks, 256>>>(g->d_x, g->n)));
 	APOD_CUDA_TRY(cudaDeviceSynchronize());
 	return 0;
@@ -162,20 +169,26 @@ static int dev_fetch(void *ctx, int a, void *dst)
 	return 0;
 }
 
-static int width_one(void) { return 1; }
-static int width_none(void) { return 0; }
-static int always(char *why, size_t len) { (void)why; (void)len; return 1; }
+/* Each stage described once, its operations apart, in declaration order
+ * (C++20 designated initializers); available and width left NULL: wherever
+ * it was built, on one thread, or none where it runs on a device (gpu). */
+static const struct apod_stage_ops serial_ops = {
+	.create = host_create, .step = host_step, .probe = NULL, .fetch = host_fetch,
+	.destroy = host_destroy,
+};
 
 static const struct apod_stage serial_stage = {
-	.name = "serial", .about = "the reference", .ports = 0, .available = always,
-	.width = width_one, .create = host_create, .step = host_step, .probe = NULL,
-	.fetch = host_fetch, .destroy = host_destroy,
+	.name = "serial", .about = "the reference", .ports = NULL, .ops = &serial_ops,
+};
+
+static const struct apod_stage_ops gpu_ops = {
+	.available = apod_cuda_available, .create = dev_create, .step = dev_step, .probe = NULL,
+	.fetch = dev_fetch, .destroy = dev_destroy,
 };
 
 static const struct apod_stage gpu_stage = {
-	.name = "gpu", .about = "one thread a value", .ports = APOD_PORTS_STEP,
-	.available = apod_cuda_available, .width = width_none, .create = dev_create,
-	.step = dev_step, .probe = NULL, .fetch = dev_fetch, .destroy = dev_destroy,
+	.name = "gpu", .about = "one thread a value", .ports = "step",
+	.runs_on = APOD_RUNS_DEVICE, .ops = &gpu_ops,
 };
 
 static const struct apod_stage *const stages[] = { &serial_stage, &gpu_stage, NULL };
@@ -188,6 +201,7 @@ static int x_shape(const void *prm, size_t dims[2])
 
 static long steps(const void *prm) { return ((const struct user_params *)prm)->steps; }
 
+static const struct apod_phase phases[] = { { .name = "step" }, { .name = NULL } };
 static const struct apod_probe probes[] = { { .name = NULL } };
 static const struct apod_array arrays[] = {
 	{ .name = "x", .dtype = APOD_F64, .shape = x_shape, .compare = APOD_COMPARE_EXACT },
@@ -199,7 +213,7 @@ static const struct apod_workload user_workload = {
 	.version = APOD_WORKLOAD_VERSION, .name = "user", .about = "a user's exact GPU stage",
 	.params_size = sizeof(struct user_params), .params = params, .steps = steps,
 	.problem_create = problem_create, .problem_destroy = problem_destroy,
-	.step_phase = "step", .probes = probes, .arrays = arrays, .series = series,
+	.phases = phases, .probes = probes, .arrays = arrays, .series = series,
 	.stages = stages,
 };
 
@@ -223,7 +237,7 @@ static int try_bad_launch(void)
 static int cmd_cudacheck(int argc, char **argv)
 {
 	char why[512] = "";
-	int ok = apod_cuda_available(why, sizeof why);
+	int ok = apod_cuda_available(&gpu_stage, why, sizeof why);
 	(void)argc;
 	(void)argv;
 	printf("available: %d%s%s\n", ok, ok ? "" : ": ", why);

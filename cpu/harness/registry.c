@@ -217,9 +217,9 @@ static int check_stages(const struct apod_workload *w)
 			return apod_fail("workload %s: the serial reference has no ops: it must be built",
 			                 w->name);
 		if (!o) {
-			if (!e->requires || !*e->requires)
+			if (!e->needs || !*e->needs)
 				return apod_fail("workload %s: stage %s is not in this build (no ops) and "
-				                 "does not say what it requires", w->name, e->name);
+				                 "does not say what it needs (needs)", w->name, e->name);
 			continue;
 		}
 		if (!o->create || !o->step || !o->destroy || (!o->fetch && apod_array_count(w)) ||

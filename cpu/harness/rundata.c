@@ -205,7 +205,7 @@ int apod_stage_available(const struct apod_stage *e, char *why, size_t len)
 {
 	if (!e->ops) {
 		snprintf(why, len, "not in this build (it needs %s)",
-		         e->requires && *e->requires ? e->requires : "what this build left out");
+		         e->needs && *e->needs ? e->needs : "what this build left out");
 		return 0;
 	}
 	return e->ops->available ? e->ops->available(e, why, len) : 1;

@@ -71,8 +71,9 @@ int heat_mpi_start(void)
 	return 0;
 }
 
-int heat_mpi_reporter(void)
+int heat_mpi_reporter(const struct apod_stage *s)
 {
+	(void)s;
 	if (heat_mpi_start())
 		return -1;
 	return heat_mpi_rank == 0;
@@ -110,6 +111,12 @@ int heat_mpi_agree(int failed)
 			apod_fail("%s", why);
 	}
 	return -1;
+}
+
+int heat_mpi_stage_agree(const struct apod_stage *s, int failed)
+{
+	(void)s;
+	return heat_mpi_agree(failed);
 }
 
 /* The first line of a that b does not have the same, as "key = value", or

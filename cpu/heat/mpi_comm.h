@@ -27,11 +27,15 @@ extern int heat_mpi_rank, heat_mpi_size;
  * compute, the main thread alone calls MPI), finalised at exit.  Returns 0,
  * or -1 after apod_fail.  Without mpirun MPI starts as a singleton: one rank. */
 int heat_mpi_start(void);
-/* 1 on rank 0, 0 on the others, -1 if MPI cannot start. */
-int heat_mpi_reporter(void);
 /* Collective: 0 if no rank failed; else -1 on every rank, with the lowest
  * failing rank's reason (and exit status) recorded on all of them. */
 int heat_mpi_agree(int failed);
+/* The stages' reporter and agree (struct apod_stage_ops), mpi's and mgpu's
+ * alike: the reporter is rank 0 (1 there, 0 on the others, -1 if MPI
+ * cannot start); agree is heat_mpi_agree. */
+struct apod_stage;
+int heat_mpi_reporter(const struct apod_stage *s);
+int heat_mpi_stage_agree(const struct apod_stage *s, int failed);
 /* 1 once heat_mpi_start has succeeded. */
 int heat_mpi_started(void);
 /* Collective, before any call whose shape the deck decides: 0 if every rank

@@ -9,22 +9,22 @@
 #include "hostphases.h"
 
 void heat_stats_rows(const struct heat_problem *p, const struct apod_moments *m,
-                     const unsigned *hist, double *const *rows)
+                     const unsigned *hist, void *const *rows)
 {
-	double *r = rows[HEAT_SERIES_STATS];
+	double *r = rows[HEAT_SERIES_STATS], *h = rows[HEAT_SERIES_HIST];
 	if (r) {
 		r[0] = m->mean;
 		r[1] = m->min;
 		r[2] = m->max;
 		r[3] = apod_moments_variance(m);
 	}
-	if (rows[HEAT_SERIES_HIST])
+	if (h)
 		for (int b = 0; b < p->nbins; b++)
-			rows[HEAT_SERIES_HIST][b] = hist[b];
+			h[b] = hist[b];
 }
 
 void heat_phases_probe(void *stage, const struct heat_problem *p, unsigned *hist, int k,
-                       double *const *rows, heat_stats_fn *stats, heat_summary_fn *summary)
+                       void *const *rows, heat_stats_fn *stats, heat_summary_fn *summary)
 {
 	struct apod_moments m;
 	if (k == HEAT_PROBE_SUMMARY) {
@@ -55,7 +55,7 @@ static void host_summary(void *stage, double *zone_means)
 }
 
 void heat_host_probe(const struct heat_problem *p, const heat_real *field, unsigned *hist, int k,
-                     double *const *rows)
+                     void *const *rows)
 {
 	struct host_field h = { p, field };
 	heat_phases_probe(&h, p, hist, k, rows, host_stats, host_summary);

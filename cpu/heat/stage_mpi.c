@@ -27,7 +27,6 @@
 #endif
 
 #include "apod/apod.h"
-#include "apod/stock.h"
 #include "heat_stage.h"
 #include "hostfield.h"
 #include "hostphases.h"
@@ -56,8 +55,9 @@ struct mpi {
 	int *counts, *displs;       /* rank 0: held rows of every rank, for the gather */
 };
 
-static int mpi_width(void)
+static int mpi_width(const struct apod_stage *stage)
 {
+	(void)stage;
 #ifdef _OPENMP
 	int threads = omp_get_max_threads();
 #else
@@ -90,12 +90,13 @@ static void mpi_destroy(void *ctx)
 	free(s);
 }
 
-static void *mpi_create(const void *problem)
+static void *mpi_create(const struct apod_stage *stage, const void *problem)
 {
 	const struct heat_problem *p = problem;
 	struct mpi *s;
 	size_t nheld;
 	int failed = 0, fields = 0;
+	(void)stage;
 
 	if (heat_mpi_open(p, "mpi"))
 		return NULL;
@@ -152,12 +153,13 @@ static void *mpi_create(const void *problem)
 	return s;
 }
 
-static int mpi_step(void *ctx)
+static int mpi_step(void *ctx, int phase, long step, long steps)
 {
 	struct mpi *s = ctx;
 	const struct heat_problem *p = s->h.p;
 	size_t nx = p->nx, rows = s->hi - s->lo;
 	heat_real *cur = s->h.cur, *next = s->h.next;
+	(void)phase, (void)step, (void)steps;
 
 #pragma omp parallel for schedule(static)
 	for (size_t l = 1; l <= rows; l++)
@@ -270,9 +272,10 @@ static void mpi_calcSummaryData(void *ctx, double *zone_means)
 		}
 }
 
-static int mpi_probe(void *ctx, int k, double *const *rows)
+static int mpi_probe(void *ctx, int k, long step, long row, void *const *rows)
 {
 	struct mpi *s = ctx;
+	(void)step, (void)row;
 	heat_phases_probe(s, s->h.p, s->h.hist, k, rows, mpi_calcStats, mpi_calcSummaryData);
 	return 0;
 }
@@ -287,14 +290,8 @@ static int mpi_fetch(void *ctx, int array, void *dst)
 	return 0;
 }
 
-/* Placed in the ladder in stages.c, which lists it as unavailable in a
- * build without MPI.  It changes how the field is set up, stepped,
- * observed, and gathered for snapshots and the result. */
-const struct apod_stage heat_stage_mpi = {
-	.name = "mpi",
-	.about = HEAT_MPI_ABOUT,
-	.ports = HEAT_PORTS_DEVICE,
-	.available = apod_available_always,
+/* Described in stages.c, which leaves it out of a build without MPI. */
+const struct apod_stage_ops heat_mpi_ops = {
 	.width = mpi_width,
 	.create = mpi_create,
 	.step = mpi_step,
@@ -302,6 +299,5 @@ const struct apod_stage heat_stage_mpi = {
 	.fetch = mpi_fetch,
 	.destroy = mpi_destroy,
 	.reporter = heat_mpi_reporter,
-	.agree = heat_mpi_agree,
-	.runs_on = APOD_RUNS_HOST_CORES,
+	.agree = heat_mpi_stage_agree,
 };

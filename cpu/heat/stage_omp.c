@@ -41,14 +41,14 @@ static void omp_destroy(void *ctx)
 	free(s);
 }
 
-static void *omp_create(const void *problem)
+static void *omp_create(const struct apod_stage *stage, const void *problem)
 {
 	const struct heat_problem *p = problem;
 	struct omp *s = calloc(1, sizeof *s);
 	size_t bytes = p->n * sizeof(heat_real);
 	if (!s)
 		goto nomem;
-	s->nthreads = apod_omp_width();
+	s->nthreads = apod_omp_width(stage);
 	s->thread_m = calloc((size_t)s->nthreads, sizeof *s->thread_m);
 	s->thread_hist = calloc((size_t)s->nthreads * (size_t)p->nbins, sizeof *s->thread_hist);
 	if (heat_host_alloc(&s->h, p, p->ny) || !s->thread_m || !s->thread_hist)
@@ -67,12 +67,13 @@ nomem:
 	return NULL;
 }
 
-static int omp_genTimeStep(void *ctx)
+static int omp_genTimeStep(void *ctx, int phase, long step, long steps)
 {
 	struct omp *s = ctx;
 	const struct heat_problem *p = s->h.p;
 	size_t nx = p->nx;
 	heat_real *cur = s->h.cur, *next = s->h.next;
+	(void)phase, (void)step, (void)steps;
 
 #pragma omp parallel for schedule(static)
 	for (size_t i = 1; i < p->ny - 1; i++)
@@ -131,20 +132,19 @@ static void omp_calcSummaryData(void *ctx, double *zone_means)
 			zone_means[zr * p->zones_x + zc] = heat_zone_mean(p, s->h.cur, zr, zc);
 }
 
-static int omp_probe(void *ctx, int k, double *const *rows)
+static int omp_probe(void *ctx, int k, long step, long row, void *const *rows)
 {
 	struct omp *s = ctx;
+	(void)step, (void)row;
 	heat_phases_probe(s, s->h.p, s->h.hist, k, rows, omp_calcStats, omp_calcSummaryData);
 	return 0;
 }
 
-const struct apod_stage heat_stage_omp = {
-	APOD_STAGE_OMP,
-	.about = "the same phases on every core with OpenMP",
-	/* omp also sets up in parallel: each thread first touches its own rows. */
-	.ports = APOD_PORTS_SETUP | HEAT_PORTS_COMPUTE,
-	.create = omp_create, .destroy = omp_destroy,
+const struct apod_stage_ops heat_omp_ops = {
+	APOD_OPS_OMP,
+	.create = omp_create,
 	.step = omp_genTimeStep,
 	.probe = omp_probe,
 	.fetch = heat_host_fetch,
+	.destroy = omp_destroy,
 };

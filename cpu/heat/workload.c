@@ -12,6 +12,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "apod/apod.h"
 #include "apod/stock.h"
@@ -57,36 +58,44 @@ static void design(const struct heat_deck *d, int any_float, struct heat_toleran
 	t->zone_atol = t->moment_atol;
 }
 
-static void field_tol(const void *params, int any_float, struct apod_tol *t)
+/* The tolerances below are the same for every comparison they are asked
+ * for (CLOSE, or COUNTS for the histogram) and need only the deck. */
+static void field_tol(const void *params, const void *problem, int any_float, int column,
+                      enum apod_compare kind, struct apod_tol *t)
 {
 	struct heat_tolerance h;
+	(void)problem, (void)column, (void)kind;
 	design(params, any_float, &h);
 	t->atol = h.atol;
 	t->rtol = h.rtol;
 }
 
-static void stats_tol(const void *params, int any_float, int column, struct apod_tol *t)
+static void stats_tol(const void *params, const void *problem, int any_float, int column,
+                      enum apod_compare kind, struct apod_tol *t)
 {
 	struct heat_tolerance h;
+	(void)problem, (void)kind;
 	design(params, any_float, &h);
 	t->atol = column == 3 ? h.var_atol : h.moment_atol;   /* variance; mean, min, max */
 }
 
-static void hist_tol(const void *params, int any_float, int column, struct apod_tol *t)
+static void hist_tol(const void *params, const void *problem, int any_float, int column,
+                     enum apod_compare kind, struct apod_tol *t)
 {
 	const struct heat_deck *d = params;
 	struct heat_tolerance h;
-	(void)column;
+	(void)problem, (void)column, (void)kind;
 	design(d, any_float, &h);
 	t->frac = h.hist_frac;
 	/* Every cell is counted once, in every step's histogram. */
 	t->total = (double)d->size[0] * (double)d->size[1];
 }
 
-static void zones_tol(const void *params, int any_float, int column, struct apod_tol *t)
+static void zones_tol(const void *params, const void *problem, int any_float, int column,
+                      enum apod_compare kind, struct apod_tol *t)
 {
 	struct heat_tolerance h;
-	(void)column;
+	(void)problem, (void)column, (void)kind;
 	design(params, any_float, &h);
 	t->atol = h.zone_atol;
 }
@@ -108,7 +117,7 @@ APOD_PARAM_LONG(summary_every, struct heat_deck, summary_every)
 APOD_PARAM_LONG(snapshot_every, struct heat_deck, snapshot_every)
 APOD_PARAM_LONG(steps, struct heat_deck, steps)
 
-/* The work of one occurrence of each phase (apod/workload.h, revision 3).
+/* The work of one occurrence of each phase, by its name (apod/workload.h).
  * A step must read the field once and write it once: 2 values a cell (8
  * bytes in float), and do heat_cell_update's 7 operations.  The statistics
  * and the zone means need no traffic of their own, since a stage can take
@@ -118,30 +127,35 @@ APOD_PARAM_LONG(steps, struct heat_deck, steps)
  * max and the histogram's counts are comparisons and integers.  A stage
  * that keeps the field on the host and steps on a device carries it over
  * and back every step; every device stage carries it over once at setup
- * and home once at the end. */
-static int work(const void *params, int phase, struct apod_work *w)
+ * and home once at the end.  None of it depends on the data: the problem
+ * is not needed. */
+static int work(const void *params, const void *problem, const char *phase, struct apod_work *w)
 {
 	const struct heat_deck *d = params;
 	double cells = (double)d->size[0] * (double)d->size[1];
 	double field = cells * sizeof(heat_real);
 	double *ops = sizeof(heat_real) == sizeof(double) ? &w->flops64 : &w->flops32;
-	switch (phase) {
-	case APOD_PHASE_SETUP:
+	(void)problem;
+	if (!strcmp(phase, APOD_PHASE_SETUP_NAME)) {
 		w->bytes = field;
 		w->h2d_bytes = field;
 		return 1;
-	case APOD_PHASE_STEP:
+	}
+	if (!strcmp(phase, "genTimeStep")) {
 		w->bytes = 2 * field;
 		*ops = 7 * cells;
 		w->h2d_bytes = w->d2h_bytes = field;
 		return 1;
-	case APOD_PHASE_PROBE(HEAT_PROBE_STATS):
+	}
+	if (!strcmp(phase, "calcStats")) {
 		w->flops64 = 3 * cells;
 		return 1;
-	case APOD_PHASE_PROBE(HEAT_PROBE_SUMMARY):
+	}
+	if (!strcmp(phase, "calcSummaryData")) {
 		w->flops64 = cells;
 		return 1;
-	case APOD_PHASE_FETCH(2):
+	}
+	if (!strcmp(phase, APOD_PHASE_FETCH_NAME)) {
 		w->bytes = field;
 		w->d2h_bytes = field;
 		return 1;
@@ -195,6 +209,13 @@ static void problem_destroy(void *problem)
 	free(problem);
 }
 
+/* One step is one phase: the sweep. */
+static const struct apod_phase phases[] = {
+	{ .name = "genTimeStep" },
+	{ .name = NULL },
+};
+
+/* Only every K steps (at = 0: no row at step 0 or at the end, as before). */
 static const struct apod_probe probes[] = {
 	[HEAT_PROBE_STATS] = { .name = "calcStats", .every = stats_every },
 	[HEAT_PROBE_SUMMARY] = { .name = "calcSummaryData", .every = summary_every },
@@ -209,13 +230,16 @@ static const struct apod_array arrays[] = {
 };
 
 static const struct apod_series series[] = {
-	[HEAT_SERIES_STATS] = { .name = "stats", .probe = HEAT_PROBE_STATS, .ncolumns = 4,
+	[HEAT_SERIES_STATS] = { .name = "stats", .probe = "calcStats",
 	                        .column_names = "mean,min,max,variance",
 	                        .compare = APOD_COMPARE_CLOSE, .tolerance = stats_tol },
-	[HEAT_SERIES_HIST] = { .name = "hist", .probe = HEAT_PROBE_STATS, .columns = bins,
-	                       .column_prefix = "bin", .integer = 1,
+	/* Counts, as doubles (the default dtype): every stage writes them so
+	 * (heat_stats_rows), exact below 2^53 cells, and %.17g prints them as
+	 * the whole numbers the old `integer` flag printed. */
+	[HEAT_SERIES_HIST] = { .name = "hist", .probe = "calcStats", .columns = bins,
+	                       .column_prefix = "bin",
 	                       .compare = APOD_COMPARE_COUNTS, .tolerance = hist_tol },
-	[HEAT_SERIES_ZONES] = { .name = "zones", .probe = HEAT_PROBE_SUMMARY, .columns = zones,
+	[HEAT_SERIES_ZONES] = { .name = "zones", .probe = "calcSummaryData", .columns = zones,
 	                        .column_prefix = "zone", .compare = APOD_COMPARE_CLOSE,
 	                        .tolerance = zones_tol },
 	{ .name = NULL },
@@ -233,7 +257,7 @@ const struct apod_workload heat_workload = {
 	.title = title,
 	.problem_create = problem_create,
 	.problem_destroy = problem_destroy,
-	.step_phase = "genTimeStep",
+	.phases = phases,
 	.probes = probes,
 	.arrays = arrays,
 	.series = series,

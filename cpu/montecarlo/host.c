@@ -47,9 +47,13 @@ static void batch_moments(const struct mc_problem *p, const double *s, int e,
 	apod_moments_from_block(m, n, p->shift[e] * n + s1, m2 > 0 ? m2 : 0, 0, 0);
 }
 
-void mc_host_probe(struct mc_host *h, double *const *rows)
+void mc_host_probe(struct mc_host *h, void *const *rows)
 {
 	const struct mc_problem *p = h->p;
+	double *mean_row = rows[MC_SERIES_MEAN], *var_row = rows[MC_SERIES_VARIANCE];
+	double *se_row = rows[MC_SERIES_STDERR], *ci_row = rows[MC_SERIES_CI95];
+	double *exact_row = rows[MC_SERIES_EXACT];
+	uint64_t *hist_row = rows[MC_SERIES_HIST];
 	for (; h->merged < h->done; h->merged++)
 		for (int e = 0; e < MC_NEST; e++) {
 			struct apod_moments b;
@@ -62,24 +66,24 @@ void mc_host_probe(struct mc_host *h, double *const *rows)
 		 * error of their mean. */
 		double var = m->n > 1 ? m->m2 / (m->n - 1) : 0;
 		double se = m->n > 0 ? sqrt(var / m->n) : 0;
-		if (rows[MC_SERIES_MEAN])
-			rows[MC_SERIES_MEAN][e] = m->mean;
-		if (rows[MC_SERIES_VARIANCE])
-			rows[MC_SERIES_VARIANCE][e] = var;
-		if (rows[MC_SERIES_STDERR])
-			rows[MC_SERIES_STDERR][e] = se;
-		if (rows[MC_SERIES_CI95]) {
-			rows[MC_SERIES_CI95][2 * e] = m->mean - MC_Z95 * se;
-			rows[MC_SERIES_CI95][2 * e + 1] = m->mean + MC_Z95 * se;
+		if (mean_row)
+			mean_row[e] = m->mean;
+		if (var_row)
+			var_row[e] = var;
+		if (se_row)
+			se_row[e] = se;
+		if (ci_row) {
+			ci_row[2 * e] = m->mean - MC_Z95 * se;
+			ci_row[2 * e + 1] = m->mean + MC_Z95 * se;
 		}
 	}
-	if (rows[MC_SERIES_EXACT]) {
-		rows[MC_SERIES_EXACT][0] = p->exact[0];
-		rows[MC_SERIES_EXACT][1] = p->exact[1];
+	if (exact_row) {
+		exact_row[0] = p->exact[0];
+		exact_row[1] = p->exact[1];
 	}
-	if (rows[MC_SERIES_HIST])
+	if (hist_row)
 		for (int b = 0; b < p->bins; b++)
-			rows[MC_SERIES_HIST][b] = (double)h->hist[b];
+			hist_row[b] = h->hist[b];
 }
 
 void mc_host_batch_means(const struct mc_host *h, double *dst)
@@ -109,9 +113,10 @@ void mc_host_destroy(void *ctx)
 	free(ctx);
 }
 
-int mc_host_stage_probe(void *ctx, int k, double *const *rows)
+int mc_host_stage_probe(void *ctx, int k, long step, long row, void *const *rows)
 {
 	(void)k;   /* one probe */
+	(void)step, (void)row;
 	mc_host_probe(ctx, rows);
 	return 0;
 }

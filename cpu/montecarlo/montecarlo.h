@@ -62,7 +62,8 @@ struct mc_problem {
 	double exact[2];           /* European and geometric closed forms */
 };
 
-/* The probe and its series, the array (indices into workload.c's tables). */
+/* The probe and its series, the array (indices into workload.c's tables:
+ * k, the rows and a of the stages' ops). */
 enum { MC_PROBE_ESTIMATES };
 enum { MC_SERIES_MEAN, MC_SERIES_VARIANCE, MC_SERIES_STDERR, MC_SERIES_CI95, MC_SERIES_EXACT,
        MC_SERIES_HIST, MC_NSERIES };
@@ -94,8 +95,9 @@ struct mc_host {
 
 int mc_host_init(struct mc_host *h, const struct mc_problem *p, const char *stage);
 void mc_host_free(struct mc_host *h);
-/* Merge the batches done so far and fill the probe's rows. */
-void mc_host_probe(struct mc_host *h, double *const *rows);
+/* Merge the batches done so far and fill the probe's rows (doubles; the
+ * histogram's counts uint64_t). */
+void mc_host_probe(struct mc_host *h, void *const *rows);
 /* The array: each batch's mean of each estimator. */
 void mc_host_batch_means(const struct mc_host *h, double *dst);
 /* The host stages (serial, omp) keep nothing but a struct mc_host, so they
@@ -103,7 +105,7 @@ void mc_host_batch_means(const struct mc_host *h, double *dst);
  * their steps differ. */
 void *mc_host_create(const void *problem, const char *stage);
 void mc_host_destroy(void *ctx);
-int mc_host_stage_probe(void *ctx, int k, double *const *rows);
+int mc_host_stage_probe(void *ctx, int k, long step, long row, void *const *rows);
 int mc_host_stage_fetch(void *ctx, int a, void *dst);
 /* A host step's batch: begin clears the histogram and gives the index of
  * the batch's first path; end stores the batch's sums (acc, S1 and S2 of
@@ -127,15 +129,6 @@ static inline int mc_path_add(const struct mc_problem *p, uint64_t i, double acc
 	return mc_bin(o.st, p->hist_lo, p->hist_inv_width, p->bins);
 }
 
-/* The ports of the stages: omp changes the step only (the probe is the
- * shared host merge); the GPU stages also set up on the device and copy
- * the batch sums back in the probe and fetch. */
-#define MC_OMP_PORTS APOD_PORTS_STEP
-#define MC_GPU_PORTS (APOD_PORTS_SETUP | APOD_PORTS_STEP | \
-                      APOD_PORTS_PROBE(MC_PROBE_ESTIMATES) | APOD_PORTS_FETCH)
-#define MC_GPU1_ABOUT "a path a thread, batch sums and histogram reduced on the device"
-#define MC_GPU2_ABOUT "several paths a thread, warp-shuffle reductions, sincospi"
-
 extern const struct apod_param mc_params_table[];
 int mc_params_check(const void *params);
 /* eta: the relative difference two stages' S_T, geometric and arithmetic
@@ -146,15 +139,15 @@ double mc_path_eta(const struct mc_params *p);
  * for the unit test of the error analysis (stage_gpu.cu). */
 int mc_gpu_outcomes(const struct mc_model *m, uint64_t first, size_t n, int tuned, double *out);
 
+/* The stages, "serial" first, each described once (stages.c), and what
+ * each does: stage_serial.c, stage_omp.c, and gpu/montecarlo/stage_gpu.cu
+ * for gpu1 and gpu2, whose data is an int: 1 for gpu2's tuned kernel. */
 extern const struct apod_stage *const mc_stages[];
+extern const struct apod_stage_ops mc_serial_ops;
+extern const struct apod_stage_ops mc_omp_ops;
+extern const struct apod_stage_ops mc_gpu_ops;
 /* bench --kernels (kernels.c): the workload's kernels member. */
 int mc_kernels(const void *problem, int reps, void *json);
-extern const struct apod_stage mc_stage_serial;
-extern const struct apod_stage mc_stage_omp;
-#if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
-extern const struct apod_stage mc_stage_gpu1;
-extern const struct apod_stage mc_stage_gpu2;
-#endif
 
 #ifdef __cplusplus
 }

@@ -18,12 +18,12 @@
 #include "apod/stock.h"
 #include "montecarlo.h"
 
-static void *omp_create(const void *problem)
+static void *omp_create(const struct apod_stage *s, const void *problem)
 {
-	return mc_host_create(problem, "omp");
+	return mc_host_create(problem, s->name);
 }
 
-static int omp_step(void *ctx)
+static int omp_step(void *ctx, int phase, long step, long steps)
 {
 	struct mc_host *h = ctx;
 	const struct mc_problem *p = h->p;
@@ -32,6 +32,7 @@ static int omp_step(void *ctx)
 	size_t n = p->paths;
 	int bins = p->bins;
 	double acc[MC_SUMS] = { 0 };
+	(void)phase, (void)step, (void)steps;
 	#pragma omp parallel reduction(+ : acc[:MC_SUMS])
 	{
 		/* Each thread counts into its own histogram, added once at the end. */
@@ -58,12 +59,12 @@ static int omp_step(void *ctx)
 	return 0;
 }
 
-const struct apod_stage mc_stage_omp = {
-	APOD_STAGE_OMP,
-	.about = "the paths on every core with OpenMP, sums by reduction",
-	.ports = MC_OMP_PORTS,
-	.create = omp_create, .destroy = mc_host_destroy,
+/* Described in stages.c. */
+const struct apod_stage_ops mc_omp_ops = {
+	APOD_OPS_OMP,
+	.create = omp_create,
 	.step = omp_step,
 	.probe = mc_host_stage_probe,
 	.fetch = mc_host_stage_fetch,
+	.destroy = mc_host_destroy,
 };

@@ -14,15 +14,16 @@
 #include "apod/stock.h"
 #include "montecarlo.h"
 
-static void *serial_create(const void *problem)
+static void *serial_create(const struct apod_stage *s, const void *problem)
 {
-	return mc_host_create(problem, "serial");
+	return mc_host_create(problem, s->name);
 }
 
-static int simulateBatch(void *ctx)
+static int simulateBatch(void *ctx, int phase, long step, long steps)
 {
 	struct mc_host *h = ctx;
 	const struct mc_problem *p = h->p;
+	(void)phase, (void)step, (void)steps;   /* one phase; the batches follow h->done */
 	uint64_t first = mc_host_batch_begin(h);
 	double acc[MC_SUMS] = { 0 };
 	for (size_t i = 0; i < p->paths; i++)
@@ -31,11 +32,11 @@ static int simulateBatch(void *ctx)
 	return 0;
 }
 
-const struct apod_stage mc_stage_serial = {
-	APOD_STAGE_SERIAL,
-	.about = "the reference: one thread, paths in index order",
-	.create = serial_create, .destroy = mc_host_destroy,
+/* Described in stages.c. */
+const struct apod_stage_ops mc_serial_ops = {
+	.create = serial_create,
 	.step = simulateBatch,
 	.probe = mc_host_stage_probe,
 	.fetch = mc_host_stage_fetch,
+	.destroy = mc_host_destroy,
 };

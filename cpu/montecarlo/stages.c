@@ -1,24 +1,53 @@
 /*
- * stages.c: the Monte Carlo ladder, "serial" first.  A build without CUDA
- * still lists the GPU stages, with the reason they cannot run.
+ * stages.c: the Monte Carlo ladder, "serial" first, each stage described
+ * once.  What each does is its ops, in its own file; a build without CUDA
+ * has none for the GPU stages, which are still listed, with what they
+ * require.
  */
 #include "apod/stock.h"
+#include "cpu/built.h"
 #include "montecarlo.h"
 
-#if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
-#define GPU1 mc_stage_gpu1   /* gpu/montecarlo/stage_gpu.cu */
-#define GPU2 mc_stage_gpu2
-#else
-APOD_STAGE_UNBUILT(gpu1_unbuilt, "gpu1", MC_GPU1_ABOUT, MC_GPU_PORTS, APOD_WHY_NO_CUDA);
-APOD_STAGE_UNBUILT(gpu2_unbuilt, "gpu2", MC_GPU2_ABOUT, MC_GPU_PORTS, APOD_WHY_NO_CUDA);
-#define GPU1 gpu1_unbuilt
-#define GPU2 gpu2_unbuilt
-#endif
+/* What the GPU stages change: the setup and the batches on the device, and
+ * the batch sums copied back in the probe and the fetch. */
+#define GPU_PORTS "setup,simulateBatch,calcEstimates,fetchResults"
 
-const struct apod_stage *const mc_stages[] = {
-	&mc_stage_serial,
-	&mc_stage_omp,
-	&GPU1,
-	&GPU2,
-	NULL,
+/* Their kernels (gpu/montecarlo/kernels.cuh), read by their create: 1 for
+ * the tuned one. */
+static const int first_port = 0, tuned = 1;
+
+static const struct apod_stage serial = {
+	APOD_STAGE_SERIAL,
+	.about = "the reference: one thread, paths in index order",
+	.ops = &mc_serial_ops,
 };
+
+/* The probe is the host merge every stage shares: only the step changes. */
+static const struct apod_stage omp = {
+	APOD_STAGE_OMP,
+	.about = "the paths on every core with OpenMP, sums by reduction",
+	.ports = "simulateBatch",
+	.ops = &mc_omp_ops,
+};
+
+static const struct apod_stage gpu1 = {
+	.name = "gpu1",
+	.about = "a path a thread, batch sums and histogram reduced on the device",
+	.ports = GPU_PORTS,
+	.runs_on = APOD_RUNS_DEVICE,
+	.needs = "CUDA",
+	.ops = APOD_IF_CUDA(mc_gpu_ops),
+	.data = &first_port,
+};
+
+static const struct apod_stage gpu2 = {
+	.name = "gpu2",
+	.about = "several paths a thread, warp-shuffle reductions, sincospi",
+	.ports = GPU_PORTS,
+	.runs_on = APOD_RUNS_DEVICE,
+	.needs = "CUDA",
+	.ops = APOD_IF_CUDA(mc_gpu_ops),
+	.data = &tuned,
+};
+
+const struct apod_stage *const mc_stages[] = { &serial, &omp, &gpu1, &gpu2, NULL };

@@ -59,6 +59,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "apod/apod.h"
 #include "apod/stock.h"
@@ -183,11 +184,17 @@ static void design(const struct mc_params *p, struct mc_tolerance *t)
 	t->hist_frac = 2 * (1 + floor(10 * expected)) / P;
 }
 
+/* The tolerances (apod_tolerance_fn): every value is double whatever the
+ * build, so any_float changes nothing, and every output is compared by its
+ * own kind (no horizon), so neither does kind. */
+#define UNUSED_TOL_ARGS (void)problem, (void)any_float, (void)kind
+
 /* The array holds every estimator in a row: the loosest of their bounds. */
-static void batch_tol(const void *params, int any_float, struct apod_tol *t)
+static void batch_tol(const void *params, const void *problem, int any_float, int column,
+                      enum apod_compare kind, struct apod_tol *t)
 {
 	struct mc_tolerance d;
-	(void)any_float;   /* every value is double */
+	UNUSED_TOL_ARGS, (void)column;
 	design(params, &d);
 	t->atol = t->rtol = 0;
 	for (int e = 0; e < MC_NEST; e++) {
@@ -212,36 +219,40 @@ static void take_bound(struct apod_tol *t, struct mc_tol bound)
 }
 
 /* One column an estimator (mean, variance, standard error). */
-static void mean_tol(const void *params, int any_float, int column, struct apod_tol *t)
+static void mean_tol(const void *params, const void *problem, int any_float, int column,
+                     enum apod_compare kind, struct apod_tol *t)
 {
-	(void)any_float;
+	UNUSED_TOL_ARGS;
 	take_bound(t, bounds_of(params, column).mean);
 }
 
-static void var_tol(const void *params, int any_float, int column, struct apod_tol *t)
+static void var_tol(const void *params, const void *problem, int any_float, int column,
+                    enum apod_compare kind, struct apod_tol *t)
 {
-	(void)any_float;
+	UNUSED_TOL_ARGS;
 	take_bound(t, bounds_of(params, column).var);
 }
 
-static void se_tol(const void *params, int any_float, int column, struct apod_tol *t)
+static void se_tol(const void *params, const void *problem, int any_float, int column,
+                   enum apod_compare kind, struct apod_tol *t)
 {
-	(void)any_float;
+	UNUSED_TOL_ARGS;
 	take_bound(t, bounds_of(params, column).se);
 }
 
 /* Two columns (low, high) an estimator. */
-static void ci_tol(const void *params, int any_float, int column, struct apod_tol *t)
+static void ci_tol(const void *params, const void *problem, int any_float, int column,
+                   enum apod_compare kind, struct apod_tol *t)
 {
-	(void)any_float;
+	UNUSED_TOL_ARGS;
 	take_bound(t, bounds_of(params, column / 2).ci);
 }
 
-static void hist_tol(const void *params, int any_float, int column, struct apod_tol *t)
+static void hist_tol(const void *params, const void *problem, int any_float, int column,
+                     enum apod_compare kind, struct apod_tol *t)
 {
 	struct mc_tolerance d;
-	(void)any_float;
-	(void)column;
+	UNUSED_TOL_ARGS, (void)column;
 	design(params, &d);
 	t->frac = d.hist_frac;
 	t->total = (double)((const struct mc_params *)params)->paths;
@@ -258,7 +269,7 @@ APOD_PARAM_LONG(steps, struct mc_params, batches)
 APOD_PARAM_LONG(stats_every, struct mc_params, stats_every)
 APOD_PARAM_TEXT(title, struct mc_params, name)
 
-/* The work of one batch (apod/workload.h, revision 3), in FP64 operations:
+/* The work of one batch (apod/workload.h), in FP64 operations:
  * a monitoring date advances the log-price and both means (4) and takes an
  * exp; each pair of dates draws two normals by Box-Muller (a log, a sin and
  * a cos); a path ends with two more exps and the payoffs (about 20).  None
@@ -267,11 +278,12 @@ APOD_PARAM_TEXT(title, struct mc_params, name)
  * double precision on its reduced range, which is fewer than any library
  * spends, so the bound stays below what can be done.  Philox's integer
  * work is left out, as is the memory traffic (a few sums a batch). */
-static int work(const void *params, int phase, struct apod_work *w)
+static int work(const void *params, const void *problem, const char *phase, struct apod_work *w)
 {
 	const struct mc_params *p = params;
 	double fn = 16, per_date = 4 + fn + 3 * fn / 2, per_path = 2 * fn + 20;
-	if (phase != APOD_PHASE_STEP)
+	(void)problem;   /* the work is the deck's */
+	if (strcmp(phase, "simulateBatch"))
 		return 0;
 	w->flops64 = (double)p->paths * ((double)p->monitor * per_date + per_path);
 	return 1;
@@ -320,6 +332,11 @@ static void problem_destroy(void *problem)
 	free(problem);
 }
 
+static const struct apod_phase phases[] = {
+	{ .name = "simulateBatch" },   /* one batch of paths */
+	{ .name = NULL },
+};
+
 static const struct apod_probe probes[] = {
 	[MC_PROBE_ESTIMATES] = { .name = "calcEstimates", .every = stats_every },
 	{ .name = NULL },
@@ -337,25 +354,24 @@ static const struct apod_array arrays[] = {
 #define NEST_NAMES "european,geometric,arithmetic,arithmetic_cv"
 
 static const struct apod_series series[] = {
-	[MC_SERIES_MEAN] = { .name = "mean", .probe = MC_PROBE_ESTIMATES, .ncolumns = MC_NEST,
-	                     .column_names = NEST_NAMES, .compare = APOD_COMPARE_CLOSE,
-	                     .tolerance = mean_tol },
-	[MC_SERIES_VARIANCE] = { .name = "variance", .probe = MC_PROBE_ESTIMATES,
-	                         .ncolumns = MC_NEST, .column_names = NEST_NAMES,
-	                         .compare = APOD_COMPARE_CLOSE, .tolerance = var_tol },
-	[MC_SERIES_STDERR] = { .name = "stderr", .probe = MC_PROBE_ESTIMATES,
-	                       .ncolumns = MC_NEST, .column_names = NEST_NAMES,
+	[MC_SERIES_MEAN] = { .name = "mean", .probe = "calcEstimates", .column_names = NEST_NAMES,
+	                     .compare = APOD_COMPARE_CLOSE, .tolerance = mean_tol },
+	[MC_SERIES_VARIANCE] = { .name = "variance", .probe = "calcEstimates",
+	                         .column_names = NEST_NAMES, .compare = APOD_COMPARE_CLOSE,
+	                         .tolerance = var_tol },
+	[MC_SERIES_STDERR] = { .name = "stderr", .probe = "calcEstimates", .column_names = NEST_NAMES,
 	                       .compare = APOD_COMPARE_CLOSE, .tolerance = se_tol },
-	[MC_SERIES_CI95] = { .name = "ci95", .probe = MC_PROBE_ESTIMATES, .ncolumns = 2 * MC_NEST,
+	[MC_SERIES_CI95] = { .name = "ci95", .probe = "calcEstimates",
 	                     .column_names = "european_lo,european_hi,geometric_lo,geometric_hi,"
 	                                     "arithmetic_lo,arithmetic_hi,arithmetic_cv_lo,"
 	                                     "arithmetic_cv_hi",
 	                     .compare = APOD_COMPARE_CLOSE, .tolerance = ci_tol },
 	/* The closed forms, from the same host code in every stage: bit for bit. */
-	[MC_SERIES_EXACT] = { .name = "exact", .probe = MC_PROBE_ESTIMATES, .ncolumns = 2,
+	[MC_SERIES_EXACT] = { .name = "exact", .probe = "calcEstimates",
 	                      .column_names = "european,geometric", .compare = APOD_COMPARE_EXACT },
-	[MC_SERIES_HIST] = { .name = "hist", .probe = MC_PROBE_ESTIMATES, .columns = hist_columns,
-	                     .column_prefix = "bin", .integer = 1, .compare = APOD_COMPARE_COUNTS,
+	/* The last batch's counts, kept and compared as integers. */
+	[MC_SERIES_HIST] = { .name = "hist", .probe = "calcEstimates", .columns = hist_columns,
+	                     .column_prefix = "bin", .dtype = APOD_U64, .compare = APOD_COMPARE_COUNTS,
 	                     .tolerance = hist_tol },
 	{ .name = NULL },
 };
@@ -384,7 +400,7 @@ const struct apod_workload montecarlo_workload = {
 	.title = title,
 	.problem_create = problem_create,
 	.problem_destroy = problem_destroy,
-	.step_phase = "simulateBatch",
+	.phases = phases,
 	.probes = probes,
 	.arrays = arrays,
 	.series = series,

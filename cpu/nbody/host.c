@@ -130,27 +130,29 @@ double nbody_host_potential(const struct nbody_soa *s, float eps2, size_t i0, si
 	return pot;
 }
 
-void nbody_rows(int k, const double sums[7], double mass, double potential, double *const *rows)
+void nbody_rows(int k, const double sums[7], double mass, double potential, void *const *rows)
 {
 	if (k == NBODY_PROBE_STATS) {
-		if (rows[NBODY_SERIES_STATS]) {
+		double *stats = rows[NBODY_SERIES_STATS], *momentum = rows[NBODY_SERIES_MOMENTUM];
+		if (stats) {
 			for (int c = 0; c < 4; c++)
-				rows[NBODY_SERIES_STATS][c] = sums[c];
+				stats[c] = sums[c];
 			for (int c = 4; c < 7; c++)
-				rows[NBODY_SERIES_STATS][c] = sums[c] / mass;   /* the centre of mass */
+				stats[c] = sums[c] / mass;   /* the centre of mass */
 		}
-		if (rows[NBODY_SERIES_MOMENTUM])
+		if (momentum)
 			for (int c = 0; c < 3; c++)
-				rows[NBODY_SERIES_MOMENTUM][c] = sums[1 + c];
+				momentum[c] = sums[1 + c];
 		return;
 	}
-	if (rows[NBODY_SERIES_ENERGY]) {
-		rows[NBODY_SERIES_ENERGY][0] = sums[0];
-		rows[NBODY_SERIES_ENERGY][1] = potential;
-		rows[NBODY_SERIES_ENERGY][2] = sums[0] + potential;
+	double *energy = rows[NBODY_SERIES_ENERGY], *drift = rows[NBODY_SERIES_DRIFT];
+	if (energy) {
+		energy[0] = sums[0];
+		energy[1] = potential;
+		energy[2] = sums[0] + potential;
 	}
-	if (rows[NBODY_SERIES_DRIFT])
-		rows[NBODY_SERIES_DRIFT][0] = sums[0] + potential;
+	if (drift)
+		drift[0] = sums[0] + potential;
 }
 
 void nbody_soa_fetch(const struct nbody_soa *s, int a, float *dst)
@@ -166,7 +168,7 @@ void nbody_soa_fetch(const struct nbody_soa *s, int a, float *dst)
 }
 
 int nbody_soa_probe(const struct nbody_soa *s, const struct nbody_problem *p, int k,
-                    double *const *rows)
+                    void *const *rows)
 {
 	double sums[7], potential = 0;
 	nbody_host_sums(s, 0, p->n, sums);
@@ -202,8 +204,10 @@ int nbody_host_fetch(void *ctx, int a, void *dst)
 	return 0;
 }
 
-int nbody_host_probe(void *ctx, int k, double *const *rows)
+int nbody_host_probe(void *ctx, int k, long step, long row, void *const *rows)
 {
 	const struct nbody_host *h = ctx;
+	(void)step;
+	(void)row;
 	return nbody_soa_probe(&h->s, h->p, k, rows);
 }

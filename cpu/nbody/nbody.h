@@ -52,28 +52,15 @@ struct nbody_problem {
 	double mass;              /* the total, summed once in index order */
 };
 
-/* The probes and the series they fill (indices in workload.c's tables). */
+/* The probes, series and arrays, by their indices in workload.c's tables
+ * (k, the rows, a of the stages' ops). */
 enum { NBODY_PROBE_STATS, NBODY_PROBE_ENERGY };
 enum { NBODY_SERIES_STATS, NBODY_SERIES_MOMENTUM, NBODY_SERIES_ENERGY, NBODY_SERIES_DRIFT };
 enum { NBODY_ARRAY_POS, NBODY_ARRAY_VEL };
-#define NBODY_STATS_COLS 7    /* kinetic, px, py, pz, cx, cy, cz */
 
-/* What the omp stage changes: the setup (the first forces, in parallel),
- * the step and both probes. */
-#define NBODY_PORTS \
-	(APOD_PORTS_SETUP | APOD_PORTS_STEP | APOD_PORTS_PROBE(NBODY_PROBE_STATS) | \
-	 APOD_PORTS_PROBE(NBODY_PROBE_ENERGY))
-/* gpu1 keeps the state on the host: it adds the setup (the first forces,
- * on the device) to the step's port. */
-#define NBODY_GPU1_PORTS (APOD_PORTS_SETUP | APOD_PORTS_STEP)
-/* The resident stages also fetch every snapshot and the final arrays. */
-#define NBODY_GPU_PORTS \
-	(APOD_PORTS_SETUP | NBODY_PORTS | APOD_PORTS_SNAPSHOT | APOD_PORTS_FETCH)
-
-#define NBODY_GPU1_ABOUT "forces on the device: positions up and accelerations down every step"
-#define NBODY_GPU2_ABOUT "all state resident, one thread a body, statistics reduced there"
-#define NBODY_GPU3_ABOUT "shared-memory tiles of bodies (the classic tiled all-pairs kernel)"
-#define NBODY_GPU4_ABOUT "tuned: float4 tiles split over thread slices, bodies a thread, PTX rsqrt, unit pulls x m, fused last kick"
+/* The GPU stages' force kernels: a resident stage's data (stages.c) is
+ * one of these, which gpu/nbody/resident.cu reads in create. */
+enum nbody_variant { NBODY_SIMPLE = 2, NBODY_TILED = 3, NBODY_TUNED = 4 };
 
 /* Keys and checks (params.c), the initial conditions (initial.c). */
 extern const struct apod_param nbody_params_table[];
@@ -102,13 +89,13 @@ void nbody_host_sums(const struct nbody_soa *s, size_t i0, size_t i1, double sum
 double nbody_host_potential(const struct nbody_soa *s, float eps2, size_t i0, size_t i1);
 /* The rows of probe k from the sums (7 doubles), the total mass and the
  * potential (used only by the energy probe). */
-void nbody_rows(int k, const double sums[7], double mass, double potential, double *const *rows);
+void nbody_rows(int k, const double sums[7], double mass, double potential, void *const *rows);
 /* Copy array a (n x 3) out of s. */
 void nbody_soa_fetch(const struct nbody_soa *s, int a, float *dst);
 /* Probe k's rows from s, on one thread in index order: serial's probe,
  * which gpu1 also runs on its host arrays.  Returns 0. */
 int nbody_soa_probe(const struct nbody_soa *s, const struct nbody_problem *p, int k,
-                    double *const *rows);
+                    void *const *rows);
 
 /* The state of a host stage (serial, omp): the problem and the arrays.
  * Created empty (each stage loads it its own way), destroyed and fetched
@@ -121,20 +108,19 @@ struct nbody_host *nbody_host_create(const struct nbody_problem *p, const char *
 void nbody_host_destroy(void *ctx);
 int nbody_host_fetch(void *ctx, int a, void *dst);
 /* nbody_soa_probe on a host stage's arrays: the serial stage's probe. */
-int nbody_host_probe(void *ctx, int k, double *const *rows);
+int nbody_host_probe(void *ctx, int k, long step, long row, void *const *rows);
 
-/* The stages, "serial" first (stages.c). */
+/* The stages, "serial" first, each described once (stages.c), and what
+ * each does: stage_serial.c, stage_omp.c, gpu/nbody/stage1.cu (gpu1) and
+ * gpu/nbody/resident.cu (gpu2, gpu3 and gpu4, told their kernel by their
+ * data). */
 extern const struct apod_stage *const nbody_stages[];
+extern const struct apod_stage_ops nbody_serial_ops;
+extern const struct apod_stage_ops nbody_omp_ops;
+extern const struct apod_stage_ops nbody_gpu1_ops;
+extern const struct apod_stage_ops nbody_resident_ops;
 /* bench --kernels (kernels.c): the workload's kernels member. */
 int nbody_kernels(const void *problem, int reps, void *json);
-extern const struct apod_stage nbody_stage_serial;
-extern const struct apod_stage nbody_stage_omp;
-#if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
-extern const struct apod_stage nbody_stage_gpu1;
-extern const struct apod_stage nbody_stage_gpu2;
-extern const struct apod_stage nbody_stage_gpu3;
-extern const struct apod_stage nbody_stage_gpu4;
-#endif
 
 #ifdef __cplusplus
 }

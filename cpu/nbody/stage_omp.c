@@ -28,10 +28,10 @@ static void share(size_t n, size_t *i0, size_t *i1)
 	*i1 = n * (t + 1) / nt;
 }
 
-static void *omp_create(const void *problem)
+static void *omp_create(const struct apod_stage *stage, const void *problem)
 {
 	const struct nbody_problem *p = problem;
-	struct nbody_host *s = nbody_host_create(p, "omp");
+	struct nbody_host *s = nbody_host_create(p, stage->name);
 	if (!s)
 		return NULL;
 	/* First touch by the thread that owns each body. */
@@ -46,10 +46,11 @@ static void *omp_create(const void *problem)
 	return s;
 }
 
-static int omp_step(void *ctx)
+static int omp_step(void *ctx, int phase, long step, long steps)
 {
 	struct nbody_host *s = ctx;
 	const struct nbody_problem *p = s->p;
+	(void)phase, (void)step, (void)steps;
 	#pragma omp parallel
 	{
 		size_t i0, i1;
@@ -63,13 +64,17 @@ static int omp_step(void *ctx)
 	return 0;
 }
 
-static int omp_probe(void *ctx, int k, double *const *rows)
+static int omp_probe(void *ctx, int k, long step, long row, void *const *rows)
 {
 	struct nbody_host *s = ctx;
 	const struct nbody_problem *p = s->p;
 	double sums[7] = { 0 }, potential = 0;
-	int used = 1;
-	double (*part)[7] = calloc((size_t)apod_omp_width(), sizeof *part);
+	int used = 1, width = 1;
+#ifdef _OPENMP
+	width = omp_get_max_threads();   /* at most the threads of the region below */
+#endif
+	double (*part)[7] = calloc((size_t)width, sizeof *part);
+	(void)step, (void)row;
 	if (!part)
 		return apod_fail("omp: out of memory");
 	/* Each thread sums its own bodies; the partial sums are then added in
@@ -100,13 +105,12 @@ static int omp_probe(void *ctx, int k, double *const *rows)
 	return 0;
 }
 
-const struct apod_stage nbody_stage_omp = {
-	APOD_STAGE_OMP,
-	.about = "the same engine on every core with OpenMP, parallel over bodies",
-	/* Its setup touches the state first on every core, so it is ported too. */
-	.ports = APOD_PORTS_SETUP | NBODY_PORTS,
-	.create = omp_create, .destroy = nbody_host_destroy,
+/* Described in stages.c. */
+const struct apod_stage_ops nbody_omp_ops = {
+	APOD_OPS_OMP,
+	.create = omp_create,
 	.step = omp_step,
 	.probe = omp_probe,
 	.fetch = nbody_host_fetch,
+	.destroy = nbody_host_destroy,
 };

@@ -15,10 +15,10 @@
 #include "apod/stock.h"
 #include "nbody.h"
 
-static void *serial_create(const void *problem)
+static void *serial_create(const struct apod_stage *stage, const void *problem)
 {
 	const struct nbody_problem *p = problem;
-	struct nbody_host *s = nbody_host_create(p, "serial");
+	struct nbody_host *s = nbody_host_create(p, stage->name);
 	if (s) {
 		nbody_soa_load(&s->s, p, 0, p->n);
 		nbody_host_forces(&s->s, p->eps2, 0, p->n);
@@ -26,10 +26,11 @@ static void *serial_create(const void *problem)
 	return s;
 }
 
-static int computeForces(void *ctx)
+static int computeForces(void *ctx, int phase, long step, long steps)
 {
 	struct nbody_host *s = ctx;
 	size_t n = s->p->n;
+	(void)phase, (void)step, (void)steps;   /* one phase a step, the same every step */
 	nbody_host_kick(&s->s, s->p->h, 0, n);
 	nbody_host_drift(&s->s, s->p->dt, 0, n);
 	nbody_host_forces(&s->s, s->p->eps2, 0, n);
@@ -37,11 +38,11 @@ static int computeForces(void *ctx)
 	return 0;
 }
 
-const struct apod_stage nbody_stage_serial = {
-	APOD_STAGE_SERIAL,
-	.about = "the reference: one thread, forces vectorised over bodies, sums in index order",
-	.create = serial_create, .destroy = nbody_host_destroy,
+/* Described in stages.c. */
+const struct apod_stage_ops nbody_serial_ops = {
+	.create = serial_create,
 	.step = computeForces,
 	.probe = nbody_host_probe,
 	.fetch = nbody_host_fetch,
+	.destroy = nbody_host_destroy,
 };

@@ -1,33 +1,81 @@
 /*
- * stages.c: the n-body ladder, "serial" first.  A build without CUDA (or
- * the profiling build) still lists the GPU stages, with the reason they
- * cannot run.
+ * stages.c: the n-body ladder, "serial" first, each stage described once.
+ * What each does is its ops, in its own file; a build without CUDA (or the
+ * profiling build) has none for the GPU stages, which are still listed,
+ * with what they require.
  */
 #include "apod/stock.h"
+#include "cpu/built.h"
 #include "nbody.h"
 
-#if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
-#define GPU1 nbody_stage_gpu1   /* gpu/nbody/stage1.cu .. stage4.cu */
-#define GPU2 nbody_stage_gpu2
-#define GPU3 nbody_stage_gpu3
-#define GPU4 nbody_stage_gpu4
-#else
-APOD_STAGE_UNBUILT(unbuilt1, "gpu1", NBODY_GPU1_ABOUT, NBODY_GPU1_PORTS, APOD_WHY_NO_CUDA);
-APOD_STAGE_UNBUILT(unbuilt2, "gpu2", NBODY_GPU2_ABOUT, NBODY_GPU_PORTS, APOD_WHY_NO_CUDA);
-APOD_STAGE_UNBUILT(unbuilt3, "gpu3", NBODY_GPU3_ABOUT, NBODY_GPU_PORTS, APOD_WHY_NO_CUDA);
-APOD_STAGE_UNBUILT(unbuilt4, "gpu4", NBODY_GPU4_ABOUT, NBODY_GPU_PORTS, APOD_WHY_NO_CUDA);
-#define GPU1 unbuilt1
-#define GPU2 unbuilt2
-#define GPU3 unbuilt3
-#define GPU4 unbuilt4
-#endif
+/* What the resident stages change: everything but the report, the state
+ * never leaving the device but for a snapshot or the end. */
+#define RESIDENT_PORTS "setup,computeForces,calcStats,calcEnergy,writeSnapshot,fetchResults"
 
-const struct apod_stage *const nbody_stages[] = {
-	&nbody_stage_serial,
-	&nbody_stage_omp,
-	&GPU1,
-	&GPU2,
-	&GPU3,
-	&GPU4,
-	NULL,
+/* Their force kernels (gpu/nbody/forces.cuh), read by their create. */
+static const enum nbody_variant simple = NBODY_SIMPLE, tiled = NBODY_TILED, tuned = NBODY_TUNED;
+
+static const struct apod_stage serial = {
+	APOD_STAGE_SERIAL,
+	.about = "the reference: one thread, forces vectorised over bodies, sums in index order",
+	.ops = &nbody_serial_ops,
 };
+
+static const struct apod_stage omp = {
+	APOD_STAGE_OMP,
+	.about = "the same engine on every core with OpenMP, parallel over bodies",
+	/* Its setup touches the state first on every core, so it is ported too. */
+	.ports = "setup,computeForces,calcStats,calcEnergy",
+	.ops = &nbody_omp_ops,
+};
+
+/* The first port: only the forces on the device, the state on the host. */
+static const struct apod_stage gpu1 = {
+	.name = "gpu1",
+	.about = "forces on the device: positions up and accelerations down every step",
+	/* The setup's first forces are on the device too; the probes and the
+	 * fetch are serial's, on the host's arrays. */
+	.ports = "setup,computeForces",
+	.runs_on = APOD_RUNS_DEVICE | APOD_RUNS_OVER_BUS,
+	.needs = "CUDA",
+	.ops = APOD_IF_CUDA(nbody_gpu1_ops),
+};
+
+/* One thread a body reading every body j from global memory: bit for bit
+ * with serial under --disable-fmad (the same interaction, j in order). */
+static const struct apod_stage gpu2 = {
+	.name = "gpu2",
+	.about = "all state resident, one thread a body, statistics reduced there",
+	.ports = RESIDENT_PORTS,
+	.runs_on = APOD_RUNS_DEVICE,
+	.needs = "CUDA",
+	.ops = APOD_IF_CUDA(nbody_resident_ops),
+	.data = &simple,
+};
+
+/* gpu2 with each block staging a tile of bodies in shared memory.  Still j
+ * in order, one accumulator: bit for bit with serial under --disable-fmad. */
+static const struct apod_stage gpu3 = {
+	.name = "gpu3",
+	.about = "shared-memory tiles of bodies (the classic tiled all-pairs kernel)",
+	.ports = RESIDENT_PORTS,
+	.runs_on = APOD_RUNS_DEVICE,
+	.needs = "CUDA",
+	.ops = APOD_IF_CUDA(nbody_resident_ops),
+	.data = &tiled,
+};
+
+/* forces_split (forces.cuh): never bit for bit (the rsqrt is 2 ulp, the sum
+ * is in slices), held to the designed tolerances alone. */
+static const struct apod_stage gpu4 = {
+	.name = "gpu4",
+	.about = "tuned: float4 tiles split over thread slices, bodies a thread, PTX rsqrt, unit "
+	         "pulls x m, fused last kick",
+	.ports = RESIDENT_PORTS,
+	.runs_on = APOD_RUNS_DEVICE,
+	.needs = "CUDA",
+	.ops = APOD_IF_CUDA(nbody_resident_ops),
+	.data = &tuned,
+};
+
+const struct apod_stage *const nbody_stages[] = { &serial, &omp, &gpu1, &gpu2, &gpu3, &gpu4, NULL };

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "apod/apod.h"
 #include "apod/stock.h"
@@ -30,45 +31,54 @@ static void absolute(struct apod_tol *t, double atol)
 	t->rtol = 0;
 }
 
-static void pos_tol(const void *params, int any_float, struct apod_tol *t)
+/* The tolerances (apod_tolerance_fn): the state is always float, so
+ * any_float changes nothing, and every output is compared by its own kind
+ * (no horizon), so neither does kind. */
+#define UNUSED_TOL_ARGS (void)problem, (void)any_float, (void)kind
+
+static void pos_tol(const void *params, const void *problem, int any_float, int column,
+                    enum apod_compare kind, struct apod_tol *t)
 {
-	(void)any_float;   /* the state is always float */
+	UNUSED_TOL_ARGS, (void)column;
 	absolute(t, design(params).pos);
 }
 
-static void vel_tol(const void *params, int any_float, struct apod_tol *t)
+static void vel_tol(const void *params, const void *problem, int any_float, int column,
+                    enum apod_compare kind, struct apod_tol *t)
 {
-	(void)any_float;
+	UNUSED_TOL_ARGS, (void)column;
 	absolute(t, design(params).vel);
 }
 
 /* stats: kinetic, momentum (3), centre of mass (3). */
-static void stats_tol(const void *params, int any_float, int column, struct apod_tol *t)
+static void stats_tol(const void *params, const void *problem, int any_float, int column,
+                      enum apod_compare kind, struct apod_tol *t)
 {
 	struct nbody_tolerance d = design(params);
-	(void)any_float;
+	UNUSED_TOL_ARGS;
 	absolute(t, column == 0 ? d.kinetic : column < 4 ? d.momentum : d.centre);
 }
 
-static void momentum_drift_tol(const void *params, int any_float, int column, struct apod_tol *t)
+static void momentum_drift_tol(const void *params, const void *problem, int any_float,
+                               int column, enum apod_compare kind, struct apod_tol *t)
 {
-	(void)any_float;
-	(void)column;
+	UNUSED_TOL_ARGS, (void)column;
 	absolute(t, design(params).momentum_drift);
 }
 
 /* energy: kinetic, potential, total. */
-static void energy_tol(const void *params, int any_float, int column, struct apod_tol *t)
+static void energy_tol(const void *params, const void *problem, int any_float, int column,
+                       enum apod_compare kind, struct apod_tol *t)
 {
 	struct nbody_tolerance d = design(params);
-	(void)any_float;
+	UNUSED_TOL_ARGS;
 	absolute(t, column == 0 ? d.kinetic : column == 1 ? d.potential : d.kinetic + d.potential);
 }
 
-static void energy_drift_tol(const void *params, int any_float, int column, struct apod_tol *t)
+static void energy_drift_tol(const void *params, const void *problem, int any_float,
+                             int column, enum apod_compare kind, struct apod_tol *t)
 {
-	(void)any_float;
-	(void)column;
+	UNUSED_TOL_ARGS, (void)column;
 	absolute(t, design(params).energy_drift);
 }
 
@@ -85,7 +95,7 @@ APOD_PARAM_LONG(energy_every, struct nbody_params, energy_every)
 APOD_PARAM_LONG(snapshot_every, struct nbody_params, snapshot_every)
 APOD_PARAM_TEXT(title, struct nbody_params, name)
 
-/* The work of one occurrence of each phase (apod/workload.h, revision 3).
+/* The work of one occurrence of each phase (apod/workload.h).
  * A step is N^2 interactions of 16 FP32 operations (the multiplies and adds
  * every form of the interaction does, NBODY_SOL_FLOPS_PER_INTERACTION; the
  * benchmark's figures keep the literature's 20, which counts the square
@@ -97,33 +107,37 @@ APOD_PARAM_TEXT(title, struct nbody_params, name)
  * mass); calcEnergy's O(N^2) potential does 10 FP64 operations a pair (its
  * square root and division are left out: a bound that leaves work out
  * still bounds). */
-static int work(const void *params, int phase, struct apod_work *w)
+static int work(const void *params, const void *problem, const char *phase, struct apod_work *w)
 {
 	double n = (double)((const struct nbody_params *)params)->n;
 	double state = n * (16 + 12);
-	switch (phase) {
-	case APOD_PHASE_SETUP:
+	(void)problem;   /* the work is the deck's */
+	if (!strcmp(phase, APOD_PHASE_SETUP_NAME)) {
 		w->bytes = 2 * state;
 		w->h2d_bytes = state;
 		return 1;
-	case APOD_PHASE_STEP:
+	}
+	if (!strcmp(phase, "computeForces")) {
 		w->flops32 = NBODY_SOL_FLOPS_PER_INTERACTION * n * n;
 		w->special = n * n;
 		w->bytes = 2 * state;
 		w->h2d_bytes = 16 * n;
 		w->d2h_bytes = 12 * n;
 		return 1;
-	case APOD_PHASE_PROBE(NBODY_PROBE_STATS):
+	}
+	if (!strcmp(phase, "calcStats")) {
 		w->bytes = state;
 		w->flops64 = 26 * n;
 		w->h2d_bytes = state;
 		return 1;
-	case APOD_PHASE_PROBE(NBODY_PROBE_ENERGY):
+	}
+	if (!strcmp(phase, "calcEnergy")) {
 		w->bytes = 16 * n;
 		w->flops64 = 10 * n * (n - 1) / 2;
 		w->h2d_bytes = 16 * n;
 		return 1;
-	case APOD_PHASE_FETCH(2):
+	}
+	if (!strcmp(phase, APOD_PHASE_FETCH_NAME)) {
 		w->bytes = 2 * n * 24;
 		w->d2h_bytes = n * 24;
 		return 1;
@@ -165,6 +179,11 @@ static void *problem_create(const void *params)
 	return p;
 }
 
+static const struct apod_phase phases[] = {
+	{ .name = "computeForces" },   /* kick, drift, forces, kick */
+	{ .name = NULL },
+};
+
 static const struct apod_probe probes[] = {
 	[NBODY_PROBE_STATS] = { .name = "calcStats", .every = stats_every },
 	[NBODY_PROBE_ENERGY] = { .name = "calcEnergy", .every = energy_every },
@@ -180,19 +199,18 @@ static const struct apod_array arrays[] = {
 };
 
 static const struct apod_series series[] = {
-	[NBODY_SERIES_STATS] = { .name = "stats", .probe = NBODY_PROBE_STATS, .ncolumns = NBODY_STATS_COLS,
+	[NBODY_SERIES_STATS] = { .name = "stats", .probe = "calcStats",
 	                         .column_names = "kinetic,px,py,pz,cx,cy,cz",
 	                         .compare = APOD_COMPARE_CLOSE, .tolerance = stats_tol },
 	/* The momentum again, held to an invariant instead of to serial. */
-	[NBODY_SERIES_MOMENTUM] = { .name = "momentum", .probe = NBODY_PROBE_STATS,
-	                            .ncolumns = 3, .column_names = "px,py,pz",
+	[NBODY_SERIES_MOMENTUM] = { .name = "momentum", .probe = "calcStats",
+	                            .column_names = "px,py,pz",
 	                            .compare = APOD_COMPARE_DRIFT, .tolerance = momentum_drift_tol },
-	[NBODY_SERIES_ENERGY] = { .name = "energy", .probe = NBODY_PROBE_ENERGY,
-	                          .ncolumns = 3, .column_names = "kinetic,potential,total",
+	[NBODY_SERIES_ENERGY] = { .name = "energy", .probe = "calcEnergy",
+	                          .column_names = "kinetic,potential,total",
 	                          .compare = APOD_COMPARE_CLOSE, .tolerance = energy_tol },
-	[NBODY_SERIES_DRIFT] = { .name = "drift", .probe = NBODY_PROBE_ENERGY, .ncolumns = 1,
-	                         .column_names = "total", .compare = APOD_COMPARE_DRIFT,
-	                         .tolerance = energy_drift_tol },
+	[NBODY_SERIES_DRIFT] = { .name = "drift", .probe = "calcEnergy", .column_names = "total",
+	                         .compare = APOD_COMPARE_DRIFT, .tolerance = energy_drift_tol },
 	{ .name = NULL },
 };
 
@@ -223,7 +241,7 @@ const struct apod_workload nbody_workload = {
 	.title = title,
 	.problem_create = problem_create,
 	.problem_destroy = problem_destroy,
-	.step_phase = "computeForces",
+	.phases = phases,
 	.probes = probes,
 	.arrays = arrays,
 	.series = series,

@@ -41,19 +41,12 @@ struct particles_problem {
 	float *init;              /* n x 4: x, y, vx, vy */
 };
 
-/* The probe and the series it fills (their indices in workload.c's tables). */
+/* The probe and the series it fills (their indices in workload.c's tables:
+ * k and the rows of the stages' ops). */
 enum { PARTICLES_PROBE_ENERGY };
 enum { PARTICLES_SERIES_ENERGY, PARTICLES_SERIES_DRIFT };
 /* The one array. */
 enum { PARTICLES_ARRAY_STATE };
-
-/* What the omp stage changes from the serial reference: the per-step work. */
-#define PARTICLES_PORTS (APOD_PORTS_STEP | APOD_PORTS_PROBE(PARTICLES_PROBE_ENERGY))
-/* The GPU stage also sets up on the device and fetches every snapshot and
- * the final state from it. */
-#define PARTICLES_GPU_PORTS \
-	(APOD_PORTS_SETUP | PARTICLES_PORTS | APOD_PORTS_SNAPSHOT | APOD_PORTS_FETCH)
-#define PARTICLES_GPU_ABOUT "state resident on the device, one thread a particle, energy reduced there"
 
 /* The state of a host stage (serial, omp), and what both do alike with it
  * (stage_serial.c): allocate it (each stage then fills it its own way),
@@ -65,19 +58,18 @@ struct particles_host {
 struct particles_host *particles_host_alloc(const struct particles_problem *p, const char *stage);
 void particles_host_destroy(void *ctx);
 int particles_host_fetch(void *ctx, int a, void *dst);
-void particles_energy_rows(double kinetic, double potential, double *const *rows);
+void particles_energy_rows(double kinetic, double potential, void *const *rows);
 
 /* The key table and the checks across keys (params.c). */
 extern const struct apod_param particles_params_table[];
 int particles_params_check(const void *params);
 
-/* The stages, "serial" first (stages.c), and each stage's table. */
+/* The stages, "serial" first, each described once (stages.c), and what
+ * each does: stage_serial.c, stage_omp.c, gpu/particles/stage_gpu.cu. */
 extern const struct apod_stage *const particles_stages[];
-extern const struct apod_stage particles_stage_serial;
-extern const struct apod_stage particles_stage_omp;
-#if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
-extern const struct apod_stage particles_stage_gpu;
-#endif
+extern const struct apod_stage_ops particles_serial_ops;
+extern const struct apod_stage_ops particles_omp_ops;
+extern const struct apod_stage_ops particles_gpu_ops;
 
 #ifdef __cplusplus
 }

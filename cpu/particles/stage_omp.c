@@ -23,10 +23,10 @@
 #include "particles.h"
 #include "shared/particles/update.h"
 
-static void *omp_create(const void *problem)
+static void *omp_create(const struct apod_stage *stage, const void *problem)
 {
 	const struct particles_problem *p = problem;
-	struct particles_host *s = particles_host_alloc(p, "omp");
+	struct particles_host *s = particles_host_alloc(p, stage->name);
 	if (!s)
 		return NULL;
 	/* First touch by the threads that will move each particle puts its
@@ -38,25 +38,26 @@ static void *omp_create(const void *problem)
 	return s;
 }
 
-static int omp_step(void *ctx)
+static int omp_step(void *ctx, int phase, long step, long steps)
 {
 	struct particles_host *s = ctx;
 	float *state = s->state;
 	size_t n = s->p->n;
 	float dt = s->p->dt;
+	(void)phase, (void)step, (void)steps;
 	#pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < n; i++)
 		particles_kdk(state + i * PARTICLES_COLS, particles_spring(i), dt);
 	return 0;
 }
 
-static int omp_energy(void *ctx, int k, double *const *rows)
+static int omp_energy(void *ctx, int k, long step, long row, void *const *rows)
 {
 	struct particles_host *s = ctx;
 	const float *state = s->state;
 	size_t n = s->p->n;
 	double kinetic = 0, potential = 0;
-	(void)k;
+	(void)k, (void)step, (void)row;
 	#pragma omp parallel for schedule(static) reduction(+ : kinetic, potential)
 	for (size_t i = 0; i < n; i++)
 		particles_energy_add(state, i, &kinetic, &potential);
@@ -64,13 +65,13 @@ static int omp_energy(void *ctx, int k, double *const *rows)
 	return 0;
 }
 
-const struct apod_stage particles_stage_omp = {
-	APOD_STAGE_OMP,
-	.about = "the same loops on every core with OpenMP, energy by reduction",
-	/* Its setup copies the state in on every core (first touch), so it is ported too. */
-	.ports = APOD_PORTS_SETUP | PARTICLES_PORTS,
-	.create = omp_create, .destroy = particles_host_destroy,
+/* What the omp stage does; stages.c describes it.  APOD_OPS_OMP: it runs
+ * where this file was compiled with OpenMP, on its threads. */
+const struct apod_stage_ops particles_omp_ops = {
+	APOD_OPS_OMP,
+	.create = omp_create,
 	.step = omp_step,
 	.probe = omp_energy,
 	.fetch = particles_host_fetch,
+	.destroy = particles_host_destroy,
 };

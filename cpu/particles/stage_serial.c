@@ -47,51 +47,54 @@ int particles_host_fetch(void *ctx, int a, void *dst)
 	return 0;
 }
 
-void particles_energy_rows(double kinetic, double potential, double *const *rows)
+void particles_energy_rows(double kinetic, double potential, void *const *rows)
 {
-	if (rows[PARTICLES_SERIES_ENERGY]) {
-		rows[PARTICLES_SERIES_ENERGY][0] = kinetic;
-		rows[PARTICLES_SERIES_ENERGY][1] = potential;
-		rows[PARTICLES_SERIES_ENERGY][2] = kinetic + potential;
+	double *energy = rows[PARTICLES_SERIES_ENERGY], *drift = rows[PARTICLES_SERIES_DRIFT];
+	if (energy) {
+		energy[0] = kinetic;
+		energy[1] = potential;
+		energy[2] = kinetic + potential;
 	}
-	if (rows[PARTICLES_SERIES_DRIFT])
-		rows[PARTICLES_SERIES_DRIFT][0] = kinetic + potential;
+	if (drift)
+		drift[0] = kinetic + potential;
 }
 
-static void *serial_create(const void *problem)
+static void *serial_create(const struct apod_stage *stage, const void *problem)
 {
 	const struct particles_problem *p = problem;
-	struct particles_host *s = particles_host_alloc(p, "serial");
+	struct particles_host *s = particles_host_alloc(p, stage->name);
 	if (s)
 		memcpy(s->state, p->init, p->n * PARTICLES_COLS * sizeof(float));
 	return s;
 }
 
-static int moveParticles(void *ctx)
+static int moveParticles(void *ctx, int phase, long step, long steps)
 {
 	struct particles_host *s = ctx;
+	(void)phase, (void)step, (void)steps;   /* the workload's one phase, the same every step */
 	for (size_t i = 0; i < s->p->n; i++)
 		particles_kdk(s->state + i * PARTICLES_COLS, particles_spring(i), s->p->dt);
 	return 0;
 }
 
 /* calcEnergy: kinetic, potential and total, summed in index order. */
-static int calcEnergy(void *ctx, int k, double *const *rows)
+static int calcEnergy(void *ctx, int k, long step, long row, void *const *rows)
 {
 	struct particles_host *s = ctx;
 	double kinetic = 0, potential = 0;
 	(void)k;   /* the workload's one probe */
+	(void)step, (void)row;
 	for (size_t i = 0; i < s->p->n; i++)
 		particles_energy_add(s->state, i, &kinetic, &potential);
 	particles_energy_rows(kinetic, potential, rows);
 	return 0;
 }
 
-const struct apod_stage particles_stage_serial = {
-	APOD_STAGE_SERIAL,
-	.about = "the reference: one thread, particles in index order",
-	.create = serial_create, .destroy = particles_host_destroy,
+/* What the serial stage does; stages.c describes it. */
+const struct apod_stage_ops particles_serial_ops = {
+	.create = serial_create,
 	.step = moveParticles,
 	.probe = calcEnergy,
 	.fetch = particles_host_fetch,
+	.destroy = particles_host_destroy,
 };

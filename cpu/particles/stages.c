@@ -1,24 +1,41 @@
 /*
- * stages.c: the particles ladder, "serial" first.
+ * stages.c: the particles ladder, "serial" first, each stage described
+ * once: its name, its line for `apod stages`, the phases it ports (by
+ * name), where they run and what the build must have for it.  What each
+ * stage does is its ops, in its own file (the .cu for the GPU).
  *
- * A build without CUDA (or the profiling build, APOD_NO_GPU_STAGES) still
- * lists the GPU stage, with the reason it cannot run, so `apod stages`
- * tells a user what they are missing (APOD_STAGE_UNBUILT, apod/stock.h).
+ * A build without CUDA (or the profiling build, APOD_NO_GPU_STAGES) has no
+ * ops for the GPU stage: APOD_IF_CUDA (cpu/built.h) gives NULL there, and
+ * the ladder still lists the stage, with what it requires, so `apod
+ * stages` tells a user what they are missing.
  */
 #include "apod/stock.h"
+#include "cpu/built.h"
 #include "particles.h"
 
-#if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
-#define GPU_STAGE particles_stage_gpu   /* gpu/particles/stage_gpu.cu */
-#else
-APOD_STAGE_UNBUILT(particles_stage_gpu_unbuilt, "gpu", PARTICLES_GPU_ABOUT, PARTICLES_GPU_PORTS,
-                   APOD_WHY_NO_CUDA);
-#define GPU_STAGE particles_stage_gpu_unbuilt
-#endif
-
-const struct apod_stage *const particles_stages[] = {
-	&particles_stage_serial,
-	&particles_stage_omp,
-	&GPU_STAGE,
-	NULL,
+static const struct apod_stage serial = {
+	APOD_STAGE_SERIAL,
+	.about = "the reference: one thread, particles in index order",
+	.ops = &particles_serial_ops,
 };
+
+static const struct apod_stage omp = {
+	APOD_STAGE_OMP,
+	.about = "the same loops on every core with OpenMP, energy by reduction",
+	/* Its setup copies the state in on every core (first touch), so it is
+	 * ported too, with the step and the probe. */
+	.ports = "setup,moveParticles,calcEnergy",
+	.ops = &particles_omp_ops,
+};
+
+static const struct apod_stage gpu = {
+	.name = "gpu",
+	.about = "state resident on the device, one thread a particle, energy reduced there",
+	/* It also fetches every snapshot and the final state from the device. */
+	.ports = "setup,moveParticles,calcEnergy,writeSnapshot,fetchResults",
+	.runs_on = APOD_RUNS_DEVICE,
+	.needs = "CUDA",
+	.ops = APOD_IF_CUDA(particles_gpu_ops),   /* gpu/particles/stage_gpu.cu */
+};
+
+const struct apod_stage *const particles_stages[] = { &serial, &omp, &gpu, NULL };

@@ -25,6 +25,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "apod/apod.h"
 #include "apod/stock.h"
@@ -92,27 +93,34 @@ static void design(const struct particles_params *p, int any_float, struct parti
 	t->drift_rtol = each + shadow * (1 + each) + 2 * (n + 4) * ud;
 }
 
-static void state_tol(const void *params, int any_float, struct apod_tol *t)
+/* The tolerances (apod_tolerance_fn): designed from the deck alone, and
+ * for an output's own comparison (there is no horizon). */
+static void state_tol(const void *params, const void *problem, int any_float, int column,
+                      enum apod_compare kind, struct apod_tol *t)
 {
 	struct particles_tolerance d;
+	(void)problem, (void)column, (void)kind;
 	design(params, any_float, &d);
 	t->atol = d.state_atol;
 	t->rtol = d.state_rtol;
 }
 
-static void energy_tol(const void *params, int any_float, int column, struct apod_tol *t)
+static void energy_tol(const void *params, const void *problem, int any_float, int column,
+                       enum apod_compare kind, struct apod_tol *t)
 {
 	struct particles_tolerance d;
 	(void)column;   /* kinetic, potential and total share one bound */
+	(void)problem, (void)kind;
 	design(params, any_float, &d);
 	t->atol = d.energy_atol;
 	t->rtol = d.energy_rtol;
 }
 
-static void drift_tol(const void *params, int any_float, int column, struct apod_tol *t)
+static void drift_tol(const void *params, const void *problem, int any_float, int column,
+                      enum apod_compare kind, struct apod_tol *t)
 {
 	struct particles_tolerance d;
-	(void)column;
+	(void)problem, (void)column, (void)kind;
 	design(params, any_float, &d);
 	t->atol = 0;
 	t->rtol = d.drift_rtol;
@@ -130,33 +138,36 @@ APOD_PARAM_LONG(energy_every, struct particles_params, energy_every)
 APOD_PARAM_LONG(snapshot_every, struct particles_params, snapshot_every)
 APOD_PARAM_TEXT(title, struct particles_params, name)
 
-/* The work of one occurrence of each phase (apod/workload.h, revision 3).
+/* The work of one occurrence of each phase (apod/workload.h), by name.
  * A step reads and writes each particle's four floats once and does 16
  * FP32 operations on them (particles_kdk: two kicks of three, a drift of
  * two, per coordinate); the energy reads them once and does 11 FP64
  * operations (particles_energy, and the two sums).  The state crosses the
  * bus once at setup and once at the end; a stage that kept it on the host
  * would carry it both ways every step. */
-static int work(const void *params, int phase, struct apod_work *w)
+static int work(const void *params, const void *problem, const char *phase, struct apod_work *w)
 {
 	double n = (double)((const struct particles_params *)params)->n;
 	double state = n * PARTICLES_COLS * sizeof(float);
-	switch (phase) {
-	case APOD_PHASE_SETUP:                   /* the initial state, in */
+	(void)problem;   /* the work is the deck's */
+	if (!strcmp(phase, APOD_PHASE_SETUP_NAME)) {          /* the initial state, in */
 		w->bytes = 2 * state;
 		w->h2d_bytes = state;
 		return 1;
-	case APOD_PHASE_STEP:                    /* moveParticles */
+	}
+	if (!strcmp(phase, "moveParticles")) {
 		w->bytes = 2 * state;
 		w->flops32 = 16 * n;
 		w->h2d_bytes = w->d2h_bytes = state;
 		return 1;
-	case APOD_PHASE_PROBE(PARTICLES_PROBE_ENERGY):
+	}
+	if (!strcmp(phase, "calcEnergy")) {
 		w->bytes = state;
 		w->flops64 = 11 * n;
 		w->h2d_bytes = state;
 		return 1;
-	case APOD_PHASE_FETCH(1):                /* the state, home */
+	}
+	if (!strcmp(phase, APOD_PHASE_FETCH_NAME)) {          /* the state, home */
 		w->bytes = 2 * state;
 		w->d2h_bytes = state;
 		return 1;
@@ -193,6 +204,12 @@ static void problem_destroy(void *problem)
 	free(p);
 }
 
+/* One step's phases, in order: here the whole step is one loop. */
+static const struct apod_phase phases[] = {
+	{ .name = "moveParticles" },
+	{ .name = NULL },
+};
+
 static const struct apod_probe probes[] = {
 	[PARTICLES_PROBE_ENERGY] = { .name = "calcEnergy", .every = energy_every },
 	{ .name = NULL },
@@ -206,12 +223,12 @@ static const struct apod_array arrays[] = {
 };
 
 static const struct apod_series series[] = {
-	[PARTICLES_SERIES_ENERGY] = { .name = "energy", .probe = PARTICLES_PROBE_ENERGY,
-	                              .ncolumns = 3, .column_names = "kinetic,potential,total",
+	[PARTICLES_SERIES_ENERGY] = { .name = "energy", .probe = "calcEnergy",
+	                              .column_names = "kinetic,potential,total",
 	                              .compare = APOD_COMPARE_CLOSE, .tolerance = energy_tol },
 	/* The same total energy, held to an invariant instead of to serial. */
-	[PARTICLES_SERIES_DRIFT] = { .name = "drift", .probe = PARTICLES_PROBE_ENERGY,
-	                             .ncolumns = 1, .column_names = "total",
+	[PARTICLES_SERIES_DRIFT] = { .name = "drift", .probe = "calcEnergy",
+	                             .column_names = "total",
 	                             .compare = APOD_COMPARE_DRIFT, .tolerance = drift_tol },
 	{ .name = NULL },
 };
@@ -240,7 +257,7 @@ const struct apod_workload particles_workload = {
 	.title = title,
 	.problem_create = problem_create,
 	.problem_destroy = problem_destroy,
-	.step_phase = "moveParticles",
+	.phases = phases,
 	.probes = probes,
 	.arrays = arrays,
 	.series = series,

@@ -59,6 +59,14 @@ int heat_sources_upload(const struct heat_problem *p, size_t **d_idx, heat_real 
 	return 0;
 }
 
+/* Heat's phase `name` as a bit of phase_events' chained mask (0 for a
+ * phase the harness does not know, which then simply closes at its end). */
+static unsigned phase_bit(const char *name)
+{
+	int k = apod_phase_number(&heat_workload, name);
+	return k >= 0 && k < 32 ? 1u << k : 0u;
+}
+
 int resident_init(struct heat_resident *r, const struct heat_problem *p, const char *stage,
                   cudaStream_t stream, int nparts, int extra_fields)
 {
@@ -107,13 +115,13 @@ int resident_init(struct heat_resident *r, const struct heat_problem *p, const c
 	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	r->stats_threads = 256;
 	r->stats_blocks = 8 * sms < nparts ? 8 * sms : nparts;
-	/* Enough phases for heat's: setup .. writeReport.  Events where the
-	 * work changes phase (phase_events.h): gpu4's step computes calcStats's
-	 * row itself, so a run of steps costs no event.  The step loop's phases
-	 * (1 the step, 2.. the probes, apod/workload.h) stay open. */
-	if (!(r->events = apod_phase_events_edges(stream, 8,
-	                                          1u << 1 | 1u << (2 + HEAT_PROBE_STATS) |
-	                                          1u << (2 + HEAT_PROBE_SUMMARY))))
+	/* Every phase of heat's, numbered as the harness marks them.  Events
+	 * where the work changes phase (phase_events.h): gpu4's step computes
+	 * calcStats's row itself, so a run of steps costs no event.  The step
+	 * loop's phases (the step and the probes) stay open. */
+	if (!(r->events = apod_phase_events_edges(stream, apod_phase_total(&heat_workload),
+	                                          phase_bit("genTimeStep") | phase_bit("calcStats") |
+	                                                  phase_bit("calcSummaryData"))))
 		return -1;
 	return 0;
 }
@@ -330,7 +338,7 @@ int resident_collect(struct heat_resident *r, int k, long first, long count, voi
 		} else {
 			const unsigned char *src = r->h_stats_ring + (size_t)s * r->stats_stride;
 			struct apod_moments m;
-			double *row[3] = { NULL, NULL, NULL };
+			void *row[3] = { NULL, NULL, NULL };
 			memcpy(&m, src, sizeof m);
 			if (rows[HEAT_SERIES_STATS])
 				row[HEAT_SERIES_STATS] = (double *)rows[HEAT_SERIES_STATS] + (size_t)i * 4;

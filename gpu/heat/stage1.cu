@@ -63,23 +63,26 @@ static int gpu1_setup(void *state, const void *problem)
 		return -1;
 	/* d_next keeps the fixed edges for the whole run; the sweep never writes them. */
 	APOD_CUDA_TRY(cudaMemcpy(g->d_next, p->init, bytes, cudaMemcpyHostToDevice));
-	if (!(g->events = apod_phase_events_new(0, 8)))
+	if (!(g->events = apod_phase_events_new(0, apod_phase_total(&heat_workload))))
 		return -1;
 	return 0;
 }
 
-static void *gpu1_create(const void *problem)
+static void *gpu1_create(const struct apod_stage *s, const void *problem)
 {
+	(void)s;
 	return apod_state_create(problem, sizeof(struct gpu1), "gpu1", gpu1_setup, gpu1_destroy);
 }
 
-static int gpu1_step(void *ctx)
+/* Heat's one step phase, genTimeStep. */
+static int gpu1_step(void *ctx, int phase, long step, long steps)
 {
 	struct gpu1 *g = (struct gpu1 *)ctx;
 	const struct heat_problem *p = g->p;
 	size_t bytes = p->n * sizeof(heat_real);
 	dim3 block(SWEEP_BX, SWEEP_BY);
 	dim3 grid = sweep_grid(p->nx, p->ny - 2);
+	(void)phase, (void)step, (void)steps;
 	APOD_CUDA_TRY(cudaMemcpy(g->d_cur, g->host, bytes, cudaMemcpyHostToDevice));
 	APOD_LAUNCH_TRY((sweep_kernel<<<grid, block>>>(g->d_cur, g->d_next, p->nx, p->ny, p->alpha)));
 	if (p->nsrc)
@@ -90,9 +93,10 @@ static int gpu1_step(void *ctx)
 }
 
 /* calcStats and calcSummaryData: serial's own, on the field copied back. */
-static int gpu1_probe(void *ctx, int k, double *const *rows)
+static int gpu1_probe(void *ctx, int k, long step, long row, void *const *rows)
 {
 	struct gpu1 *g = (struct gpu1 *)ctx;
+	(void)step, (void)row;
 	heat_host_probe(g->p, g->host, g->hist, k, rows);
 	return 0;
 }
@@ -105,13 +109,9 @@ static int gpu1_fetch(void *ctx, int array, void *dst)
 	return 0;
 }
 
-/* Placed in the ladder in cpu/heat/stages.c. */
-extern "C" const struct apod_stage heat_stage_gpu1 = {
-	.name = "gpu1",
-	.about = HEAT_GPU1_ABOUT,
-	.ports = HEAT_GPU1_PORTS,
-	.available = apod_gpu_available,
-	.width = apod_width_device,
+/* Described in cpu/heat/stages.c. */
+extern "C" const struct apod_stage_ops heat_gpu1_ops = {
+	.available = apod_gpu_stage_available,
 	.create = gpu1_create,
 	.step = gpu1_step,
 	.probe = gpu1_probe,
@@ -119,5 +119,4 @@ extern "C" const struct apod_stage heat_stage_gpu1 = {
 	.destroy = gpu1_destroy,
 	.mark = apod_phase_events_mark_op<struct gpu1>,
 	.device_seconds = apod_phase_events_seconds_op<struct gpu1>,
-	.runs_on = APOD_RUNS_DEVICE | APOD_RUNS_OVER_BUS,
 };

@@ -39,22 +39,16 @@ static int gpu2_setup(struct gpu2 *g, const struct heat_problem *p)
 	return resident_init(&g->r, p, "gpu2", 0, GPU2_PARTS, 0);
 }
 
-/* Placed in the ladder in cpu/heat/stages.c. */
-extern "C" const struct apod_stage heat_stage_gpu2 = {
-	.name = "gpu2",
-	.about = HEAT_GPU2_ABOUT,
-	.ports = HEAT_PORTS_DEVICE,
-	.available = apod_gpu_available,
-	.width = resident_width,
+/* Described in cpu/heat/stages.c. */
+extern "C" const struct apod_stage_ops heat_gpu2_ops = {
+	.available = apod_gpu_stage_available,
 	.create = resident_create<gpu2, gpu2_setup, gpu2_destroy>,
 	.step = resident_step<gpu2>,
 	.probe = resident_probe<gpu2>,
 	.fetch = resident_fetch_op<gpu2>,
 	.destroy = gpu2_destroy,
+	.defer_rows = RESIDENT_DEFER_ROWS,
+	.collect = resident_collect_op<gpu2>,
 	.mark = resident_mark_op<gpu2>,
 	.device_seconds = resident_device_op<gpu2>,
-	.runs_on = APOD_RUNS_DEVICE,
-	.defer_rows = RESIDENT_DEFER_ROWS,
-	.probe_defer = resident_probe_defer<gpu2>,
-	.probe_collect = resident_probe_collect<gpu2>,
 };

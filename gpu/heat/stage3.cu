@@ -45,24 +45,18 @@ static int gpu3_setup(struct gpu3 *g, const struct heat_problem *p)
 	return resident_init(&g->r, p, "gpu3", g->compute, GPU3_PARTS, 1);
 }
 
-/* Placed in the ladder in cpu/heat/stages.c. */
-extern "C" const struct apod_stage heat_stage_gpu3 = {
-	.name = "gpu3",
-	.about = HEAT_GPU3_ABOUT,
-	.ports = HEAT_PORTS_DEVICE,
-	.available = apod_gpu_available,
-	.width = resident_width,
+/* Described in cpu/heat/stages.c. */
+extern "C" const struct apod_stage_ops heat_gpu3_ops = {
+	.available = apod_gpu_stage_available,
 	.create = resident_create<gpu3, gpu3_setup, gpu3_destroy>,
 	.step = resident_step<gpu3>,
 	.probe = resident_probe<gpu3>,
 	.fetch = resident_fetch_op<gpu3>,
 	.destroy = gpu3_destroy,
+	.defer_rows = RESIDENT_DEFER_ROWS,
+	.collect = resident_collect_op<gpu3>,
 	.snapshot_begin = resident_snapshot_begin<gpu3>,
 	.snapshot_stream = resident_snapshot_stream<gpu3>,
 	.mark = resident_mark_op<gpu3>,
 	.device_seconds = resident_device_op<gpu3>,
-	.runs_on = APOD_RUNS_DEVICE,
-	.defer_rows = RESIDENT_DEFER_ROWS,
-	.probe_defer = resident_probe_defer<gpu3>,
-	.probe_collect = resident_probe_collect<gpu3>,
 };

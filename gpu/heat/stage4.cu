@@ -327,12 +327,15 @@ static int merge_slots(struct gpu4 *g, long first, long count)
 }
 #endif
 
-static int gpu4_step(void *ctx)
+/* Heat's one step phase, genTimeStep (counted by the stage itself:
+ * g->steps). */
+static int gpu4_step(void *ctx, int phase, long step, long steps)
 {
 	struct gpu4 *g = (struct gpu4 *)ctx;
 	struct heat_resident *r = &g->r;
 	const struct heat_problem *p = r->p;
 	heat_real *t;
+	(void)phase, (void)step, (void)steps;
 	if (resident_issue(r))
 		return -1;
 #ifdef APOD_REAL_FLOAT
@@ -430,37 +433,33 @@ static int gpu4_collect(void *ctx, int k, long first, long count, void *const *r
 	return resident_collect(&g->r, k, first, count, rows);
 }
 
-/* Placed in the ladder in cpu/heat/stages.c. */
-extern "C" const struct apod_stage heat_stage_gpu4 = {
-	.name = "gpu4",
-	.about = HEAT_GPU4_ABOUT,
-	.ports = HEAT_PORTS_DEVICE,
-	.available = apod_gpu_available,
-	.width = resident_width,
+/* Described in cpu/heat/stages.c; gpu5 runs on these where its own kernel
+ * cannot. */
+extern "C" const struct apod_stage_ops heat_gpu4_ops = {
+	.available = apod_gpu_stage_available,
 	.create = resident_create<gpu4, gpu4_setup, gpu4_destroy>,
 	.step = gpu4_step,
-	.probe = resident_probe<gpu4, gpu4_stats>,
+	.probe = resident_probe<gpu4, gpu4_stats, gpu4_defer_stats>,
 	.fetch = resident_fetch_op<gpu4>,
 	.destroy = gpu4_destroy,
+	.defer_rows = RESIDENT_DEFER_ROWS,
+	.collect = gpu4_collect,
 	.snapshot_begin = resident_snapshot_begin<gpu4>,
 	.snapshot_stream = resident_snapshot_stream<gpu4>,
 	.mark = resident_mark_op<gpu4>,
 	.device_seconds = resident_device_op<gpu4>,
-	.runs_on = APOD_RUNS_DEVICE,
-	.defer_rows = RESIDENT_DEFER_ROWS,
-	.probe_defer = resident_probe_defer<gpu4, gpu4_defer_stats>,
-	.probe_collect = gpu4_collect,
 };
 
 /* Hooks for `apod bench`, which times the fused kernel on its own. */
 void *heat_gpu4_bench_create(const struct heat_problem *p)
 {
-	return resident_create<gpu4, gpu4_setup, gpu4_destroy>(p);
+	return resident_create<gpu4, gpu4_setup, gpu4_destroy>(&heat_stage_gpu4, p);
 }
 
+/* One step, as the harness's step phase would be called. */
 int heat_gpu4_fused_once(void *ctx)
 {
-	return gpu4_step(ctx);
+	return gpu4_step(ctx, 0, 0, 0);
 }
 
 void heat_gpu4_bench_destroy(void *ctx)
@@ -491,10 +490,10 @@ int heat_gpu4_loop_once(void *ctx, int deferred, int steps, double *stats, doubl
 	void *rows[3] = { stats, hist, NULL };
 	g->steps = 0;   /* each loop is a run's first steps: rows 0 .. steps-1 */
 	for (int s = 0; s < steps; s++) {
-		double *one[3] = { stats + (size_t)s * 4, hist + (size_t)s * nbins, NULL };
-		if (gpu4_step(g) ||
-		    (deferred ? gpu4_defer_stats(g, s)
-		              : resident_probe<gpu4, gpu4_stats>(g, HEAT_PROBE_STATS, one)))
+		void *one[3] = { stats + (size_t)s * 4, hist + (size_t)s * nbins, NULL };
+		/* The stage's probe: deferred without rows, waited for with them. */
+		if (gpu4_step(g, 0, s + 1, steps) ||
+		    heat_gpu4_ops.probe(g, HEAT_PROBE_STATS, s + 1, s, deferred ? NULL : one))
 			return -1;
 	}
 	return deferred ? gpu4_collect(g, HEAT_PROBE_STATS, 0, steps, rows) : 0;

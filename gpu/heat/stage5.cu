@@ -7,7 +7,7 @@
  * several steps.  The field exists only at the end of a pass, so a pass
  * ends on every step where the harness wants it: the zone means (every
  * summary_every), a snapshot (every snapshot_every, asked for or not) and
- * the last step.  step_at issues a pass at its first step and sends the
+ * the last step.  The step issues a pass at its first step and sends the
  * pass's statistics home without waiting; the statistics probe of a step
  * waits once a pass, for that copy, and reads the step's level.  Which
  * steps a pass fuses, and whether it computes the statistics, is
@@ -40,7 +40,7 @@ struct gpu5 {
 	struct apod_moments *h_total;  /* pinned: a pass's moments, a level each */
 	unsigned *h_hist;              /* pinned: a pass's histograms */
 	cudaEvent_t stats_home;        /* the pass's statistics are in h_total, h_hist */
-	long step;                     /* the last step step_at was told */
+	long step;                     /* the last step the step phase was told */
 	long first, last;              /* steps of the pass issued last */
 	int stats, waited;             /* it computes the statistics; the probe has waited */
 	void *gpu4;                    /* gpu4's context, where the kernel cannot run */
@@ -52,7 +52,7 @@ static void gpu5_destroy(void *ctx)
 	if (!g)
 		return;
 	if (g->gpu4)
-		heat_stage_gpu4.destroy(g->gpu4);
+		heat_gpu4_ops.destroy(g->gpu4);
 	/* Teardown: nothing useful to do with a failure but go on freeing. */
 	temporal_free(&g->t);      /* leaves the fields to r */
 	snapshots_free(&g->s);
@@ -70,10 +70,9 @@ static int gpu5_setup(struct gpu5 *g, const struct heat_problem *p)
 {
 	const char *why;
 	if (!temporal_supported(p, &why)) {
-		/* gpu4's probe is the one this file forwards to. */
-		if (!heat_stage_gpu4.probe)
-			return apod_fail("gpu5: %s, and gpu4 (its stand-in) has no plain probe", why);
-		g->gpu4 = heat_stage_gpu4.create(p);
+		/* gpu4's probe, given rows, computes them at once: gpu5 collects
+		 * nothing, so the harness always gives them. */
+		g->gpu4 = heat_gpu4_ops.create(&heat_stage_gpu4, p);
 		return g->gpu4 ? 0 : -1;
 	}
 	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&g->compute, cudaStreamNonBlocking));
@@ -125,24 +124,25 @@ static int gpu5_pass(struct gpu5 *g, long done, long steps)
 	return 0;
 }
 
-static int gpu5_step(void *ctx, long step, long steps)
+/* Heat's one step phase, genTimeStep. */
+static int gpu5_step(void *ctx, int phase, long step, long steps)
 {
 	struct gpu5 *g = (struct gpu5 *)ctx;
 	if (g->gpu4)
-		return heat_stage_gpu4.step(g->gpu4);
+		return heat_gpu4_ops.step(g->gpu4, phase, step, steps);
 	if (step != g->step + 1)
 		return apod_fail("gpu5: told step %ld after step %ld (steps come in order)", step, g->step);
 	g->step = step;
 	return step > g->last ? gpu5_pass(g, step - 1, steps) : 0;
 }
 
-static int gpu5_probe(void *ctx, int k, long step, void *const *rows)
+static int gpu5_probe(void *ctx, int k, long step, long row, void *const *rows)
 {
 	struct gpu5 *g = (struct gpu5 *)ctx;
 	const struct heat_problem *p;
 	long level;
 	if (g->gpu4)
-		return heat_stage_gpu4.probe(g->gpu4, k, (double *const *)rows);
+		return heat_gpu4_ops.probe(g->gpu4, k, step, row, rows);
 	p = g->r.p;
 	if (k == HEAT_PROBE_SUMMARY) {
 		if (step != g->last)
@@ -159,8 +159,7 @@ static int gpu5_probe(void *ctx, int k, long step, void *const *rows)
 		g->waited = 1;
 	}
 	level = step - g->first;
-	heat_stats_rows(p, &g->h_total[level], g->h_hist + (size_t)level * p->nbins,
-	                (double *const *)rows);
+	heat_stats_rows(p, &g->h_total[level], g->h_hist + (size_t)level * p->nbins, rows);
 	return 0;
 }
 
@@ -168,7 +167,7 @@ static int gpu5_fetch(void *ctx, int array, void *dst)
 {
 	struct gpu5 *g = (struct gpu5 *)ctx;
 	if (g->gpu4)
-		return heat_stage_gpu4.fetch(g->gpu4, array, dst);
+		return heat_gpu4_ops.fetch(g->gpu4, array, dst);
 	return resident_fetch_op<gpu5>(ctx, array, dst);
 }
 
@@ -176,7 +175,7 @@ static int gpu5_snapshot_begin(void *ctx, int array)
 {
 	struct gpu5 *g = (struct gpu5 *)ctx;
 	if (g->gpu4)
-		return heat_stage_gpu4.snapshot_begin(g->gpu4, array);
+		return heat_gpu4_ops.snapshot_begin(g->gpu4, array);
 	if (g->step != g->last)
 		return apod_fail("gpu5: a snapshot asked at step %ld, inside a pass (%ld to %ld)", g->step,
 		                 g->first, g->last);
@@ -187,7 +186,7 @@ static int gpu5_snapshot_stream(void *ctx, int (*sink)(const void *, size_t, voi
 {
 	struct gpu5 *g = (struct gpu5 *)ctx;
 	if (g->gpu4)
-		return heat_stage_gpu4.snapshot_stream(g->gpu4, sink, arg);
+		return heat_gpu4_ops.snapshot_stream(g->gpu4, sink, arg);
 	return resident_snapshot_stream<gpu5>(ctx, sink, arg);
 }
 
@@ -195,7 +194,7 @@ static int gpu5_mark(void *ctx, int phase, int end)
 {
 	struct gpu5 *g = (struct gpu5 *)ctx;
 	if (g->gpu4)
-		return heat_stage_gpu4.mark(g->gpu4, phase, end);
+		return heat_gpu4_ops.mark(g->gpu4, phase, end);
 	return resident_mark_op<gpu5>(ctx, phase, end);
 }
 
@@ -203,36 +202,33 @@ static int gpu5_device_seconds(void *ctx, double *seconds, int nphases)
 {
 	struct gpu5 *g = (struct gpu5 *)ctx;
 	if (g->gpu4)
-		return heat_stage_gpu4.device_seconds(g->gpu4, seconds, nphases);
+		return heat_gpu4_ops.device_seconds(g->gpu4, seconds, nphases);
 	return resident_device_op<gpu5>(ctx, seconds, nphases);
 }
 
-static int gpu5_available(char *why, size_t len)
+static int gpu5_available(const struct apod_stage *s, char *why, size_t len)
 {
 #ifdef APOD_REAL_FLOAT
-	return apod_gpu_available(why, len);
+	return apod_gpu_stage_available(s, why, len);
 #else
+	(void)s;
 	snprintf(why, len, "gpu5's kernel is float only, and this build computes in double "
 	                   "(configure --enable-double)");
 	return 0;
 #endif
 }
 
-/* Placed in the ladder in cpu/heat/stages.c. */
-extern "C" const struct apod_stage heat_stage_gpu5 = {
-	.name = "gpu5",
-	.about = HEAT_GPU5_ABOUT,
-	.ports = HEAT_PORTS_DEVICE,
+/* Described in cpu/heat/stages.c.  Its probes are not deferred: a probe
+ * waits once a pass, for the statistics the pass computed. */
+extern "C" const struct apod_stage_ops heat_gpu5_ops = {
 	.available = gpu5_available,
-	.width = resident_width,
 	.create = resident_create<gpu5, gpu5_setup, gpu5_destroy>,
+	.step = gpu5_step,
+	.probe = gpu5_probe,
 	.fetch = gpu5_fetch,
 	.destroy = gpu5_destroy,
 	.snapshot_begin = gpu5_snapshot_begin,
 	.snapshot_stream = gpu5_snapshot_stream,
 	.mark = gpu5_mark,
 	.device_seconds = gpu5_device_seconds,
-	.runs_on = APOD_RUNS_DEVICE,
-	.step_at = gpu5_step,
-	.probe_at = gpu5_probe,
 };

@@ -29,7 +29,6 @@
 #include <nccl.h>
 
 #include "apod/cuda.h"
-#include "apod/stock.h"
 #include "gpu/device.h"
 #include "cpu/heat/heat_stage.h"
 #include "kernels.cuh"
@@ -319,11 +318,12 @@ static int connect_halos(struct mgpu *g)
 	return 0;
 }
 
-static void *mgpu_create(const void *problem)
+static void *mgpu_create(const struct apod_stage *s, const void *problem)
 {
 	const struct heat_problem *p = (const struct heat_problem *)problem;
 	struct mgpu *g;
 	int failed = 0;
+	(void)s;
 
 	if (heat_mpi_open(p, "mgpu"))
 		return NULL;
@@ -389,8 +389,10 @@ static int step_on_streams(struct mgpu *g)
 	return 0;
 }
 
-static int mgpu_step(void *ctx)
+/* Heat's one step phase, genTimeStep. */
+static int mgpu_step(void *ctx, int phase, long step, long steps)
 {
+	(void)phase, (void)step, (void)steps;
 	return must(step_on_streams((struct mgpu *)ctx));
 }
 
@@ -456,9 +458,10 @@ static void mgpu_summary(void *ctx, double *zone_means)
 			}
 }
 
-static int mgpu_probe(void *ctx, int k, double *const *rows)
+static int mgpu_probe(void *ctx, int k, long step, long row, void *const *rows)
 {
 	struct mgpu *g = (struct mgpu *)ctx;
+	(void)step, (void)row;
 	heat_phases_probe(g, g->p, g->hist, k, rows, mgpu_stats, mgpu_summary);
 	return 0;
 }
@@ -483,20 +486,15 @@ static int mgpu_fetch(void *ctx, int array, void *dst)
 	return 0;
 }
 
-/* Placed in the ladder in cpu/heat/stages.c, which lists it as unavailable
- * in a build without CUDA, MPI or NCCL. */
-extern "C" const struct apod_stage heat_stage_mgpu = {
-	.name = "mgpu",
-	.about = HEAT_MGPU_ABOUT,
-	.ports = HEAT_PORTS_DEVICE,
-	.available = apod_gpu_available,
-	.width = apod_width_device,
+/* Described in cpu/heat/stages.c, which leaves it out of a build without
+ * CUDA, MPI or NCCL. */
+extern "C" const struct apod_stage_ops heat_mgpu_ops = {
+	.available = apod_gpu_stage_available,
 	.create = mgpu_create,
 	.step = mgpu_step,
 	.probe = mgpu_probe,
 	.fetch = mgpu_fetch,
 	.destroy = mgpu_destroy,
 	.reporter = heat_mpi_reporter,
-	.agree = heat_mpi_agree,
-	.runs_on = APOD_RUNS_DEVICE,
+	.agree = heat_mpi_stage_agree,
 };

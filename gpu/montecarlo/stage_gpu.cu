@@ -26,6 +26,7 @@
 #include "gpu/device.h"
 #include "kernels.cuh"
 #include "cpu/montecarlo/montecarlo.h"
+#include "cpu/montecarlo/montecarlo_workload.h"
 #include "gpu/phase_events.h"
 
 struct gpu {
@@ -80,35 +81,28 @@ static int gpu_setup(struct gpu *g, const struct mc_problem *p, int tuned, const
 	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_sums, p->batches * MC_SUMS * sizeof(double)));
 	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_partial, (size_t)g->blocks * MC_SUMS * sizeof(double)));
 	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_hist, (size_t)p->bins * sizeof(unsigned)));
-	/* The harness's phases: the step, the probe, writeSnapshot, fetchResults. */
-	if (!(g->events = apod_phase_events_new(0, 8)))
+	/* Every phase the harness times, numbered its way. */
+	if (!(g->events = apod_phase_events_new(0, apod_phase_total(&montecarlo_workload))))
 		return -1;
 	return 0;
 }
 
-static int gpu1_setup(void *g, const void *problem)
+/* gpu1 and gpu2: the kernel their description's data names (an int, 1
+ * for the tuned one, cpu/montecarlo/stages.c). */
+static void *gpu_create(const struct apod_stage *s, const void *problem)
 {
-	return gpu_setup((struct gpu *)g, (const struct mc_problem *)problem, 0, "gpu1");
+	struct gpu *g = (struct gpu *)apod_state_alloc(sizeof *g, s->name);
+	if (g && gpu_setup(g, (const struct mc_problem *)problem, *(const int *)s->data, s->name)) {
+		gpu_destroy(g);
+		return NULL;
+	}
+	return g;
 }
 
-static int gpu2_setup(void *g, const void *problem)
-{
-	return gpu_setup((struct gpu *)g, (const struct mc_problem *)problem, 1, "gpu2");
-}
-
-static void *gpu1_create(const void *problem)
-{
-	return apod_state_create(problem, sizeof(struct gpu), "gpu1", gpu1_setup, gpu_destroy);
-}
-
-static void *gpu2_create(const void *problem)
-{
-	return apod_state_create(problem, sizeof(struct gpu), "gpu2", gpu2_setup, gpu_destroy);
-}
-
-static int gpu_step(void *ctx)
+static int gpu_step(void *ctx, int phase, long step, long steps)
 {
 	struct gpu *g = (struct gpu *)ctx;
+	(void)phase, (void)step, (void)steps;   /* one phase; the batches follow g->h.done */
 	const struct mc_problem *p = g->p;
 	struct mc_batch_args a = mc_args(p, g->h.done);
 	size_t hist_bytes = (size_t)p->bins * sizeof(unsigned);
@@ -136,10 +130,10 @@ static int gpu_catch_up(struct gpu *g)
 	return 0;
 }
 
-static int gpu_probe(void *ctx, int k, double *const *rows)
+static int gpu_probe(void *ctx, int k, long step, long row, void *const *rows)
 {
 	struct gpu *g = (struct gpu *)ctx;
-	(void)k;
+	(void)k, (void)step, (void)row;
 	if (gpu_catch_up(g))
 		return -1;
 	APOD_CUDA_TRY(cudaMemcpy(g->h_hist, g->d_hist, (size_t)g->p->bins * sizeof(unsigned),
@@ -190,38 +184,20 @@ extern "C" int mc_gpu_outcomes(const struct mc_model *m, uint64_t first, size_t 
 	return 0;
 }
 
-extern "C" const struct apod_stage mc_stage_gpu1 = {
-	.name = "gpu1",
-	.about = MC_GPU1_ABOUT,
-	.ports = MC_GPU_PORTS,
-	.available = apod_gpu_available,
-	.width = apod_width_device,
-	.create = gpu1_create,
+/* gpu1 and gpu2, described in cpu/montecarlo/stages.c.  In the order the
+ * members are declared (C++). */
+extern "C" const struct apod_stage_ops mc_gpu_ops = {
+	.available = apod_gpu_stage_available,
+	.width = NULL,
+	.create = gpu_create,
 	.step = gpu_step,
 	.probe = gpu_probe,
 	.fetch = gpu_fetch,
 	.destroy = gpu_destroy,
+	.defer_rows = 0,
+	.collect = NULL,
 	.snapshot_begin = NULL,
 	.snapshot_stream = NULL,
 	.mark = apod_phase_events_mark_op<struct gpu>,
 	.device_seconds = apod_phase_events_seconds_op<struct gpu>,
-	.runs_on = APOD_RUNS_DEVICE,
-};
-
-extern "C" const struct apod_stage mc_stage_gpu2 = {
-	.name = "gpu2",
-	.about = MC_GPU2_ABOUT,
-	.ports = MC_GPU_PORTS,
-	.available = apod_gpu_available,
-	.width = apod_width_device,
-	.create = gpu2_create,
-	.step = gpu_step,
-	.probe = gpu_probe,
-	.fetch = gpu_fetch,
-	.destroy = gpu_destroy,
-	.snapshot_begin = NULL,
-	.snapshot_stream = NULL,
-	.mark = apod_phase_events_mark_op<struct gpu>,
-	.device_seconds = apod_phase_events_seconds_op<struct gpu>,
-	.runs_on = APOD_RUNS_DEVICE,
 };

@@ -1,7 +1,9 @@
 /*
  * nbody_resident.h: what gpu2, gpu3 and gpu4 share: the state resident on
- * the device, the step around a force kernel chosen by variant, the
- * statistics and energy reduced there, device time per phase.
+ * the device, the step around a force kernel chosen by variant (each
+ * stage's data, cpu/nbody/stages.c), the statistics and energy reduced
+ * there, device time per phase.  Their ops, nbody_resident_ops, are
+ * declared with the other stages' in cpu/nbody/nbody.h.
  */
 #ifndef APOD_GPU_NBODY_RESIDENT_H
 #define APOD_GPU_NBODY_RESIDENT_H
@@ -10,9 +12,6 @@
 
 #include "apod/stock.h"
 #include "cpu/nbody/nbody.h"
-
-enum nbody_variant { NBODY_SIMPLE = 2, NBODY_TILED = 3, NBODY_TUNED = 4 };
-
 #include "gpu/phase_events.h"
 
 struct nbody_resident {
@@ -43,46 +42,14 @@ int nbody_forces(const struct nbody_resident *g, int kick);
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* A resident state with variant v's kernel, for a stage's create and for
+ * bench.cu (stage names it in messages). */
 void *nbody_resident_create(const void *problem, enum nbody_variant v, const char *stage);
 void nbody_resident_destroy(void *ctx);
-int nbody_resident_step(void *ctx);
-int nbody_resident_probe(void *ctx, int k, double *const *rows);
-int nbody_resident_fetch(void *ctx, int a, void *dst);
 /* Every host-side copy of an array goes through this: n x 4 to n x 3. */
 void nbody_unpack3(const float4 *src, size_t n, float *dst);
 #ifdef __cplusplus
 }
 #endif
-
-/* gpu2, gpu3 and gpu4 differ only in their force kernel: each stage's file
- * is its comment and one line, NBODY_RESIDENT_STAGE(gpu3, NBODY_TILED,
- * NBODY_GPU3_ABOUT), which defines its create() and its table.  Snapshots
- * go through fetch; a GPU has no thread count for Amdahl's N
- * (apod_width_device, apod/stock.h). */
-#define NBODY_RESIDENT_STAGE(NAME, VARIANT, ABOUT)                                    \
-	static void *NAME##_create(const void *problem)                              \
-	{                                                                             \
-		return nbody_resident_create(problem, VARIANT, #NAME);                \
-	}                                                                             \
-	extern "C" const struct apod_stage nbody_stage_##NAME = {                    \
-		.name = #NAME,                                                        \
-		.about = ABOUT,                                                       \
-		.ports = NBODY_GPU_PORTS,                                             \
-		.available = apod_gpu_available,                                      \
-		.width = apod_width_device,                                           \
-		.create = NAME##_create,                                              \
-		.step = nbody_resident_step,                                          \
-		.probe = nbody_resident_probe,                                        \
-		.fetch = nbody_resident_fetch,                                        \
-		.destroy = nbody_resident_destroy,                                    \
-		.snapshot_begin = NULL,                                               \
-		.snapshot_stream = NULL,                                              \
-		.mark = apod_phase_events_mark_op<struct nbody_resident>,            \
-		.device_seconds = apod_phase_events_seconds_op<struct nbody_resident>, \
-		.reporter = NULL,                                                     \
-		.agree = NULL,                                                        \
-		.role = APOD_ROLE_PORT,                                               \
-		.runs_on = APOD_RUNS_DEVICE,                                          \
-	}
 
 #endif

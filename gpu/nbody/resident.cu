@@ -19,6 +19,7 @@
 #include "gpu/block_tree_sum.cuh"
 #include "gpu/device.h"
 #include "forces.cuh"
+#include "cpu/nbody/nbody_workload.h"
 #include "nbody_resident.h"
 
 #define BLOCK 256             /* kick, drift, simple and tiled forces, reductions */
@@ -144,7 +145,7 @@ static int setup(struct nbody_resident *g, const struct nbody_problem *p, enum n
 	if (apod_gpu_require(stage, 3 * state + (parts + 1) * SUMS * sizeof(double)))
 		return -1;
 	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
-	if (!(g->events = apod_phase_events_new(g->stream, 8)))
+	if (!(g->events = apod_phase_events_new(g->stream, apod_phase_total(&nbody_workload))))
 		return -1;
 	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_pos, state));
 	APOD_CUDA_TRY(cudaMalloc((void **)&g->d_vel, state));
@@ -165,7 +166,7 @@ static int setup(struct nbody_resident *g, const struct nbody_problem *p, enum n
 }
 
 /* apod_state_create's shape, with the variant and the stage's name passed
- * to setup (gpu2, gpu3, gpu4 and bench.cu create through it). */
+ * to setup (the stages' create and bench.cu's). */
 extern "C" void *nbody_resident_create(const void *problem, enum nbody_variant v, const char *stage)
 {
 	struct nbody_resident *g = (struct nbody_resident *)apod_state_alloc(sizeof *g, stage);
@@ -176,9 +177,16 @@ extern "C" void *nbody_resident_create(const void *problem, enum nbody_variant v
 	return g;
 }
 
-extern "C" int nbody_resident_step(void *ctx)
+/* gpu2, gpu3 and gpu4: the kernel their description's data names. */
+static void *resident_create(const struct apod_stage *s, const void *problem)
+{
+	return nbody_resident_create(problem, *(const enum nbody_variant *)s->data, s->name);
+}
+
+static int resident_step(void *ctx, int phase, long step, long steps)
 {
 	struct nbody_resident *g = (struct nbody_resident *)ctx;
+	(void)phase, (void)step, (void)steps;
 	const struct nbody_problem *p = g->p;
 	int grid = (g->n + BLOCK - 1) / BLOCK, fused = g->variant == NBODY_TUNED;
 	APOD_LAUNCH_TRY((kick_drift<<<grid, BLOCK, 0, g->stream>>>(g->d_pos, g->d_vel, g->d_acc, g->n, p->h,
@@ -193,11 +201,12 @@ extern "C" int nbody_resident_step(void *ctx)
 	return 0;
 }
 
-extern "C" int nbody_resident_probe(void *ctx, int k, double *const *rows)
+static int resident_probe(void *ctx, int k, long step, long row, void *const *rows)
 {
 	struct nbody_resident *g = (struct nbody_resident *)ctx;
 	int blocks = (g->n + BLOCK - 1) / BLOCK;
 	double sums[SUMS], potential = 0;
+	(void)step, (void)row;
 	if (blocks > STATS_BLOCKS)
 		blocks = STATS_BLOCKS;
 	APOD_LAUNCH_TRY((stats_kernel<<<blocks, BLOCK, 0, g->stream>>>(g->d_pos, g->d_vel, g->n, g->d_part)));
@@ -217,7 +226,7 @@ extern "C" int nbody_resident_probe(void *ctx, int k, double *const *rows)
 	return 0;
 }
 
-extern "C" int nbody_resident_fetch(void *ctx, int a, void *dst)
+static int resident_fetch(void *ctx, int a, void *dst)
 {
 	struct nbody_resident *g = (struct nbody_resident *)ctx;
 	const float4 *src = a == NBODY_ARRAY_POS ? g->d_pos : g->d_vel;
@@ -227,3 +236,21 @@ extern "C" int nbody_resident_fetch(void *ctx, int a, void *dst)
 	nbody_unpack3(g->h_stage, (size_t)g->n, (float *)dst);
 	return 0;
 }
+
+/* gpu2, gpu3 and gpu4, described in cpu/nbody/stages.c.  Snapshots go
+ * through fetch.  In the order the members are declared (C++). */
+extern "C" const struct apod_stage_ops nbody_resident_ops = {
+	.available = apod_gpu_stage_available,
+	.width = NULL,
+	.create = resident_create,
+	.step = resident_step,
+	.probe = resident_probe,
+	.fetch = resident_fetch,
+	.destroy = nbody_resident_destroy,
+	.defer_rows = 0,
+	.collect = NULL,
+	.snapshot_begin = NULL,
+	.snapshot_stream = NULL,
+	.mark = apod_phase_events_mark_op<struct nbody_resident>,
+	.device_seconds = apod_phase_events_seconds_op<struct nbody_resident>,
+};

@@ -16,7 +16,6 @@
 #include "gpu/device.h"
 #include "forces.cuh"
 #include "cpu/nbody/nbody.h"
-#include "nbody_resident.h"
 
 #define BLOCK 256
 
@@ -77,12 +76,13 @@ static int setup(void *ctx, const void *problem)
 	return forces(g);
 }
 
-static void *create(const void *problem)
+static void *create(const struct apod_stage *s, const void *problem)
 {
-	return apod_state_create(problem, sizeof(struct gpu1), "gpu1", setup, destroy);
+	return apod_state_create(problem, sizeof(struct gpu1), s->name, setup, destroy);
 }
 
-static int step(void *ctx)
+/* One phase a step, the same every step: phase, step and steps unused. */
+static int step(void *ctx, int, long, long)
 {
 	struct gpu1 *g = (struct gpu1 *)ctx;
 	size_t n = g->p->n;
@@ -95,9 +95,10 @@ static int step(void *ctx)
 }
 
 /* The probes and the fetch are serial's, on the host's arrays. */
-static int probe(void *ctx, int k, double *const *rows)
+static int probe(void *ctx, int k, long step, long row, void *const *rows)
 {
 	struct gpu1 *g = (struct gpu1 *)ctx;
+	(void)step, (void)row;
 	return nbody_soa_probe(&g->s, g->p, k, rows);
 }
 
@@ -107,18 +108,14 @@ static int fetch(void *ctx, int a, void *dst)
 	return 0;
 }
 
-extern "C" const struct apod_stage nbody_stage_gpu1 = {
-	.name = "gpu1",
-	.about = NBODY_GPU1_ABOUT,
-	.ports = NBODY_GPU1_PORTS,
-	.available = apod_gpu_available,
-	.width = apod_width_device,
+/* Described in cpu/nbody/stages.c.  In the order the members are
+ * declared (C++). */
+extern "C" const struct apod_stage_ops nbody_gpu1_ops = {
+	.available = apod_gpu_stage_available,
+	.width = NULL,
 	.create = create,
 	.step = step,
 	.probe = probe,
 	.fetch = fetch,
 	.destroy = destroy,
-	.snapshot_begin = NULL,
-	.snapshot_stream = NULL,
-	.runs_on = APOD_RUNS_DEVICE | APOD_RUNS_OVER_BUS,
 };

@@ -134,14 +134,15 @@ static int gpu_setup(void *ctx, const void *problem)
 	return 0;
 }
 
-static void *gpu_create(const void *problem)
+static void *gpu_create(const struct apod_stage *s, const void *problem)
 {
-	return apod_state_create(problem, sizeof(struct gpu), "gpu", gpu_setup, gpu_destroy);
+	return apod_state_create(problem, sizeof(struct gpu), s->name, gpu_setup, gpu_destroy);
 }
 
-static int gpu_step(void *ctx)
+static int gpu_step(void *ctx, int phase, long step, long steps)
 {
 	struct gpu *g = (struct gpu *)ctx;
+	(void)phase, (void)step, (void)steps;   /* the one phase, the same every step */
 	APOD_LAUNCH_TRY((move_kernel<<<g->move_blocks, BLOCK>>>(g->d_state, g->p->n, g->p->dt)));
 	/* Wait for the step, so that its time is counted under moveParticles and
 	 * a fault in the kernel is reported at the step that made it.  (Without
@@ -150,22 +151,16 @@ static int gpu_step(void *ctx)
 	return 0;
 }
 
-static int gpu_energy(void *ctx, int k, double *const *rows)
+static int gpu_energy(void *ctx, int k, long step, long row, void *const *rows)
 {
 	struct gpu *g = (struct gpu *)ctx;
 	double2 total;
-	(void)k;
+	(void)k, (void)step, (void)row;
 	APOD_LAUNCH_TRY((energy_kernel<<<g->energy_blocks, BLOCK>>>(g->d_state, g->p->n, g->d_partial)));
 	APOD_LAUNCH_TRY((total_kernel<<<1, BLOCK>>>(g->d_partial, g->energy_blocks, g->d_total)));
 	/* A blocking copy: it waits for both kernels. */
 	APOD_CUDA_TRY(cudaMemcpy(&total, g->d_total, sizeof total, cudaMemcpyDeviceToHost));
-	if (rows[PARTICLES_SERIES_ENERGY]) {
-		rows[PARTICLES_SERIES_ENERGY][0] = total.x;
-		rows[PARTICLES_SERIES_ENERGY][1] = total.y;
-		rows[PARTICLES_SERIES_ENERGY][2] = total.x + total.y;
-	}
-	if (rows[PARTICLES_SERIES_DRIFT])
-		rows[PARTICLES_SERIES_DRIFT][0] = total.x + total.y;
+	particles_energy_rows(total.x, total.y, rows);
 	return 0;
 }
 
@@ -177,20 +172,18 @@ static int gpu_fetch(void *ctx, int a, void *dst)
 	return 0;
 }
 
-/* Placed in the ladder by cpu/particles/stages.c.  C++20 designated
- * initializers: in the order the members are declared. */
-extern "C" const struct apod_stage particles_stage_gpu = {
-	.name = "gpu",
-	.about = PARTICLES_GPU_ABOUT,
-	.ports = PARTICLES_GPU_PORTS,
-	.available = apod_gpu_available,
-	.width = apod_width_device,
+/* What the gpu stage does; cpu/particles/stages.c describes it.  C++20
+ * designated initializers: in the order the members are declared. */
+extern "C" const struct apod_stage_ops particles_gpu_ops = {
+	.available = apod_gpu_stage_available,
+	.width = NULL,            /* a device: no thread count for Amdahl's N */
 	.create = gpu_create,
 	.step = gpu_step,
 	.probe = gpu_energy,
 	.fetch = gpu_fetch,
 	.destroy = gpu_destroy,
+	.defer_rows = 0,
+	.collect = NULL,
 	.snapshot_begin = NULL,   /* snapshots go through fetch */
 	.snapshot_stream = NULL,
-	.runs_on = APOD_RUNS_DEVICE,
 };

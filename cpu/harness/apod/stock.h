@@ -73,7 +73,7 @@ static inline int apod_omp_width(const struct apod_stage *s)
 #define APOD_STAGE_SERIAL .name = "serial", .runs_on = APOD_RUNS_HOST_CORE
 #define APOD_STAGE_OMP                                                                  \
 	.name = "omp", .role = APOD_ROLE_HOST_BASELINE, .runs_on = APOD_RUNS_HOST_CORES,  \
-	.requires = "OpenMP"
+	.needs = "OpenMP"
 #define APOD_OPS_OMP .available = apod_omp_available, .width = apod_omp_width
 
 /* A stage's state, zeroed, or NULL with the failure recorded, so that a

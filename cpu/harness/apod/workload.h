@@ -312,7 +312,7 @@ struct apod_stage {
 	unsigned runs_on;
 	/* What a build must have for it, for the message where ops is NULL
 	 * ("CUDA", "MPI", "CUDA, MPI and NCCL"). */
-	const char *requires;
+	const char *needs;
 	const struct apod_stage_ops *ops;      /* NULL: not in this build */
 	const void *data;                      /* the stage's own, for its ops (a kernel version, say) */
 };

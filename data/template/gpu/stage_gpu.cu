@@ -1,5 +1,7 @@
 /*
- * stage_gpu.cu: @NAME@ on the device, as `apod new @NAME@ --gpu` wrote it.
+ * stage_gpu.cu: @NAME@ on the device, as `apod new @NAME@ --gpu` wrote it:
+ * the gpu stage's operations.  The stage itself (its name, the phases it
+ * ports, where it runs) is described in workload.c, with the others.
  *
  * What moved to the device: the state (uploaded once in create, resident
  * for the whole run), the step (one thread a value, calling the same
@@ -130,14 +132,19 @@ static int gpu_setup(void *ctx, const void *problem)
 }
 
 /* The state allocated, set up, and destroyed again if setup fails. */
-static void *gpu_create(const void *problem)
+static void *gpu_create(const struct apod_stage *s, const void *problem)
 {
+	(void)s;
 	return apod_state_create(problem, sizeof(struct gpu), "@NAME@: gpu", gpu_setup, gpu_destroy);
 }
 
-static int gpu_step(void *ctx)
+/* The step's one phase, timeStep (workload.c's phases[]). */
+static int gpu_step(void *ctx, int phase, long step, long steps)
 {
 	struct gpu *g = (struct gpu *)ctx;
+	(void)phase;
+	(void)step;
+	(void)steps;
 	APOD_LAUNCH_TRY((step_kernel<<<g->step_blocks, BLOCK>>>(g->d_x, g->pb->n, g->pb->rate)));
 	/* Wait for the step, so that its time is counted under the step and a
 	 * fault in the kernel is reported at the step that made it. */
@@ -145,18 +152,21 @@ static int gpu_step(void *ctx)
 	return 0;
 }
 
-/* rows[0] is the "sum" series: its columns sum and max. */
-static int gpu_probe(void *ctx, int k, double *const *rows)
+/* The probe calcSum: rows[0] is the "sum" series, its columns sum and max. */
+static int gpu_probe(void *ctx, int k, long step, long row, void *const *rows)
 {
 	struct gpu *g = (struct gpu *)ctx;
+	double *out = (double *)rows[0];
 	double2 total;
 	(void)k;
+	(void)step;
+	(void)row;
 	APOD_LAUNCH_TRY((probe_kernel<<<g->probe_blocks, BLOCK>>>(g->d_x, g->pb->n, g->d_partial)));
 	APOD_LAUNCH_TRY((total_kernel<<<1, BLOCK>>>(g->d_partial, g->probe_blocks, g->d_total)));
 	/* A blocking copy: it waits for both kernels. */
 	APOD_CUDA_TRY(cudaMemcpy(&total, g->d_total, sizeof total, cudaMemcpyDeviceToHost));
-	rows[0][0] = total.x;
-	rows[0][1] = total.y;
+	out[0] = total.x;
+	out[1] = total.y;
 	return 0;
 }
 
@@ -169,24 +179,17 @@ static int gpu_fetch(void *ctx, int a, void *dst)
 	return 0;
 }
 
-/* Placed in the ladder by workload.c's stages[].  C++20 designated
- * initializers: in the order apod/workload.h declares the members. */
-extern "C" const struct apod_stage @NAME@_stage_gpu = {
-	.name = "gpu",
-	.about = "the state resident on the device, one thread a value, the probe reduced there",
-	/* Every phase it changes: it also sets up on the device (the upload)
-	 * and fetches snapshots and the results from it. */
-	.ports = APOD_PORTS_SETUP | APOD_PORTS_STEP | APOD_PORTS_PROBE(0) | APOD_PORTS_SNAPSHOT |
-	         APOD_PORTS_FETCH,
+/* What workload.c's gpu_stage does.  C++20 designated initializers: in the
+ * order apod/workload.h declares the members.  No width: on a device,
+ * Amdahl's N is the measured speedup. */
+extern "C" const struct apod_stage_ops @NAME@_stage_gpu = {
+	/* Where no GPU can run it, the table lists the stage with the reason. */
 	.available = apod_cuda_available,
-	.width = apod_width_device,   /* a GPU: Amdahl's N is the measured speedup */
 	.create = gpu_create,
 	.step = gpu_step,
 	.probe = gpu_probe,
 	.fetch = gpu_fetch,
 	.destroy = gpu_destroy,
-	/* Where its phases run, for the speed of light (apod/workload.h). */
-	.runs_on = APOD_RUNS_DEVICE,
 };
 
 /* The program's hooks (main.c's struct apod_program): the device `info`

@@ -8,7 +8,8 @@
  * the table (a binary search, or a grid of starting points and a short
  * walk) and interpolated linearly; every lookup folded into a checksum and
  * two sums.  No time loop: the queries are cut into `batches` batches, and
- * step `s` of the harness's loop does batch `s` (apod/workload.h's step_at).
+ * step `s` of the harness's loop does batch `s` (a stage's step, which is
+ * given the step and the steps: apod/workload.h).
  */
 #ifndef LOOKUP_H
 #define LOOKUP_H
@@ -152,7 +153,11 @@ APOD_HD void lookup_batch_range(const struct lookup_problem *pb, long step, long
 }
 
 extern const struct apod_workload lookup_workload;
+/* The stages, each described once (stages.c), whatever the build. */
 extern const struct apod_stage lookup_stage_serial, lookup_stage_omp, lookup_stage_gpu;
+/* The gpu stage's operations (stage_gpu.cu), built where the Makefile
+ * found nvcc: it then defines LOOKUP_GPU. */
+extern const struct apod_stage_ops lookup_gpu_ops;
 
 /* The stages' shared ends (stages.c): the running totals, and the probe
  * that hands them to the harness at the last batch. */
@@ -160,10 +165,8 @@ struct lookup_ctx {
 	const struct lookup_problem *pb;
 	struct lookup_sum total;
 };
-void *lookup_ctx_create(const void *problem);
-int lookup_ctx_probe(void *ctx, int k, long step, void *const *rows);
-
-#define LOOKUP_GPU_ABOUT "one thread a lookup on the device, the table resident there"
+void *lookup_ctx_create(const struct apod_stage *s, const void *problem);
+int lookup_ctx_probe(void *ctx, int k, long step, long row, void *const *rows);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,6 @@
 /*
- * stage_gpu.cu: the lookups on the device.  The table (and the grid) is
+ * stage_gpu.cu: the lookups on the device, the operations of the gpu stage
+ * that stages.c describes.  The table (and the grid) is
  * uploaded once in create and stays there; a batch is one thread a lookup
  * (a grid-stride loop), each block adding its threads' sums, then one
  * block adding the blocks' and the batch to the running totals, which stay
@@ -114,15 +115,17 @@ static int gpu_setup(void *ctx, const void *problem)
 	return 0;
 }
 
-static void *gpu_create(const void *problem)
+static void *gpu_create(const struct apod_stage *s, const void *problem)
 {
+	(void)s;
 	return apod_state_create(problem, sizeof(struct gpu), "lookup: gpu", gpu_setup, gpu_destroy);
 }
 
-static int gpu_batch(void *ctx, long step, long steps)
+static int gpu_batch(void *ctx, int phase, long step, long steps)
 {
 	struct gpu *g = (struct gpu *)ctx;
 	long first, last;
+	(void)phase;   /* the one phase, lookups */
 	(void)steps;
 	lookup_batch_range(&g->dev, step, &first, &last);
 	APOD_LAUNCH_TRY((batch_kernel<<<g->blocks, BLOCK>>>(g->dev, first, last, g->d_partial)));
@@ -133,12 +136,13 @@ static int gpu_batch(void *ctx, long step, long steps)
 	return 0;
 }
 
-static int gpu_probe(void *ctx, int k, long step, void *const *rows)
+static int gpu_probe(void *ctx, int k, long step, long row, void *const *rows)
 {
 	struct gpu *g = (struct gpu *)ctx;
 	struct lookup_sum total;
 	(void)k;
 	(void)step;
+	(void)row;
 	APOD_CUDA_TRY(cudaMemcpy(&total, g->d_total, sizeof total, cudaMemcpyDeviceToHost));
 	((unsigned long long *)rows[0])[0] = total.hash;
 	((double *)rows[1])[0] = total.value;
@@ -147,18 +151,12 @@ static int gpu_probe(void *ctx, int k, long step, void *const *rows)
 }
 
 /* C++20 designated initializers: in the order apod/workload.h declares them. */
-extern "C" const struct apod_stage lookup_stage_gpu = {
-	.name = "gpu",
-	.about = LOOKUP_GPU_ABOUT,
-	.ports = APOD_PORTS_SETUP | APOD_PORTS_STEP | APOD_PORTS_PROBE(0),
+extern "C" const struct apod_stage_ops lookup_gpu_ops = {
 	.available = apod_cuda_available,
-	.width = apod_width_device,
 	.create = gpu_create,
+	.step = gpu_batch,
+	.probe = gpu_probe,
 	.destroy = gpu_destroy,
-	.role = APOD_ROLE_PORT,
-	.runs_on = APOD_RUNS_DEVICE,
-	.step_at = gpu_batch,
-	.probe_at = gpu_probe,
 };
 
 /* The program's device hooks (main.c): `info` names the GPU, and `ceilings`

@@ -1,10 +1,10 @@
 /*
- * stages.c: the host's stages, serial (the reference) and omp (every core:
- * the host baseline), and what every stage shares: the running totals a
- * batch adds to, handed to the harness by the one probe, after the last
- * batch.
+ * stages.c: the ladder's descriptions, and the host's stages, serial (the
+ * reference) and omp (every core: the host baseline), with what they
+ * share: the running totals a batch adds to, handed to the harness by the
+ * one probe, after the last batch.  The gpu stage's operations are in
+ * stage_gpu.cu.
  */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include <apod/apod.h>
@@ -12,9 +12,10 @@
 
 #include "lookup.h"
 
-void *lookup_ctx_create(const void *problem)
+void *lookup_ctx_create(const struct apod_stage *s, const void *problem)
 {
 	struct lookup_ctx *c = apod_state_alloc(sizeof *c, "lookup");
+	(void)s;   /* serial and omp alike */
 	if (c)
 		c->pb = problem;   /* the problem outlives the stage: no copy needed */
 	return c;
@@ -22,22 +23,24 @@ void *lookup_ctx_create(const void *problem)
 
 /* rows[0]: the checksum series (uint64, typed as the series declares it);
  * rows[1]: the sums (doubles). */
-int lookup_ctx_probe(void *ctx, int k, long step, void *const *rows)
+int lookup_ctx_probe(void *ctx, int k, long step, long row, void *const *rows)
 {
 	struct lookup_ctx *c = ctx;
 	(void)k;
 	(void)step;
+	(void)row;
 	((uint64_t *)rows[0])[0] = c->total.hash;
 	((double *)rows[1])[0] = c->total.value;
 	((double *)rows[1])[1] = c->total.slope;
 	return 0;
 }
 
-/* Batch `step`, one lookup after another. */
-static int serial_batch(void *ctx, long step, long steps)
+/* Batch `step`, one lookup after another (the step's one phase, lookups). */
+static int serial_batch(void *ctx, int phase, long step, long steps)
 {
 	struct lookup_ctx *c = ctx;
 	long first, last;
+	(void)phase;
 	(void)steps;
 	lookup_batch_range(c->pb, step, &first, &last);
 	for (long q = first; q < last; q++)
@@ -48,13 +51,14 @@ static int serial_batch(void *ctx, long step, long steps)
 /* Batch `step` over every core: each thread sums its share, then the
  * shares are added (the checksum's bits whatever the order; the sums'
  * within the tolerance workload.c designs). */
-static int omp_batch(void *ctx, long step, long steps)
+static int omp_batch(void *ctx, int phase, long step, long steps)
 {
 	struct lookup_ctx *c = ctx;
 	const struct lookup_problem *pb = c->pb;
 	unsigned long long hash = 0;
 	double value = 0, slope = 0;
 	long first, last;
+	(void)phase;
 	(void)steps;
 	lookup_batch_range(pb, step, &first, &last);
 #pragma omp parallel for schedule(static) reduction(+ : hash, value, slope)
@@ -71,37 +75,46 @@ static int omp_batch(void *ctx, long step, long steps)
 	return 0;
 }
 
+static const struct apod_stage_ops serial_ops = {
+	.create = lookup_ctx_create,
+	.step = serial_batch,
+	.probe = lookup_ctx_probe,
+	.destroy = free,
+};
+
 const struct apod_stage lookup_stage_serial = {
 	APOD_STAGE_SERIAL,
 	.about = "the reference: one lookup after another",
-	.create = lookup_ctx_create, .destroy = free,
-	.step_at = serial_batch,
-	.probe_at = lookup_ctx_probe,
+	.ops = &serial_ops,
+};
+
+static const struct apod_stage_ops omp_ops = {
+	APOD_OPS_OMP,
+	.create = lookup_ctx_create,
+	.step = omp_batch,
+	.probe = lookup_ctx_probe,
+	.destroy = free,
 };
 
 const struct apod_stage lookup_stage_omp = {
 	APOD_STAGE_OMP,
 	.about = "the lookups of a batch shared among the host's cores",
-	.ports = APOD_PORTS_STEP,
-	.create = lookup_ctx_create, .destroy = free,
-	.step_at = omp_batch,
-	.probe_at = lookup_ctx_probe,
+	.ports = "lookups",
+	.ops = &omp_ops,
 };
 
-#ifndef LOOKUP_GPU
-/* Built without nvcc (the Makefile found none): the ladder still lists
- * the stage, and says why it cannot run. */
-static int no_nvcc(char *why, size_t len)
-{
-	snprintf(why, len, "built without nvcc (the Makefile found none on the PATH)");
-	return 0;
-}
-
+/* Built without nvcc (the Makefile found none), the gpu stage has no
+ * operations: the ladder still lists it, as not in this build, with what
+ * it requires. */
 const struct apod_stage lookup_stage_gpu = {
 	.name = "gpu",
-	.about = LOOKUP_GPU_ABOUT,
-	.ports = APOD_PORTS_SETUP | APOD_PORTS_STEP | APOD_PORTS_PROBE(0),
-	.available = no_nvcc,
+	.about = "one thread a lookup on the device, the table resident there",
+	/* The upload of the table, the batches, and the probe that brings the
+	 * totals home. */
+	.ports = "setup,lookups,final",
 	.runs_on = APOD_RUNS_DEVICE,
-};
+	.needs = "CUDA",
+#ifdef LOOKUP_GPU
+	.ops = &lookup_gpu_ops,
 #endif
+};

@@ -6,6 +6,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <apod/apod.h>
 
@@ -44,12 +45,6 @@ static int check(const void *params)
 static long steps(const void *params)
 {
 	return ((const struct lookup_params *)params)->batches;
-}
-
-/* The probe is due once, after the last batch: the final sums. */
-static long at_the_end(const void *params)
-{
-	return steps(params);
 }
 
 static void problem_destroy(void *problem)
@@ -114,10 +109,11 @@ nomem:
  * twice that.  Each |term| is at most the table's largest |value| (an
  * interpolated value lies between two entries; 4u allows its roundings) or
  * largest |slope| (computed by the same expression): properties of the
- * generated table, not of any key, hence tolerance_of.
+ * generated table, not of any key, which is why a tolerance is given the
+ * problem.
  */
 static void sums_tolerance(const void *params, const void *problem, int any_float, int column,
-                           struct apod_tol *t)
+                           enum apod_compare kind, struct apod_tol *t)
 {
 	const struct lookup_params *p = params;
 	const struct lookup_problem *pb = problem;
@@ -125,6 +121,7 @@ static void sums_tolerance(const void *params, const void *problem, int any_floa
 	double gamma = k * u / (1 - k * u);
 	double largest = column == 0 ? pb->max_value * (1 + 4 * u) : pb->max_slope;
 	(void)any_float;   /* the sums are doubles in every stage */
+	(void)kind;        /* CLOSE, the series' one comparison */
 	t->atol = 2 * gamma * (double)p->lookups * largest;
 	t->rtol = 0;
 }
@@ -142,11 +139,13 @@ static void sums_tolerance(const void *params, const void *problem, int any_floa
  * comparisons are not flops: its log2(table) dependent loads are latency,
  * so measured times sit well above this bound, which is a floor.
  */
-static int work(const void *params, int phase, struct apod_work *w)
+static int work(const void *params, const void *problem, const char *phase,
+                struct apod_work *w)
 {
 	const struct lookup_params *p = params;
 	double per_batch = (double)p->lookups / (double)p->batches;
-	if (phase != APOD_PHASE_STEP)
+	(void)problem;   /* the keys say it all */
+	if (strcmp(phase, "lookups"))
 		return 0;
 	w->bytes = sizeof(struct lookup_sum);
 	w->flops64 = 11 * per_batch;
@@ -154,18 +153,26 @@ static int work(const void *params, int phase, struct apod_work *w)
 	return 1;
 }
 
-static const struct apod_probe probes[] = {
-	{ .name = "final", .every = at_the_end },
+/* A step is one batch of lookups: one phase, since each lookup is found,
+ * interpolated and added at once. */
+static const struct apod_phase phases[] = {
+	{ .name = "lookups" },
 	{ .name = NULL },
 };
 
-/* Outputs that are series only (revision 3): the program's result is a
- * checksum and two sums, not an array. */
+/* The probe is due once, after the last batch: the final sums. */
+static const struct apod_probe probes[] = {
+	{ .name = "final", .at = APOD_AT_END },
+	{ .name = NULL },
+};
+
+/* Outputs that are series only: the program's result is a checksum and two
+ * sums, not an array. */
 static const struct apod_series series[] = {
-	{ .name = "checksum", .probe = 0, .ncolumns = 1, .column_names = "checksum",
+	{ .name = "checksum", .probe = "final", .column_names = "checksum",
 	  .dtype = APOD_U64, .compare = APOD_COMPARE_EXACT },
-	{ .name = "sums", .probe = 0, .ncolumns = 2, .column_names = "value,slope",
-	  .dtype = APOD_F64, .compare = APOD_COMPARE_CLOSE, .tolerance_of = sums_tolerance },
+	{ .name = "sums", .probe = "final", .column_names = "value,slope",
+	  .dtype = APOD_F64, .compare = APOD_COMPARE_CLOSE, .tolerance = sums_tolerance },
 	{ .name = NULL },
 };
 
@@ -186,7 +193,7 @@ const struct apod_workload lookup_workload = {
 	.steps = steps,
 	.problem_create = problem_create,
 	.problem_destroy = problem_destroy,
-	.step_phase = "lookups",
+	.phases = phases,
 	.probes = probes,
 	.series = series,
 	.stages = stages,
