@@ -416,7 +416,7 @@ START_TEST(a_process_that_does_not_report_writes_nothing)
 {
 	struct apod_workload w = count_workload();
 	struct apod_stage_ops ranks_ops = count_ops;
-	struct apod_stage ranks = { .name = "ranks", .about = "x", .requires = "MPI", .ops = &ranks_ops };
+	struct apod_stage ranks = { .name = "ranks", .about = "x", .needs = "MPI", .ops = &ranks_ops };
 	const struct apod_stage *ladder[] = { &count_serial, &ranks, NULL };
 	struct count_params *p = apod_params_new(&w);
 	char dir[] = "/tmp/apod-harness-XXXXXX", cmd[96];
