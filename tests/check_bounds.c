@@ -51,7 +51,7 @@ END_TEST
 /* Three phases: setup, step, report; the stage declares step only. */
 START_TEST(a_bound_checks_its_own_assumption)
 {
-	const unsigned bits[3] = { 1, 2, 4 };
+	const unsigned long long bits[3] = { 1, 2, 4 };
 	const double serial[3] = { 1, 8, 1 };
 	const double good[3] = { 1, 1, 1 }, hidden[3] = { 0.01, 1, 1 }, super[3] = { 1, 0.5, 1 };
 	const double noisy[3] = { 0.82, 1, 0.82 };
@@ -125,7 +125,7 @@ static void retimed(struct apod_noise *n, const double *serial, double setup1, d
 
 START_TEST(noise_inside_holds_and_a_real_speedup_does_not)
 {
-	const unsigned bits[4] = { 1, 2, 1u << 28, 1u << 30 };
+	const unsigned long long bits[4] = { 1, 2, 1u << 28, 1u << 30 };
 	/* The untouched skeleton: serial's first setup and fetch ran cold
 	 * (fresh pages); omp runs the same code warm. */
 	const double serial[4] = { 0.0192, 1.0, 0.0192, 0 };
@@ -167,6 +167,17 @@ START_TEST(noise_inside_holds_and_a_real_speedup_does_not)
 }
 END_TEST
 
+/* The ports bits of w's step phases and probes: its compute. */
+static unsigned long long compute_phases(const struct apod_workload *w)
+{
+	unsigned long long bits = 0;
+	for (int j = 0; j < apod_step_phase_count(w); j++)
+		bits |= apod_phase_bit(w, apod_phase_of_step(w, j));
+	for (int k = 0; k < apod_probe_count(w); k++)
+		bits |= apod_phase_bit(w, apod_phase_of_probe(w, k));
+	return bits;
+}
+
 /* The committed H200 records of 2026-11-22 (the large deck through bench,
  * the medium deck through the table), held to heat's declared ports: no
  * stage exceeds its bound.  With the compute phases alone, as the tables
@@ -185,7 +196,7 @@ static int record_holds(const char *file, int compute_only, char *why, size_t le
 		json_object *row = json_object_array_get_idx(stages, i), *x, *ph;
 		const struct apod_stage *e;
 		double ser[APOD_MAX_PHASES] = { 0 }, st[APOD_MAX_PHASES] = { 0 };
-		unsigned bits[APOD_MAX_PHASES], ports;
+		unsigned long long bits[APOD_MAX_PHASES], ports;
 		int width;
 		struct apod_bound b;
 		if (!json_object_object_get_ex(row, "phase_seconds", &ph))
@@ -211,8 +222,9 @@ static int record_holds(const char *file, int compute_only, char *why, size_t le
 			if (json_object_object_get_ex(ph, name, &v))
 				st[k] = json_object_get_double(v);
 		}
-		ports = compute_only ? e->ports & (APOD_PORTS_STEP | APOD_PORTS_PROBE(0) | APOD_PORTS_PROBE(1))
-		                     : e->ports;
+		ports = apod_stage_ports(&heat_workload, e);
+		if (compute_only)
+			ports &= compute_phases(&heat_workload);
 		/* N: omp's thread count as recorded; the GPU stages have none. */
 		width = !strcmp(e->name, "omp") && json_object_object_get_ex(row, "n", &x)
 		        ? (int)json_object_get_double(x) : 0;

@@ -177,7 +177,7 @@ START_TEST(params_json_round_trip)
 }
 END_TEST
 
-/* Revision 3: heat's declared work is its arithmetic.  A step of the sweep
+/* Heat's declared work is its arithmetic, asked for by the phase's name.  A step of the sweep
  * with its statistics fused moves 8 bytes a cell in float (the field read
  * once and written once); the statistics and the zone means add no bytes
  * of their own, only their sums in double. */
@@ -190,10 +190,11 @@ START_TEST(heat_declares_its_compulsory_work)
 	ck_assert_int_eq(apod_params_set(&heat_workload, d, "size", "300x200", "t"), 0);
 	cells = 300.0 * 200.0;
 	ck_assert_ptr_nonnull(heat_workload.work);
-	ck_assert_int_eq(heat_workload.work(d, APOD_PHASE_STEP, &step), 1);
-	ck_assert_int_eq(heat_workload.work(d, APOD_PHASE_PROBE(0), &stats), 1);
-	ck_assert_int_eq(heat_workload.work(d, APOD_PHASE_PROBE(1), &zones), 1);
-	ck_assert_int_eq(heat_workload.work(d, APOD_PHASE_REPORT(2), &report), 0);
+	ck_assert_int_eq(heat_workload.work(d, NULL, "genTimeStep", &step), 1);
+	ck_assert_int_eq(heat_workload.work(d, NULL, "calcStats", &stats), 1);
+	ck_assert_int_eq(heat_workload.work(d, NULL, "calcSummaryData", &zones), 1);
+	ck_assert_int_eq(heat_workload.work(d, NULL, APOD_PHASE_REPORT_NAME, &report), 0);
+	ck_assert_int_eq(heat_workload.work(d, NULL, "noSuchPhase", &report), 0);
 	ck_assert_double_eq(step.bytes + stats.bytes, 2 * per_value * cells);
 	if (per_value == 4)
 		ck_assert_double_eq(step.bytes / cells, 8);
@@ -212,28 +213,28 @@ END_TEST
  * n-body does N^2 interactions of 20 operations and one rsqrt; Monte Carlo
  * 44 FP64 operations a path a monitoring date plus 52 a path. */
 static struct apod_work work_of(const struct apod_workload *w, const char *key, const char *n,
-                                int phase)
+                                const char *phase)
 {
 	void *p = apod_params_new(w);
 	struct apod_work k = { 0 };
 	ck_assert_ptr_nonnull(p);
 	ck_assert_int_eq(apod_params_set(w, p, key, n, "t"), 0);
 	ck_assert_ptr_nonnull(w->work);
-	ck_assert_int_eq(w->work(p, phase, &k), 1);
+	ck_assert_int_eq(w->work(p, NULL, phase, &k), 1);
 	free(p);
 	return k;
 }
 
 START_TEST(every_workload_declares_its_compulsory_work)
 {
-	struct apod_work k = work_of(&particles_workload, "n", "1000", APOD_PHASE_STEP);
+	struct apod_work k = work_of(&particles_workload, "n", "1000", "moveParticles");
 	ck_assert_double_eq(k.bytes, 32 * 1000.0);
 	ck_assert_double_eq(k.flops32, 16 * 1000.0);
-	k = work_of(&nbody_workload, "n", "1000", APOD_PHASE_STEP);
+	k = work_of(&nbody_workload, "n", "1000", "computeForces");
 	ck_assert_double_eq(k.flops32, 16 * 1000.0 * 1000.0);   /* not the convention's 20 */
 	ck_assert_double_eq(k.special, 1000.0 * 1000.0);
 	ck_assert_double_eq(k.bytes, 2 * 28 * 1000.0);
-	k = work_of(&montecarlo_workload, "paths_per_batch", "1000", APOD_PHASE_STEP);
+	k = work_of(&montecarlo_workload, "paths_per_batch", "1000", "simulateBatch");
 	ck_assert_double_eq(k.flops64, 1000.0 * (64 * 44.0 + 52));   /* the default 64 dates */
 	ck_assert_double_eq(k.bytes, 0);
 }

@@ -40,9 +40,10 @@ struct churn {
 	volatile char sink;
 };
 
-static void *churn_create(const void *problem)
+static void *churn_create(const struct apod_stage *stage, const void *problem)
 {
 	struct churn *s = apod_state_alloc(sizeof *s, "churn");
+	(void)stage;
 	(void)problem;
 	if (s)
 		s->created = ++created;
@@ -50,10 +51,13 @@ static void *churn_create(const void *problem)
 }
 
 /* The unported phase: a large buffer allocated, touched and freed. */
-static int churn_step(void *ctx)
+static int churn_step(void *ctx, int phase, long step, long steps)
 {
 	struct churn *s = ctx;
 	char *b = malloc(CHURN_BYTES);
+	(void)phase;
+	(void)step;
+	(void)steps;
 	if (!b)
 		return apod_fail("churn: out of memory");
 	memset(b, 1, CHURN_BYTES);
@@ -71,17 +75,16 @@ static int churn_fetch(void *ctx, int a, void *dst)
 	return 0;
 }
 
-static const struct apod_stage churn_serial = {
-	APOD_STAGE_SERIAL,
-	.about = "the reference",
+static const struct apod_stage_ops churn_ops = {
 	.create = churn_create, .step = churn_step, .fetch = churn_fetch, .destroy = free,
+};
+static const struct apod_stage churn_serial = {
+	APOD_STAGE_SERIAL, .about = "the reference", .ops = &churn_ops,
 };
 /* The same code, second: it ports nothing, so serial's time binds it. */
 static const struct apod_stage churn_again = {
 	.name = "again", .about = "serial's code again, run second",
-	.available = apod_available_always, .width = apod_width_one,
-	.runs_on = APOD_RUNS_HOST_CORE,
-	.create = churn_create, .step = churn_step, .fetch = churn_fetch, .destroy = free,
+	.runs_on = APOD_RUNS_HOST_CORE, .ops = &churn_ops,
 };
 static const struct apod_stage *const churn_stages[] = { &churn_serial, &churn_again, NULL };
 
@@ -99,6 +102,7 @@ static int one(const void *params, size_t dims[2])
 	dims[0] = 1;
 	return 1;
 }
+static const struct apod_phase churn_phases[] = { { "churnStep" }, { NULL } };
 static const struct apod_array churn_arrays[] = {
 	{ .name = "created", .dtype = APOD_F64, .shape = one, .compare = APOD_COMPARE_EXACT },
 	{ .name = NULL },
@@ -115,7 +119,7 @@ static const struct apod_workload churn = {
 	.params = churn_keys, .params_size = sizeof(struct churn_params),
 	.steps = churn_steps, .title = churn_title,
 	.problem_create = churn_problem, .problem_destroy = free,
-	.step_phase = "churnStep", .arrays = churn_arrays, .stages = churn_stages,
+	.phases = churn_phases, .arrays = churn_arrays, .stages = churn_stages,
 };
 static const struct apod_workload *const churn_workloads[] = { &churn, NULL };
 static const struct apod_program churn_program = {

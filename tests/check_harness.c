@@ -19,7 +19,6 @@
 #include "cpu/harness/run.h"
 #include "cpu/harness/sol.h"
 #include "cpu/harness/trace_book.h"
-#include "cpu/harness/upgrade.h"
 #include "cpu/harness/verify.h"
 #include "check_run.h"
 #include "constant_readers.h"
@@ -43,10 +42,11 @@ static void *count_problem(const void *params)
 	return copy;
 }
 
-static void *count_create(const void *problem)
+static void *count_create(const struct apod_stage *s, const void *problem)
 {
 	const struct count_params *p = problem;
 	struct count_ctx *c = calloc(1, sizeof *c);
+	(void)s;
 	if (!c || !(c->x = calloc((size_t)p->n, sizeof *c->x))) {
 		free(c);
 		return NULL;
@@ -55,25 +55,41 @@ static void *count_create(const void *problem)
 	return c;
 }
 
-static int count_step(void *ctx)
+static int count_add(struct count_ctx *c)
 {
-	struct count_ctx *c = ctx;
 	for (long i = 0; i < c->p->n; i++)
 		c->x[i] += (double)i * c->p->scale;
 	return 0;
 }
 
-static int count_probe(void *ctx, int k, double *const *rows)
+static int count_step(void *ctx, int phase, long step, long steps)
 {
-	struct count_ctx *c = ctx;
+	(void)phase;
+	(void)step;
+	(void)steps;
+	return count_add(ctx);
+}
+
+static void count_rows(struct count_ctx *c, double *sum, double *items)
+{
 	double s = 0;
-	(void)k;
 	for (long i = 0; i < c->p->n; i++)
 		s += c->x[i];
+	*sum = s;
+	*items = (double)c->p->n;   /* an invariant: never changes */
+}
+
+static int count_probe(void *ctx, int k, long step, long row, void *const *rows)
+{
+	double sum, items;
+	(void)k;
+	(void)step;
+	(void)row;
+	count_rows(ctx, &sum, &items);
 	if (rows[0])
-		rows[0][0] = s;
+		((double *)rows[0])[0] = sum;
 	if (rows[1])
-		rows[1][0] = (double)c->p->n;   /* an invariant: never changes */
+		((double *)rows[1])[0] = items;
 	return 0;
 }
 
@@ -123,18 +139,24 @@ static int count_shape(const void *p, size_t dims[2])
 	return 1;
 }
 
-static void tight(const void *p, int any_float, int column, struct apod_tol *t)
+static void tight(const void *p, const void *problem, int any_float, int column,
+                  enum apod_compare kind, struct apod_tol *t)
 {
 	(void)p;
+	(void)problem;
 	(void)any_float;
 	(void)column;
+	(void)kind;
 	t->atol = 1e-9;
 	t->rtol = 1e-12;
 }
 
+static const struct apod_stage_ops count_ops = {
+	.create = count_create, .step = count_step, .probe = count_probe, .fetch = count_fetch,
+	.destroy = count_destroy,
+};
 static const struct apod_stage count_serial = {
-	.name = "serial", .about = "the reference", .available = apod_available_always, .create = count_create,
-	.step = count_step, .probe = count_probe, .fetch = count_fetch, .destroy = count_destroy,
+	APOD_STAGE_SERIAL, .about = "the reference", .ops = &count_ops,
 };
 static const struct apod_stage *const count_stages[] = { &count_serial, NULL };
 static const struct apod_param count_keys[] = {
@@ -146,15 +168,16 @@ static const struct apod_param count_keys[] = {
 	  .offset = offsetof(struct count_params, scale) },
 	{ .key = NULL },
 };
+static const struct apod_phase count_phases[] = { { "add" }, { NULL } };
 static const struct apod_probe count_probes[] = { { .name = "sum", .every = every_step }, { NULL } };
 static const struct apod_array count_arrays[] = {
-	{ .name = "x", .dtype = APOD_F64, .shape = count_shape, .compare = APOD_COMPARE_EXACT },
+	{ .name = "x", .shape = count_shape, .compare = APOD_COMPARE_EXACT },
 	{ .name = NULL },
 };
 static const struct apod_series count_series[] = {
-	{ .name = "sum", .probe = 0, .columns = one_column, .column_names = "sum",
+	{ .name = "sum", .probe = "sum", .column_names = "sum",
 	  .compare = APOD_COMPARE_CLOSE, .tolerance = tight },
-	{ .name = "items", .probe = 0, .columns = one_column, .column_names = "n",
+	{ .name = "items", .probe = "sum", .column_names = "n",
 	  .compare = APOD_COMPARE_DRIFT, .tolerance = tight },
 	{ .name = NULL },
 };
@@ -165,10 +188,18 @@ static struct apod_workload count_workload(void)
 		.version = APOD_WORKLOAD_VERSION, .name = "count", .about = "a test",
 		.params_size = sizeof(struct count_params), .params = count_keys,
 		.steps = count_steps, .problem_create = count_problem, .problem_destroy = free,
-		.step_phase = "add", .probes = count_probes, .arrays = count_arrays,
+		.phases = count_phases, .probes = count_probes, .arrays = count_arrays,
 		.series = count_series, .stages = count_stages,
 	};
 	return w;
+}
+
+/* Phase `name`'s number in w, which must have it. */
+static int phase_of(const struct apod_workload *w, const char *name)
+{
+	int i = apod_phase_number(w, name);
+	ck_assert_msg(i >= 0, "workload %s has no phase '%s'", w->name, name);
+	return i;
 }
 
 static void refused(const struct apod_workload *w, const char *fragment)
@@ -196,20 +227,15 @@ START_TEST(nonsense_is_refused_at_registration)
 		{ .key = NULL },
 	};
 	static const struct apod_series same_name[] = {
-		{ .name = "x", .probe = 0, .columns = one_column, .compare = APOD_COMPARE_EXACT },
-		{ .name = NULL },
-	};
-	static const struct apod_series five_for_four[] = {
-		{ .name = "s", .probe = 0, .ncolumns = 5, .column_names = "a,b,c,d",
-		  .compare = APOD_COMPARE_EXACT },
+		{ .name = "x", .probe = "sum", .columns = one_column, .compare = APOD_COMPARE_EXACT },
 		{ .name = NULL },
 	};
 	static const struct apod_series empty_name[] = {
-		{ .name = "s", .probe = 0, .ncolumns = 3, .column_names = "a,,c", .compare = APOD_COMPARE_EXACT },
+		{ .name = "s", .probe = "sum", .column_names = "a,,c", .compare = APOD_COMPARE_EXACT },
 		{ .name = NULL },
 	};
 	static const struct apod_series bad_probe[] = {
-		{ .name = "s", .probe = 3, .columns = one_column, .compare = APOD_COMPARE_EXACT },
+		{ .name = "s", .probe = "nosuchprobe", .columns = one_column, .compare = APOD_COMPARE_EXACT },
 		{ .name = NULL },
 	};
 	ck_assert_int_eq(apod_workload_check(&w), 0);
@@ -224,7 +250,7 @@ START_TEST(nonsense_is_refused_at_registration)
 	refused(&w, "two stages are called 'serial'");
 	w = count_workload();
 	w.arrays = no_arrays;
-	/* Revision 3: series alone are outputs enough; nothing at all is not. */
+	/* Series alone are outputs enough; nothing at all is not. */
 	ck_assert_int_eq(apod_workload_check(&w), 0);
 	w.series = NULL;
 	refused(&w, "declares no outputs");
@@ -236,23 +262,50 @@ START_TEST(nonsense_is_refused_at_registration)
 	w = count_workload();
 	w.series = same_name;
 	refused(&w, "two outputs are called 'x'");
+	/* A series is filled by a probe named in the probes' table. */
 	w.series = bad_probe;
-	refused(&w, "names probe 3");
+	refused(&w, "nosuchprobe");
 	/* The header of NAME.csv names every value of a row, or apod verify
 	 * would refuse the file the run wrote. */
-	w.series = five_for_four;
-	refused(&w, "4 column names ('a,b,c,d') for ncolumns = 5");
 	w.series = empty_name;
 	refused(&w, "has an empty name");
 	w = count_workload();
 	w.version = APOD_WORKLOAD_VERSION + 1;
-	refused(&w, "interface version");
+	refused(&w, "revision 4");
 	w = count_workload();
 	w.name = "Bad Name";
 	refused(&w, "a name must be");
 	w = count_workload();
 	w.steps = NULL;
 	refused(&w, "are required");
+	/* A step of no phases at all. */
+	w = count_workload();
+	w.phases = NULL;
+	ck_assert_int_eq(apod_workload_check(&w), -1);
+}
+END_TEST
+
+/* Revisions 1 to 3 are not read: a workload compiled against one of them
+ * is refused at registration, with the revision it must be ported to, and
+ * apod_main refuses the program before it parses an option. */
+START_TEST(an_older_revision_is_refused_by_name)
+{
+	struct apod_workload w = count_workload();
+	const struct apod_workload *ws[] = { &w, NULL };
+	struct apod_program prog = { .name = "test", .workloads = ws };
+	char *argv[] = { "test", "workloads", NULL };
+	for (int version = 1; version <= 3; version++) {
+		w.version = version;
+		refused(&w, "revision 4");
+		ck_assert_int_eq(apod_main(2, argv, &prog), APOD_EXIT_FAIL);
+		ck_assert_msg(strstr(apod_failure(), "revision 4") != NULL, "version %d: %s", version,
+		              apod_failure());
+	}
+	w.version = 0;
+	refused(&w, "revision 4");
+	w.version = APOD_WORKLOAD_VERSION;
+	ck_assert_int_eq(apod_workload_check(&w), 0);
+	ck_assert_int_eq(apod_main(2, argv, &prog), APOD_EXIT_OK);
 }
 END_TEST
 
@@ -332,15 +385,17 @@ START_TEST(more_keys_than_the_limit_are_refused)
 }
 END_TEST
 
-/* Revision 2: a stage of several processes.  Stand-ins for the link
- * between them: this process is not the reporter, and agreeing is just
- * passing its own verdict on (no other process to hear from). */
-static int not_reporter(void)
+/* A stage of several processes.  Stand-ins for the link between them:
+ * this process is not the reporter, and agreeing is just passing its own
+ * verdict on (no other process to hear from). */
+static int not_reporter(const struct apod_stage *s)
 {
+	(void)s;
 	return 0;
 }
-static int agree_alone(int failed)
+static int agree_alone(const struct apod_stage *s, int failed)
 {
+	(void)s;
 	return failed ? -1 : 0;
 }
 static int no_snapshot_begin(void *ctx, int a)
@@ -360,26 +415,26 @@ static int no_snapshot_stream(void *ctx, int (*sink)(const void *, size_t, void 
 START_TEST(a_process_that_does_not_report_writes_nothing)
 {
 	struct apod_workload w = count_workload();
-	struct apod_stage ranks = count_serial;
+	struct apod_stage_ops ranks_ops = count_ops;
+	struct apod_stage ranks = { .name = "ranks", .about = "x", .needs = "MPI", .ops = &ranks_ops };
 	const struct apod_stage *ladder[] = { &count_serial, &ranks, NULL };
 	struct count_params *p = apod_params_new(&w);
 	char dir[] = "/tmp/apod-harness-XXXXXX", cmd[96];
 	struct apod_run r;
 	void *problem;
 
-	ranks.name = "ranks";
-	ranks.reporter = not_reporter;
-	ranks.agree = agree_alone;
+	ranks_ops.reporter = not_reporter;
+	ranks_ops.agree = agree_alone;
 	w.stages = ladder;
 	ck_assert_int_eq(apod_workload_check(&w), 0);
-	ranks.agree = NULL;
+	ranks_ops.agree = NULL;
 	refused(&w, "one of reporter and agree");
-	ranks.agree = agree_alone;
-	ranks.snapshot_begin = no_snapshot_begin;
-	ranks.snapshot_stream = no_snapshot_stream;
+	ranks_ops.agree = agree_alone;
+	ranks_ops.snapshot_begin = no_snapshot_begin;
+	ranks_ops.snapshot_stream = no_snapshot_stream;
 	refused(&w, "cannot stream snapshots");
-	ranks.snapshot_begin = NULL;
-	ranks.snapshot_stream = NULL;
+	ranks_ops.snapshot_begin = NULL;
+	ranks_ops.snapshot_stream = NULL;
 
 	/* It runs the whole loop, fetch included, and writes no file. */
 	ck_assert_ptr_nonnull(p);
@@ -391,18 +446,11 @@ START_TEST(a_process_that_does_not_report_writes_nothing)
 	apod_run_free(&r);
 	snprintf(cmd, sizeof cmd, "test -z \"$(ls -A %s)\"", dir);
 	ck_assert_msg(system(cmd) == 0, "a process that does not report wrote into %s", dir);
-	/* A workload of revision 1 has no such members: its stages are read
-	 * with revision 1's size (upgrade.h), and every process reports. */
-	{
-		const struct apod_stage *st[] = { &count_serial, &ranks, NULL };
-		const struct apod_workload *u;
-		w.version = 1;
-		w.stages = st;
-		ck_assert_ptr_nonnull(u = apod_workload_upgrade(&w));
-		ck_assert_ptr_null(u->stages[1]->reporter);
-		ck_assert_int_eq(apod_stage_reporter(u, u->stages[1]), 1);
-		apod_workload_upgrade_free(u, &w);
-	}
+	/* A stage of one process reports. */
+	ck_assert_int_eq(apod_stage_reporter(&w, &count_serial), 1);
+	/* A stage this build left out (no ops) is described all the same. */
+	ranks.ops = NULL;
+	ck_assert_int_eq(apod_workload_check(&w), 0);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	ck_assert_int_eq(system(cmd), 0);
 	w.problem_destroy(problem);
@@ -432,8 +480,18 @@ START_TEST(a_workload_runs_writes_reads_and_verifies)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	ck_assert_ptr_nonnull(problem = w.problem_create(p));
 	ck_assert_int_eq(apod_simulate(&w, &count_serial, p, problem, dir, 0, &a), 0);
-	ck_assert_int_eq(a.nphases, 6);   /* setup, add, sum, writeSnapshot, fetchResults, writeReport */
-	ck_assert_str_eq(apod_phase_name(&w, 2), "sum");
+	/* setup, add, sum, writeSnapshot, fetchResults, writeReport: each once. */
+	ck_assert_int_eq(a.nphases, 6);
+	ck_assert_int_eq(apod_phase_total(&w), 6);
+	{
+		static const char *const names[] = { "setup", "add", "sum", "writeSnapshot",
+		                                     "fetchResults", "writeReport" };
+		unsigned seen = 0;
+		for (int i = 0; i < 6; i++)
+			seen |= 1u << phase_of(&w, names[i]);
+		ck_assert_uint_eq(seen, 0x3fu);
+		ck_assert_int_eq(apod_phase_number(&w, "nosuchphase"), -1);
+	}
 	ck_assert_double_eq(a.series[0].v[3], 4 * (0 + 1 + 2 + 3 + 4));
 	ck_assert_int_eq(apod_results_load(dir, ws, &back, &b), 0);
 	ck_assert_int_eq(((struct count_params *)back)->n, 5);
@@ -459,13 +517,19 @@ START_TEST(a_workload_runs_writes_reads_and_verifies)
 }
 END_TEST
 
-/* A series whose column count comes from the deck is held to its names
- * when a run is set up: one column from columns(), two names. */
-START_TEST(column_names_match_the_deck_s_columns)
+/* A series is as wide as its column names, or where it has none, as
+ * columns() says for the deck (headers numbered after column_prefix). */
+static int n_columns(const void *params)
+{
+	return (int)((const struct count_params *)params)->n;
+}
+
+START_TEST(a_series_is_as_wide_as_its_names_or_the_deck_says)
 {
 	struct apod_workload w = count_workload();
-	static const struct apod_series two_names[] = {
-		{ .name = "sum", .probe = 0, .columns = one_column, .column_names = "sum,extra",
+	static const struct apod_series widths[] = {
+		{ .name = "two", .probe = "sum", .column_names = "sum,extra", .compare = APOD_COMPARE_EXACT },
+		{ .name = "bins", .probe = "sum", .columns = n_columns, .column_prefix = "bin",
 		  .compare = APOD_COMPARE_EXACT },
 		{ .name = NULL },
 	};
@@ -473,12 +537,16 @@ START_TEST(column_names_match_the_deck_s_columns)
 	struct apod_run r;
 	ck_assert_ptr_nonnull(p);
 	ck_assert_int_eq(apod_run_alloc(&r, &w, p), 0);
+	ck_assert_int_eq(r.series[0].cols, 1);
+	ck_assert_int_eq(r.series[0].rows, 4);
 	apod_run_free(&r);
-	w.series = two_names;
+	w.series = widths;
 	ck_assert_int_eq(apod_workload_check(&w), 0);
-	ck_assert_int_eq(apod_run_alloc(&r, &w, p), -1);
-	ck_assert_msg(strstr(apod_failure(), "name 2 columns, but columns() gives 1") != NULL, "%s",
-	              apod_failure());
+	ck_assert_int_eq(apod_params_set(&w, p, "n", "7", "t"), 0);
+	ck_assert_int_eq(apod_run_alloc(&r, &w, p), 0);
+	ck_assert_int_eq(r.series[0].cols, 2);
+	ck_assert_int_eq(r.series[1].cols, 7);
+	apod_run_free(&r);
 	free(p);
 }
 END_TEST
@@ -488,29 +556,37 @@ END_TEST
 START_TEST(device_marks_come_in_pairs)
 {
 	struct apod_workload w = count_workload();
-	struct apod_stage timed = count_serial;
+	struct apod_stage_ops timed_ops = count_ops;
+	struct apod_stage timed = { APOD_STAGE_SERIAL, .about = "x", .ops = &timed_ops };
 	const struct apod_stage *stages[] = { &timed, NULL };
 	struct count_params *p = apod_params_new(&w);
 	void *problem;
 	struct apod_run r;
-	timed.mark = count_mark;
-	timed.device_seconds = count_device;
+	int setup, add, sum, fetch, report;
+	timed_ops.mark = count_mark;
+	timed_ops.device_seconds = count_device;
 	w.stages = stages;
 	ck_assert_int_eq(apod_workload_check(&w), 0);
+	setup = phase_of(&w, APOD_PHASE_SETUP_NAME);
+	add = phase_of(&w, "add");
+	sum = phase_of(&w, "sum");
+	fetch = phase_of(&w, APOD_PHASE_FETCH_NAME);
+	report = phase_of(&w, APOD_PHASE_REPORT_NAME);
 	ck_assert_ptr_nonnull(problem = w.problem_create(p));
 	ck_assert_int_eq(apod_simulate(&w, &timed, p, problem, NULL, 0, &r), 0);
 	ck_assert_int_eq(marks_bad, 0);
-	ck_assert_int_eq(marks_done[0], 0);              /* setup: no context yet */
-	ck_assert_int_eq(marks_done[1], 4);              /* the step, every step */
-	ck_assert_int_eq(marks_done[2], 4);              /* the probe, every step */
-	ck_assert_int_eq(marks_done[4], 1);              /* fetchResults */
-	ck_assert_int_eq(marks_done[5], 0);              /* writeReport: the harness's */
+	ck_assert_int_eq(marks_done[setup], 0);          /* setup: no context yet */
+	ck_assert_int_eq(marks_done[add], 4);            /* the step, every step */
+	ck_assert_int_eq(marks_done[sum], 4);            /* the probe, every step */
+	ck_assert_int_eq(marks_done[fetch], 1);          /* fetchResults */
+	ck_assert_int_eq(marks_done[report], 0);         /* writeReport: the harness's */
 	ck_assert(r.has_device);
-	ck_assert_double_eq_tol(r.device[1], 4e-3, 1e-12);
-	ck_assert(apod_device_timed(&r, 1) && !apod_device_timed(&r, 0) && !apod_device_timed(&r, 5));
-	ck_assert_double_eq_tol(apod_attributed(&r, 1), 4e-3, 1e-12);
+	ck_assert_double_eq_tol(r.device[add], 4e-3, 1e-12);
+	ck_assert(apod_device_timed(&r, add) && !apod_device_timed(&r, setup) &&
+	          !apod_device_timed(&r, report));
+	ck_assert_double_eq_tol(apod_attributed(&r, add), 4e-3, 1e-12);
 	/* Half a workload's stage declares device timing: refused. */
-	timed.device_seconds = NULL;
+	timed_ops.device_seconds = NULL;
 	ck_assert_int_eq(apod_workload_check(&w), -1);
 	ck_assert_ptr_nonnull(strstr(apod_failure(), "mark and device_seconds"));
 	apod_run_free(&r);
@@ -570,7 +646,7 @@ START_TEST(trace_book_sums_work_by_phase)
 }
 END_TEST
 
-/* ---- revision 3 ---------------------------------------------------------- */
+/* ---- a device stage's plumbing ------------------------------------------ */
 
 /* A stage that is told its step and keeps its probe's rows until they are
  * collected, as a device stage would: the same results as count_serial. */
@@ -581,10 +657,10 @@ struct deferred_ctx {
 	long bad;
 };
 
-static void *deferred_create(const void *problem)
+static void *deferred_create(const struct apod_stage *s, const void *problem)
 {
 	struct deferred_ctx *d = calloc(1, sizeof *d);
-	struct count_ctx *c = count_create(problem);
+	struct count_ctx *c = count_create(s, problem);
 	if (!d || !c) {
 		free(d);
 		count_destroy(c);
@@ -595,25 +671,22 @@ static void *deferred_create(const void *problem)
 	return d;
 }
 
-static int deferred_step_at(void *ctx, long step, long steps)
+static int deferred_step(void *ctx, int phase, long step, long steps)
 {
 	struct deferred_ctx *d = ctx;
-	d->bad += step != d->last_step + 1;
+	d->bad += phase != 0 || step != d->last_step + 1;
 	d->last_step = step;
 	d->steps_seen = steps;
-	return count_step(&d->c);
+	return count_add(&d->c);
 }
 
-static int deferred_defer(void *ctx, int k, long step, long row)
+/* rows is NULL for a stage with collect: the row stays here. */
+static int deferred_probe(void *ctx, int k, long step, long row, void *const *rows)
 {
 	struct deferred_ctx *d = ctx;
-	double *rows[2] = { d->kept[row % 3], d->kept[row % 3] + 1 }, r0, r1;
-	double *out[2] = { &r0, &r1 };
-	d->bad += step != d->last_step;
-	if (count_probe(&d->c, k, out))
-		return -1;
-	*rows[0] = r0;
-	*rows[1] = r1;
+	double *kept = d->kept[row % 3];
+	d->bad += k != 0 || rows != NULL || step != d->last_step || row != step - 1;
+	count_rows(&d->c, &kept[0], &kept[1]);
 	return 0;
 }
 
@@ -652,10 +725,14 @@ static void deferred_destroy(void *ctx)
 START_TEST(steps_told_their_index_and_probes_deferred)
 {
 	struct apod_workload w = count_workload();
+	struct apod_stage_ops deferred_ops = {
+		.create = deferred_create, .step = deferred_step, .probe = deferred_probe,
+		.fetch = deferred_fetch, .destroy = deferred_destroy,
+		.defer_rows = 3, .collect = deferred_collect,
+	};
 	struct apod_stage deferred = {
-		.name = "deferred", .about = "x", .available = apod_available_always, .create = deferred_create,
-		.step_at = deferred_step_at, .fetch = deferred_fetch, .destroy = deferred_destroy,
-		.defer_rows = 3, .probe_defer = deferred_defer, .probe_collect = deferred_collect,
+		.name = "deferred", .about = "x", .ports = "add,sum", .runs_on = APOD_RUNS_DEVICE,
+		.ops = &deferred_ops,
 	};
 	const struct apod_stage *stages[] = { &count_serial, &deferred, NULL };
 	struct count_params *p;
@@ -681,69 +758,16 @@ START_TEST(steps_told_their_index_and_probes_deferred)
 		ck_assert_int_eq(b.series[0].step[r], r + 1);
 	}
 	ck_assert_int_eq(apod_verify(p, &a, &b, &v), 1);
-	/* The three members go together. */
-	deferred.probe_collect = NULL;
-	refused(&w, "go together");
+	/* defer_rows and collect go together. */
+	deferred_ops.collect = NULL;
+	ck_assert_int_eq(apod_workload_check(&w), -1);
+	deferred_ops.collect = deferred_collect;
+	deferred_ops.defer_rows = 0;
+	ck_assert_int_eq(apod_workload_check(&w), -1);
 	apod_run_free(&a);
 	apod_run_free(&b);
 	w.problem_destroy(problem);
 	free(p);
-}
-END_TEST
-
-/* A workload compiled against revision 2 is read with revision 2's element
- * sizes: its tables are copied here as that compiler laid them out. */
-#define V2_SIZE(type, first_new) \
-	((offsetof(type, first_new) + _Alignof(type) - 1) / _Alignof(type) * _Alignof(type))
-
-static void *v2_table(const void *table, size_t now, size_t old, size_t n)
-{
-	char *t = calloc(n + 1, old);
-	for (size_t i = 0; t && i < n; i++)
-		memcpy(t + i * old, (const char *)table + i * now, old);
-	return t;
-}
-
-START_TEST(an_older_workload_is_read_in_its_own_layout)
-{
-	struct apod_workload w = count_workload();
-	struct apod_stage omp = count_serial;
-	const struct apod_stage *stages[3];
-	char *argv[] = { "test", "workloads", "--workload=count", NULL };
-	const struct apod_workload *ws[] = { NULL, NULL };
-	struct apod_program prog = { .name = "test", .workloads = ws };
-	void *params = v2_table(count_keys, sizeof(struct apod_param),
-	                        V2_SIZE(struct apod_param, choices), 3);
-	void *arrays = v2_table(count_arrays, sizeof(struct apod_array),
-	                        V2_SIZE(struct apod_array, tolerance_of), 1);
-	void *series = v2_table(count_series, sizeof(struct apod_series),
-	                        V2_SIZE(struct apod_series, ncolumns), 2);
-	void *v2_serial = v2_table(&count_serial, sizeof count_serial,
-	                           V2_SIZE(struct apod_stage, role), 1);
-	void *v2_omp;
-	void *v2 = calloc(1, sizeof w);
-	omp.name = "omp";
-	v2_omp = v2_table(&omp, sizeof omp, V2_SIZE(struct apod_stage, role), 1);
-	ck_assert_ptr_nonnull(params);
-	ck_assert_ptr_nonnull(v2);
-	stages[0] = v2_serial;
-	stages[1] = v2_omp;
-	stages[2] = NULL;
-	w.version = 2;
-	w.params = params;
-	w.arrays = arrays;
-	w.series = series;
-	w.stages = stages;
-	memcpy(v2, &w, V2_SIZE(struct apod_workload, work));
-	ck_assert_int_eq(apod_workload_check(v2), 0);
-	ws[0] = v2;
-	ck_assert_int_eq(apod_main(3, argv, &prog), APOD_EXIT_OK);
-	free(params);
-	free(arrays);
-	free(series);
-	free(v2_serial);
-	free(v2_omp);
-	free(v2);
 }
 END_TEST
 
@@ -784,10 +808,12 @@ START_TEST(a_choice_key_takes_only_its_choices)
 END_TEST
 
 /* The speed of light: the tightest resource's term, and a stage held to it. */
-static int count_work(const void *params, int phase, struct apod_work *wk)
+static int count_work(const void *params, const void *problem, const char *phase,
+                      struct apod_work *wk)
 {
 	double n = (double)((const struct count_params *)params)->n;
-	if (phase != APOD_PHASE_STEP)
+	(void)problem;
+	if (strcmp(phase, "add"))
 		return 0;
 	wk->bytes = 16 * n;          /* x read and written */
 	wk->flops64 = n;
@@ -800,7 +826,8 @@ START_TEST(the_speed_of_light_bounds_and_checks_itself)
 	                        .h2d_bytes = 2e9, .d2h_bytes = 1e9 };
 	struct apod_sol_ceiling c = { .bytes = 1e12, .flops32 = 1e12, .flops64 = 0, .special = 1e9 };
 	struct apod_workload w = count_workload();
-	struct apod_stage gpu = count_serial;
+	struct apod_stage gpu = { .name = "gpu", .about = "x", .ports = "add", .runs_on = APOD_RUNS_DEVICE,
+	                          .ops = &count_ops };
 	struct apod_sol_machine m = { .have_host = 1, .have_device = 1,
 	                              .core = { .bytes = 1e10, .flops64 = 1e10 },
 	                              .cores = { .bytes = 4e10, .flops64 = 8e10 },
@@ -809,6 +836,7 @@ START_TEST(the_speed_of_light_bounds_and_checks_itself)
 	struct apod_run serial = { 0 }, run = { 0 };
 	struct apod_sol sol;
 	struct count_params prm = { .n = 1000000, .steps = 10, .scale = 1 };
+	int add, sum, setup;
 
 	/* The largest term, never the sum: 0.1 s of special functions. */
 	ck_assert_double_eq_tol(apod_sol_seconds(&wk, &c, 0, 1e10, 1e10), 0.1, 1e-12);
@@ -816,21 +844,21 @@ START_TEST(the_speed_of_light_bounds_and_checks_itself)
 	ck_assert_double_eq_tol(apod_sol_seconds(&wk, &c, 1, 1e10, 1e10), 0.2, 1e-12);
 
 	w.work = count_work;
-	gpu.name = "gpu";
-	gpu.ports = APOD_PORTS_STEP;
-	gpu.runs_on = APOD_RUNS_DEVICE;
+	add = phase_of(&w, "add");
+	sum = phase_of(&w, "sum");
+	setup = phase_of(&w, APOD_PHASE_SETUP_NAME);
 	serial.w = run.w = &w;
 	serial.nphases = run.nphases = apod_phase_count(&w);
 	serial.steps = run.steps = 10;
 	run.width = 0;
 	/* serial: 1.0 s stepping, 0.5 s elsewhere; the step's light on one core
 	 * is 10 x 16e6 B / 1e10 B/s = 16 ms. */
-	serial.phase[1] = 1.0;
-	serial.phase[2] = 0.5;
+	serial.phase[add] = 1.0;
+	serial.phase[sum] = 0.5;
 	serial.total = 1.5;
 	ck_assert_int_eq(apod_sol_eval(&w, &prm, &count_serial, 1, &serial, &serial, &m, &sol), 0);
 	ck_assert_int_eq(sol.have, 1);
-	ck_assert_double_eq_tol(sol.phase[1], 0.016, 1e-12);
+	ck_assert_double_eq_tol(sol.phase[add], 0.016, 1e-12);
 	ck_assert_double_eq_tol(sol.bound, 0.516, 1e-12);
 	ck_assert_double_eq_tol(sol.reached, 0.516 / 1.5, 1e-12);
 	ck_assert_uint_eq(sol.faster, 0);
@@ -841,37 +869,37 @@ START_TEST(the_speed_of_light_bounds_and_checks_itself)
 	ck_assert_double_eq_tol(sol.loop_reached, 0.516 / 1.5, 1e-12);
 	/* A device stage: 16e7 B at 1e12 B/s is 160 us; the probe stays at
 	 * serial's 0.5 s, so no speedup beyond 1.5 / 0.50016. */
-	run.phase[1] = 0.001;
-	run.phase[2] = 0.5;
+	run.phase[add] = 0.001;
+	run.phase[sum] = 0.5;
 	run.total = 0.501;
 	ck_assert_int_eq(apod_sol_eval(&w, &prm, &gpu, 0, &serial, &run, &m, &sol), 0);
-	ck_assert_double_eq_tol(sol.phase[1], 1.6e-4, 1e-15);
+	ck_assert_double_eq_tol(sol.phase[add], 1.6e-4, 1e-15);
 	ck_assert_double_eq_tol(sol.speedup, 1.5 / 0.50016, 1e-9);
 	ck_assert_double_eq_tol(sol.n, 1.0 / 1.6e-4, 1e-6);
 	/* The loop without setup and I/O: setup's 2 s count in the total and
 	 * its reach, not in the loop's (the probe is not ported: serial's). */
-	run.phase[0] = 2.0;
+	run.phase[setup] = 2.0;
 	run.total = 2.501;
 	ck_assert_int_eq(apod_sol_eval(&w, &prm, &gpu, 0, &serial, &run, &m, &sol), 0);
 	ck_assert_double_eq_tol(sol.loop_bound, 0.50016, 1e-12);
 	ck_assert_double_eq_tol(sol.loop_time, 0.501, 1e-12);
 	ck_assert_double_eq_tol(sol.loop_reached, 0.50016 / 0.501, 1e-12);
 	ck_assert_double_eq_tol(sol.reached, sol.bound / 2.501, 1e-12);
-	run.phase[0] = 0;
+	run.phase[setup] = 0;
 	run.total = 0.501;
 	/* Host clocks that time launches cannot be held to it phase by phase;
 	 * their sum still is: 10 us of steps is faster than light. */
 	ck_assert_uint_eq(sol.faster, 0);
-	run.phase[1] = 1e-5;
+	run.phase[add] = 1e-5;
 	ck_assert_int_eq(apod_sol_eval(&w, &prm, &gpu, 0, &serial, &run, &m, &sol), 0);
-	ck_assert_uint_eq(sol.faster, 1u << 31);
+	ck_assert_uint_eq(sol.faster, APOD_SOL_LOOP);
 	/* Timed on the device, the step is too: held with the probes, since a
 	 * stage may do a probe's work inside its step. */
 	run.has_device = 1;
-	run.device[1] = 1e-5;
-	run.device[2] = 0.25;
+	run.device[add] = 1e-5;
+	run.device[sum] = 0.25;
 	ck_assert_int_eq(apod_sol_eval(&w, &prm, &gpu, 0, &serial, &run, &m, &sol), 0);
-	ck_assert_uint_eq(sol.faster, 1u << 31);
+	ck_assert_uint_eq(sol.faster, APOD_SOL_LOOP);
 	/* The loop's time is then the device's: 10 us stepping, 0.25 s probing
 	 * (the host's 0.5 s held the wait for the device). */
 	ck_assert_double_eq_tol(sol.loop_time, 1e-5 + 0.25, 1e-15);
@@ -893,13 +921,14 @@ END_TEST
 int main(void)
 {
 	const TTest *tests[] = {
-		nonsense_is_refused_at_registration, column_names_match_the_deck_s_columns,
+		nonsense_is_refused_at_registration, an_older_revision_is_refused_by_name,
+		a_series_is_as_wide_as_its_names_or_the_deck_says,
 		a_workload_runs_writes_reads_and_verifies,
 		a_process_that_does_not_report_writes_nothing, apod_main_refuses_a_bad_program,
 		a_key_named_after_an_option_is_refused, more_keys_than_the_limit_are_refused,
 		device_marks_come_in_pairs, trace_book_sums_work_by_phase,
 		steps_told_their_index_and_probes_deferred,
-		an_older_workload_is_read_in_its_own_layout, a_choice_key_takes_only_its_choices,
+		a_choice_key_takes_only_its_choices,
 		the_speed_of_light_bounds_and_checks_itself,
 		NULL,
 	};

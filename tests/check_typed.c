@@ -1,9 +1,9 @@
 /*
- * Revision 3's outputs that the first revisions could not express: integer
- * arrays and series kept, written, read back and gated as integers (a
- * uint64 above 2^53, where a double can no longer tell n from n + 1);
- * tolerances designed from the problem, given it by the gate and by
- * `verify` on two directories; and `verify --any-deck`.
+ * Outputs that are not doubles: integer arrays and series kept, written,
+ * read back and gated as integers (a uint64 above 2^53, where a double can
+ * no longer tell n from n + 1); tolerances designed from the problem, given
+ * it by the gate and by `verify` on two directories; and `verify
+ * --any-deck`.
  */
 #include <check.h>
 #include <stdint.h>
@@ -23,7 +23,7 @@
 #include "check_run.h"
 #include "constant_readers.h"
 
-/* ---- "tally": integer outputs of every kind, stepped with step_at ------- */
+/* ---- "tally": integer outputs of every kind, told the step they are at -- */
 
 struct tally_params {
 	long n, steps, label;
@@ -41,6 +41,7 @@ struct tally_ctx {
 
 static int problems_made, problems_freed;
 static const void *problem_seen;
+static int kind_seen = -1;   /* the comparison near_tol was asked for */
 
 static void *tally_problem_create(const void *params)
 {
@@ -60,17 +61,19 @@ static void tally_problem_destroy(void *problem)
 	free(problem);
 }
 
-static void *tally_create(const void *problem)
+static void *tally_create(const struct apod_stage *s, const void *problem)
 {
 	struct tally_ctx *c = calloc(1, sizeof *c);
+	(void)s;
 	if (c)
 		c->p = problem;
 	return c;
 }
 
-static int tally_step_at(void *ctx, long step, long steps)
+static int tally_step(void *ctx, int phase, long step, long steps)
 {
 	struct tally_ctx *c = ctx;
+	(void)phase;
 	(void)steps;
 	c->step = step;
 	return 0;
@@ -82,11 +85,11 @@ static uint64_t big(long i)
 	return UINT64_MAX - 1000 + (uint64_t)i;
 }
 
-static int tally_probe_at(void *ctx, int k, long step, void *const *rows)
+static int tally_probe(void *ctx, int k, long step, long row, void *const *rows)
 {
 	struct tally_ctx *c = ctx;
 	(void)k;
-	if (step != c->step)
+	if (step != c->step || row != step - 1)
 		return -1;
 	if (rows[0]) {
 		uint64_t *r = rows[0];
@@ -136,27 +139,40 @@ static int shape_2n(const void *p, size_t dims[2])
 }
 
 static void near_tol(const void *params, const void *problem, int any_float, int column,
-                     struct apod_tol *t)
+                     enum apod_compare kind, struct apod_tol *t)
 {
 	(void)params;
 	(void)any_float;
 	(void)column;
 	problem_seen = problem;
+	kind_seen = (int)kind;
 	t->atol = problem ? ((const struct tally_problem *)problem)->atol : 0;
 	t->rtol = 1e300;   /* integers: the relative part does not apply */
 }
 
-static void hist_tol(const void *params, int any_float, int column, struct apod_tol *t)
+static void hist_tol(const void *params, const void *problem, int any_float, int column,
+                     enum apod_compare kind, struct apod_tol *t)
 {
+	(void)problem;
 	(void)any_float;
 	(void)column;
+	(void)kind;
 	t->total = (double)((const struct tally_params *)params)->n;
 	t->frac = 0;
 }
 
+static int three_bins(const void *params)
+{
+	(void)params;
+	return 3;
+}
+
+static const struct apod_stage_ops tally_ops = {
+	.create = tally_create, .step = tally_step, .probe = tally_probe, .fetch = tally_fetch,
+	.destroy = free,
+};
 static const struct apod_stage tally_serial = {
-	.name = "serial", .about = "the reference", .available = apod_available_always, .create = tally_create,
-	.step_at = tally_step_at, .probe_at = tally_probe_at, .fetch = tally_fetch, .destroy = free,
+	APOD_STAGE_SERIAL, .about = "the reference", .ops = &tally_ops,
 };
 static const struct apod_stage *const tally_stages[] = { &tally_serial, NULL };
 static const struct apod_param tally_keys[] = {
@@ -170,6 +186,7 @@ static const struct apod_param tally_keys[] = {
 	  .offset = offsetof(struct tally_params, label) },
 	{ .key = NULL },
 };
+static const struct apod_phase tally_phases[] = { { "count" }, { NULL } };
 static const struct apod_probe tally_probes[] = { { .name = "tally", .every = every_step }, { NULL } };
 static const struct apod_array tally_arrays[] = {
 	{ .name = "ids", .dtype = APOD_I32, .shape = shape_n, .compare = APOD_COMPARE_EXACT },
@@ -178,11 +195,11 @@ static const struct apod_array tally_arrays[] = {
 	{ .name = NULL },
 };
 static const struct apod_series tally_series[] = {
-	{ .name = "sums", .probe = 0, .ncolumns = 2, .column_names = "checksum,top",
+	{ .name = "sums", .probe = "tally", .column_names = "checksum,top",
 	  .dtype = APOD_U64, .compare = APOD_COMPARE_EXACT },
-	{ .name = "near", .probe = 0, .ncolumns = 1, .column_names = "low",
-	  .dtype = APOD_I64, .compare = APOD_COMPARE_CLOSE, .tolerance_of = near_tol },
-	{ .name = "hist", .probe = 0, .ncolumns = 3, .column_prefix = "bin",
+	{ .name = "near", .probe = "tally", .column_names = "low",
+	  .dtype = APOD_I64, .compare = APOD_COMPARE_CLOSE, .tolerance = near_tol },
+	{ .name = "hist", .probe = "tally", .columns = three_bins, .column_prefix = "bin",
 	  .dtype = APOD_I32, .compare = APOD_COMPARE_COUNTS, .tolerance = hist_tol },
 	{ .name = NULL },
 };
@@ -193,7 +210,7 @@ static struct apod_workload tally_workload(void)
 		.version = APOD_WORKLOAD_VERSION, .name = "tally", .about = "integer outputs",
 		.params_size = sizeof(struct tally_params), .params = tally_keys,
 		.steps = tally_steps, .problem_create = tally_problem_create,
-		.problem_destroy = tally_problem_destroy, .step_phase = "count",
+		.problem_destroy = tally_problem_destroy, .phases = tally_phases,
 		.probes = tally_probes, .arrays = tally_arrays, .series = tally_series,
 		.stages = tally_stages,
 	};
@@ -375,7 +392,7 @@ START_TEST(integer_files_are_read_strictly)
 }
 END_TEST
 
-START_TEST(tolerance_of_is_given_the_problem)
+START_TEST(a_tolerance_is_given_the_problem)
 {
 	struct pair x;
 	struct apod_verdict v;
@@ -386,6 +403,7 @@ START_TEST(tolerance_of_is_given_the_problem)
 	made = problems_made;
 	ck_assert_int_eq(apod_verify(x.params, &x.a, &x.a, &v), 1);
 	ck_assert_ptr_eq(problem_seen, x.problem);
+	ck_assert_int_eq(kind_seen, APOD_COMPARE_CLOSE);
 	ck_assert_int_eq(problems_made, made);
 	/* Two runs read back from files hold none: the gate builds one from the
 	 * deck for the call, and frees it. */
@@ -455,7 +473,7 @@ int main(void)
 {
 	const TTest *tests[] = {
 		integer_outputs_round_trip_exactly, integer_files_are_read_strictly,
-		tolerance_of_is_given_the_problem, verify_any_deck_compares_different_decks,
+		a_tolerance_is_given_the_problem, verify_any_deck_compares_different_decks,
 		NULL,
 	};
 	return check_run(check_suite("typed", "core", 0, tests), CK_FORK_GETENV);

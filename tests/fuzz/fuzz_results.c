@@ -67,16 +67,14 @@ static int fz_field(const void *params, size_t dims[2])
 	return 2;
 }
 
-static void fz_tol_array(const void *params, int any_float, struct apod_tol *t)
-{
-	t->atol = ((const struct fz_params *)params)->scale * (any_float ? 1e-6 : 1e-12);
-	t->rtol = 1e-7;
-}
-
-static void fz_tol_series(const void *params, int any_float, int column, struct apod_tol *t)
+/* One form for every output: each comparison reads what it needs. */
+static void fz_tol(const void *params, const void *problem, int any_float, int column,
+                   enum apod_compare kind, struct apod_tol *t)
 {
 	const struct fz_params *p = params;
+	(void)problem;
 	(void)column;
+	(void)kind;
 	t->atol = p->scale * (any_float ? 1e-6 : 1e-12);
 	t->rtol = 1e-7;
 	t->total = (double)(p->size[0] * p->size[1]);
@@ -93,6 +91,7 @@ static const struct apod_param fz_keys[] = {
 	{ .key = "scale", .type = APOD_PARAM_REAL, .def = "100", .lo = 0, .hi = 1e6, .offset = AT(scale) },
 	{ .key = NULL },
 };
+static const struct apod_phase fz_phases[] = { { "step" }, { NULL } };
 static const struct apod_probe fz_probes[] = {
 	{ .name = "calcStats", .every = every_step },
 	{ .name = "calcSummary", .every = fz_every },
@@ -100,21 +99,32 @@ static const struct apod_probe fz_probes[] = {
 };
 static const struct apod_array fz_arrays[] = {
 	{ .name = "field", .dtype = APOD_F32, .shape = fz_field, .compare = APOD_COMPARE_CLOSE,
-	  .tolerance = fz_tol_array },
+	  .tolerance = fz_tol },
 	{ .name = NULL },
 };
 static const struct apod_series fz_series[] = {
-	{ .name = "stats", .probe = 0, .columns = fz_four, .column_names = "mean,min,max,variance",
-	  .compare = APOD_COMPARE_CLOSE, .tolerance = fz_tol_series },
-	{ .name = "hist", .probe = 0, .columns = fz_bins, .column_prefix = "bin", .integer = 1,
-	  .compare = APOD_COMPARE_COUNTS, .tolerance = fz_tol_series },
-	{ .name = "drift", .probe = 1, .columns = fz_four, .compare = APOD_COMPARE_DRIFT,
-	  .tolerance = fz_tol_series },
+	{ .name = "stats", .probe = "calcStats", .column_names = "mean,min,max,variance",
+	  .compare = APOD_COMPARE_CLOSE, .tolerance = fz_tol },
+	{ .name = "hist", .probe = "calcStats", .columns = fz_bins, .column_prefix = "bin",
+	  .dtype = APOD_I64, .compare = APOD_COMPARE_COUNTS, .tolerance = fz_tol },
+	{ .name = "drift", .probe = "calcSummary", .columns = fz_four, .compare = APOD_COMPARE_DRIFT,
+	  .tolerance = fz_tol },
 	{ .name = NULL },
 };
+/* The gate builds the problem its tolerances are told of from the deck
+ * (every tolerance is told of one): the parameters will do. */
+static void *fz_problem(const void *params)
+{
+	void *p = malloc(sizeof(struct fz_params));
+	if (p)
+		memcpy(p, params, sizeof(struct fz_params));
+	return p;
+}
+
 static const struct apod_workload fz_workload = {
 	.version = APOD_WORKLOAD_VERSION, .name = "fuzz", .params_size = sizeof(struct fz_params),
-	.params = fz_keys, .check = fz_check, .steps = fz_steps, .step_phase = "step",
+	.params = fz_keys, .check = fz_check, .steps = fz_steps, .phases = fz_phases,
+	.problem_create = fz_problem, .problem_destroy = free,
 	.probes = fz_probes, .arrays = fz_arrays, .series = fz_series,
 };
 static const struct apod_workload *const fz_workloads[] = { &fz_workload, NULL };
@@ -165,9 +175,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	for (int i = 0; i < r.nseries; i++)
 		for (long k = 0; k < r.series[i].rows; k++) {
 			r.series[i].step[k] = (k + 1) * r.series[i].every;
-			for (int c = 0; c < r.series[i].cols; c++)
-				r.series[i].v[(size_t)k * (size_t)r.series[i].cols + (size_t)c] =
-					i == 1 ? (c == 0 ? 35 : 0) : 1.5;
+			for (int c = 0; c < r.series[i].cols; c++) {
+				size_t at = (size_t)k * (size_t)r.series[i].cols + (size_t)c;
+				if (r.series[i].v)
+					r.series[i].v[at] = 1.5;
+				else   /* hist: 35 counts in the first bin */
+					((int64_t *)r.series[i].iv)[at] = c == 0 ? 35 : 0;
+			}
 		}
 	memset(r.arrays[0].data, 0, r.arrays[0].count * sizeof(float));
 	if (apod_results_write(dir, params, &r))
