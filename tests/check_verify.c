@@ -47,9 +47,10 @@ static long one_step(const void *params)
 	(void)params;
 	return 1;
 }
-static void tol1e3(const void *params, int any_float, struct apod_tol *t)
+static void tol1e3(const void *params, const void *problem, int any_float, int column,
+                   enum apod_compare kind, struct apod_tol *t)
 {
-	(void)params;
+	(void)params, (void)problem, (void)column, (void)kind;
 	(void)any_float;
 	t->atol = 1e-3;
 }
@@ -58,25 +59,26 @@ static const struct apod_array vec_arrays[] = {
 	  .tolerance = tol1e3 },
 	{ .name = NULL },
 };
-static const struct apod_workload vec = { .version = 1, .name = "vec", .steps = one_step,
-	.step_phase = "step", .arrays = vec_arrays };
+static const struct apod_phase one_phase[] = { { "step" }, { NULL } };
+static const struct apod_workload vec = { .version = APOD_WORKLOAD_VERSION, .name = "vec",
+	.steps = one_step, .phases = one_phase, .arrays = vec_arrays };
 
 START_TEST(tolerance_follows_the_design)
 {
 	struct heat_deck *d = apod_params_new(&heat_workload);   /* 300 steps, temperatures 0..100 */
 	struct apod_tol t = { 0 }, t2 = { 0 };
 	const struct apod_array *field = &heat_workload.arrays[0];
-	field->tolerance(d, 1, &t);
+	field->tolerance(d, NULL, 1, 0, field->compare, &t);
 	ck_assert_double_eq_tol(t.atol, 10.0 * 300 * (FLT_EPSILON / 2) * 100, 1e-12);
 	ck_assert_double_eq(t.rtol, FLT_EPSILON);
-	field->tolerance(d, 0, &t);
+	field->tolerance(d, NULL, 0, 0, field->compare, &t);
 	ck_assert_double_eq_tol(t.atol, 10.0 * 300 * (DBL_EPSILON / 2) * 100, 1e-20);
 	/* Twice the steps, twice the tolerance. */
 	d->steps = 600;
-	field->tolerance(d, 0, &t2);
+	field->tolerance(d, NULL, 0, 0, field->compare, &t2);
 	ck_assert_double_eq_tol(t2.atol, 2 * t.atol, 1e-20);
 	/* The histogram counts every cell once per step. */
-	heat_workload.series[HEAT_SERIES_HIST].tolerance(d, 1, 0, &t2);
+	heat_workload.series[HEAT_SERIES_HIST].tolerance(d, NULL, 1, 0, APOD_COMPARE_COUNTS, &t2);
 	ck_assert_double_eq(t2.total, 2048.0 * 2048.0);
 	ck_assert(t2.frac > 0 && t2.frac < 1);
 	free(d);
@@ -122,8 +124,9 @@ static const struct apod_array vecd_arrays[] = {
 	  .compare = APOD_COMPARE_CLOSE, .tolerance = tol1e3 },
 	{ .name = NULL },
 };
-static const struct apod_workload vecd = { .version = 1, .name = "vecd", .steps = one_step,
-	.step_phase = "aVeryLongStepPhaseName", .arrays = vecd_arrays };
+static const struct apod_phase long_phase[] = { { "aVeryLongStepPhaseName" }, { NULL } };
+static const struct apod_workload vecd = { .version = APOD_WORKLOAD_VERSION, .name = "vecd",
+	.steps = one_step, .phases = long_phase, .arrays = vecd_arrays };
 
 /* What verify prints of v, into buf. */
 static void print_verdict(const struct apod_verdict *v, const struct apod_run *r, char *buf,
@@ -173,9 +176,10 @@ START_TEST(verify_shows_a_double_difference)
 END_TEST
 
 /* Two outputs, the second near zero: positions and momenta, say. */
-static void tol_abs_rel(const void *params, int any_float, struct apod_tol *t)
+static void tol_abs_rel(const void *params, const void *problem, int any_float, int column,
+                        enum apod_compare kind, struct apod_tol *t)
 {
-	(void)params;
+	(void)params, (void)problem, (void)column, (void)kind;
 	(void)any_float;
 	t->atol = 1e-6;
 	t->rtol = 1e-5;
@@ -187,8 +191,8 @@ static const struct apod_array two_arrays[] = {
 	  .compare = APOD_COMPARE_CLOSE, .tolerance = tol_abs_rel },
 	{ .name = NULL },
 };
-static const struct apod_workload two = { .version = 1, .name = "two", .steps = one_step,
-	.step_phase = "step", .arrays = two_arrays };
+static const struct apod_workload two = { .version = APOD_WORKLOAD_VERSION, .name = "two",
+	.steps = one_step, .phases = one_phase, .arrays = two_arrays };
 
 /* The table's column names the output closest to its tolerance, not the
  * first; ulps where the absolute term decides do not appear there. */
