@@ -5,13 +5,19 @@
  * stage does is its ops, in its own file (the .cu for the GPU).
  *
  * A build without CUDA (or the profiling build, APOD_NO_GPU_STAGES) has no
- * ops for the GPU stage: APOD_IF_CUDA (cpu/built.h) gives NULL there, and
- * the ladder still lists the stage, with what it requires, so `apod
- * stages` tells a user what they are missing.
+ * ops for the GPU stage: NULL there, and the ladder still lists the stage,
+ * with what it needs, so `apod stages` tells a user what they are missing.
+ * (This folder is also the porting example a user builds on its own, so
+ * it says so itself rather than through the tree's cpu/built.h.)
  */
 #include "apod/stock.h"
-#include "cpu/built.h"
 #include "particles.h"
+
+#if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
+#define GPU_OPS (&particles_gpu_ops)   /* gpu/particles/stage_gpu.cu */
+#else
+#define GPU_OPS NULL
+#endif
 
 static const struct apod_stage serial = {
 	APOD_STAGE_SERIAL,
@@ -35,7 +41,7 @@ static const struct apod_stage gpu = {
 	.ports = "setup,moveParticles,calcEnergy,writeSnapshot,fetchResults",
 	.runs_on = APOD_RUNS_DEVICE,
 	.needs = "CUDA",
-	.ops = APOD_IF_CUDA(particles_gpu_ops),   /* gpu/particles/stage_gpu.cu */
+	.ops = GPU_OPS,
 };
 
 const struct apod_stage *const particles_stages[] = { &serial, &omp, &gpu, NULL };
