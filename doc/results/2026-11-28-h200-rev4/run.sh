@@ -23,6 +23,7 @@ if [ "${KERNELS:-yes}" = yes ]; then
 	record heat-kernels-large 120 ./apod bench --deck=data/large.deck --kernels --json="$RES/heat-kernels-large.json"
 	record nbody-kernels-262144 120 ./apod bench --workload=nbody --deck=data/nbody/large.deck --n=262144 --kernels --json="$RES/nbody-kernels-262144.json"
 	record heat-table-medium 150 ./apod table --deck=data/medium.deck --json="$RES/heat-medium.json"
+	record heat-table-medium-reverse 150 ./apod table --deck=data/medium.deck --reverse --json="$RES/heat-medium-reverse.json"
 fi
 if [ "${SANITIZE:-yes}" = yes ]; then
 	T=$(date +%s)
@@ -40,6 +41,9 @@ if [ "${EXAMPLES:-yes}" = yes ]; then
 	for ex in doc/examples/*/run-h200.sh; do
 		[ -f "$ex" ] || continue
 		d=$(dirname "$ex"); n=$(basename "$d")
-		record "$n-h200" 240 env RES="$RES" bash "$ex"
+		record "$n-h200" 300 bash "$ex" "$RES/$n"
 	done
+	# The third example's table with its stages run serial last: no order effect.
+	( cd doc/examples/srad && make CUDA_ARCH=-arch=native ) > "$RES/srad-build.txt" 2>&1 &&
+		record srad-table-reverse 120 doc/examples/srad/srad --reverse --json="$RES/srad-reverse.json"
 fi
