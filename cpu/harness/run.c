@@ -357,6 +357,14 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 	if (MARK(fetch_phase, 1))
 		goto fail_ctx;
 	r->phase[fetch_phase] = apod_now() - t;
+	/* The device's times before the results are written: report.json
+	 * carries them (the table reads each stage's run back from it).  The
+	 * fetch has waited for the device, so every phase's events are in. */
+	if (e->ops->device_seconds) {
+		if (e->ops->device_seconds(ctx, r->device, r->nphases))
+			goto fail_ctx;
+		r->has_device = 1;
+	}
 	t = apod_now();
 	if (outdir) {
 		/* report.json cannot hold the time taken to write itself: it records
@@ -379,11 +387,6 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 	 * phases are the run's too, and a device that is behind works through
 	 * them, so its phases' times can only fit inside the wall time. */
 	r->total = apod_now() - t0;
-	if (e->ops->device_seconds) {
-		if (e->ops->device_seconds(ctx, r->device, r->nphases))
-			goto fail_ctx;
-		r->has_device = 1;
-	}
 	e->ops->destroy(ctx);
 	/* After destroy: by then the device has finished everything issued. */
 	if (trace) {
