@@ -47,3 +47,19 @@ if [ "${EXAMPLES:-yes}" = yes ]; then
 	( cd doc/examples/srad && make CUDA_ARCH=-arch=native ) > "$RES/srad-build.txt" 2>&1 &&
 		record srad-table-reverse 120 doc/examples/srad/srad --reverse --json="$RES/srad-reverse.json"
 fi
+if [ "${ORDER:-no}" = yes ]; then
+	# Is a stage's time the same whichever ran before it?  The third
+	# example's table and heat's small deck, serial first and serial last,
+	# alternately, three times each.
+	( make install && ldconfig ) > "$RES/install.txt" 2>&1
+	export PKG_CONFIG_PATH=/usr/local/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+	( cd doc/examples/srad && make CUDA_ARCH=-arch=native ) > "$RES/srad-build.txt" 2>&1 || echo "srad build failed"
+	for i in 1 2 3; do
+		record srad-order-$i-first 60 doc/examples/srad/srad --json="$RES/srad-order-$i-first.json"
+		record srad-order-$i-last 60 doc/examples/srad/srad --reverse --json="$RES/srad-order-$i-last.json"
+	done
+	for i in 1 2; do
+		record heat-order-$i-first 90 ./apod --deck=data/small.deck --json="$RES/heat-order-$i-first.json"
+		record heat-order-$i-last 90 ./apod --deck=data/small.deck --reverse --json="$RES/heat-order-$i-last.json"
+	done
+fi
