@@ -147,6 +147,18 @@ int apod_workloads_main(int argc, char **argv)
 		printf("%-10s stages:", "");
 		for (int k = 0; k < n; k++)
 			printf(" %s", w->stages[k]->name);
+		/* A step's phases in the order they run, and the probes with the
+		 * steps beyond every() they observe (revision 4). */
+		printf("\n%-10s a step:", "");
+		for (int k = 0; k < apod_step_phase_count(w); k++)
+			printf(" %s", w->phases[k].name);
+		if (apod_probe_count(w) > 0) {
+			printf("\n%-10s probes:", "");
+			for (int k = 0; k < apod_probe_count(w); k++)
+				printf(" %s%s%s", w->probes[k].name,
+				       w->probes[k].at & APOD_AT_START ? " (also at step 0)" : "",
+				       w->probes[k].at & APOD_AT_END ? " (also at the end)" : "");
+		}
 		printf("\n%-10s keys:", "");
 		for (const struct apod_param *p = w->params; p && p->key; p++)
 			printf(" %s", p->key);
