@@ -8,6 +8,8 @@ workload_libs += libmontecarlo.a
 program_sources += cpu/montecarlo/montecarlo_workload.h cpu/montecarlo/stages.c \
 	cpu/montecarlo/workload.c cpu/montecarlo/kernels.c
 pg_sources += $(montecarlo_sources)
+# Its gate on the small deck and what it promises of its own.
+workload_tests += tests/montecarlo.sh
 gpu_sources += gpu/montecarlo/stage_gpu.cu gpu/montecarlo/bench.cu
 gpu_headers += gpu/montecarlo/kernels.cuh gpu/montecarlo/montecarlo_bench.h
 

@@ -10,6 +10,8 @@ libnbody_a_CFLAGS = $(AM_CFLAGS) -fno-math-errno
 workload_libs += libnbody.a
 program_sources += cpu/nbody/nbody_workload.h cpu/nbody/stages.c cpu/nbody/workload.c cpu/nbody/kernels.c
 pg_sources += $(nbody_sources)
+# Its gate on the small deck and what it promises of its own.
+workload_tests += tests/nbody.sh
 gpu_sources += gpu/nbody/stage1.cu gpu/nbody/resident.cu gpu/nbody/bench.cu
 gpu_headers += gpu/nbody/forces.cuh gpu/nbody/nbody_resident.h gpu/nbody/nbody_bench.h
 

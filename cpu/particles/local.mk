@@ -6,6 +6,8 @@ libparticles_a_SOURCES = $(particles_sources)
 workload_libs += libparticles.a
 program_sources += cpu/particles/particles_workload.h cpu/particles/stages.c cpu/particles/workload.c
 pg_sources += $(particles_sources)
+# Its gate on the small deck and what it promises of its own.
+workload_tests += tests/particles.sh
 gpu_sources += gpu/particles/stage_gpu.cu
 # No decks and no committed reference: its defaults are its small run.
 particles_sanitize_stages = gpu
