@@ -3,16 +3,13 @@
  * the workloads built into this tree, the labs, and the GPU's facts and
  * kernel measurements where CUDA was built in.  This is the one file that
  * names them all: everything below it is a layer that knows only its own.
+ * The workloads are those of cpu/workloads.def, in its order.
  */
 #include <stddef.h>
 #include <stdio.h>
 
 #include "apod/apod.h"
-#include "cpu/heat/heat_workload.h"
 #include "cpu/labs/lab_cmd.h"
-#include "cpu/nbody/nbody_workload.h"
-#include "cpu/montecarlo/montecarlo_workload.h"
-#include "cpu/particles/particles_workload.h"
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
 #include "gpu/gpu_ceilings.h"
 #include "gpu/gpu_info.h"
@@ -33,11 +30,14 @@ static int device_info(FILE *f)
 #define CEILINGS NULL
 #endif
 
+#define APOD_WORKLOAD(name) extern const struct apod_workload name##_workload;
+#include "cpu/workloads.def"
+#undef APOD_WORKLOAD
+
 static const struct apod_workload *const workloads[] = {
-	&heat_workload,
-	&particles_workload,
-	&nbody_workload,
-	&montecarlo_workload,
+#define APOD_WORKLOAD(name) &name##_workload,
+#include "cpu/workloads.def"
+#undef APOD_WORKLOAD
 	NULL,
 };
 

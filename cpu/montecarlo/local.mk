@@ -1,0 +1,30 @@
+# montecarlo's build: an automake fragment (cpu/heat/local.mk says what one holds).
+montecarlo_sources = shared/montecarlo/path.h shared/montecarlo/closed_form.h \
+	cpu/montecarlo/montecarlo.h cpu/montecarlo/params.c cpu/montecarlo/host.c \
+	cpu/montecarlo/stage_serial.c cpu/montecarlo/stage_omp.c
+noinst_LIBRARIES += libmontecarlo.a
+libmontecarlo_a_SOURCES = $(montecarlo_sources)
+workload_libs += libmontecarlo.a
+program_sources += cpu/montecarlo/montecarlo_workload.h cpu/montecarlo/stages.c \
+	cpu/montecarlo/workload.c cpu/montecarlo/kernels.c
+pg_sources += $(montecarlo_sources)
+# Its gate on the small deck and what it promises of its own.
+workload_tests += tests/montecarlo.sh
+gpu_sources += gpu/montecarlo/stage_gpu.cu gpu/montecarlo/bench.cu
+gpu_headers += gpu/montecarlo/kernels.cuh gpu/montecarlo/montecarlo_bench.h
+
+montecarlodecksdir = $(pkgdatadir)/montecarlo
+dist_montecarlodecks_DATA = data/montecarlo/small.deck data/montecarlo/medium.deck \
+	data/montecarlo/large.deck
+montecarlorefdir = $(pkgdatadir)/ref/montecarlo/small
+dist_montecarloref_DATA = data/ref/montecarlo/small/SHA256SUMS data/ref/montecarlo/small/batch_mean.npy \
+	data/ref/montecarlo/small/ci95.csv data/ref/montecarlo/small/exact.csv \
+	data/ref/montecarlo/small/hist.csv data/ref/montecarlo/small/mean.csv \
+	data/ref/montecarlo/small/report.json data/ref/montecarlo/small/stderr.csv \
+	data/ref/montecarlo/small/variance.csv
+montecarlo_small_deck = data/montecarlo/small.deck
+montecarlo_ref = data/ref/montecarlo/small
+montecarlo_ref_files = batch_mean.npy mean.csv variance.csv stderr.csv ci95.csv exact.csv hist.csv
+# Double whatever the build: its reference serves either.
+montecarlo_sanitize_stages = gpu1 gpu2
+montecarlo_sanitize_args = --deck=$(srcdir)/data/montecarlo/small.deck --paths_per_batch=3000 --batches=3
