@@ -139,10 +139,15 @@ static const char *first_difference(const char *a, const char *b, size_t *len)
 
 int heat_mpi_same_deck(const struct heat_deck *d)
 {
+	return heat_mpi_same_params("heat", heat_params, d);
+}
+
+int heat_mpi_same_params(const char *workload, const struct apod_param *table, const void *params)
+{
 	/* The canonical deck (every key, defaults and options applied), from
 	 * the key table alone: all this needs of the workload. */
-	const struct apod_workload keys = { .name = "heat", .params = heat_params };
-	char *mine = apod_params_deck_text(&keys, d), *ref = NULL, theirs[256] = "", ours[256] = "";
+	const struct apod_workload keys = { .name = workload, .params = table };
+	char *mine = apod_params_deck_text(&keys, params), *ref = NULL, theirs[256] = "", ours[256] = "";
 	unsigned long long len = mine ? strlen(mine) : 0;
 	int failed = !mine, first;
 

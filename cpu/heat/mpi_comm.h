@@ -45,6 +45,10 @@ int heat_mpi_started(void);
  * overflow a gather, or write results of no one deck. */
 struct heat_deck;
 int heat_mpi_same_deck(const struct heat_deck *d);
+/* The same for any workload's parameters (params, with the key table
+ * `table` of the workload called `workload`): n-body's mgpu uses it too. */
+struct apod_param;
+int heat_mpi_same_params(const char *workload, const struct apod_param *table, const void *params);
 
 /* How the field's rows are spread over nranks ranks (the mpi and mgpu
  * stages split them the same way).  heat_mpi_split: rank r's interior rows

@@ -29,3 +29,20 @@ nbody_ref_real = float
 nbody_sanitize_stages = gpu1 gpu2 gpu3 gpu4
 nbody_sanitize_args = --deck=$(srcdir)/data/nbody/small.deck --n=1000 --steps=4 --energy_every=2 \
 	--snapshot_every=2
+gpu_headers += gpu/nbody/probes.cuh
+
+# nbody's mgpu stage (CUDA, MPI and NCCL), built as heat's is; it starts MPI
+# and agrees on failure with heat's libheatmpi.a, linked after it.
+nbody_mgpu_sources = gpu/nbody/stage_mgpu.cu
+if HAVE_NCCL
+noinst_LIBRARIES += libnbodymgpu.a
+libnbodymgpu_a_SOURCES = $(nbody_mgpu_sources)
+mgpu_libs += libnbodymgpu.a
+gpu/nbody/stage_mgpu.o: gpu/nbody/stage_mgpu.cu
+	$(AM_V_NVCC)$(NVCC) $(NVCCFLAGS) $(NVCC_DEFS) $(DEFAULT_INCLUDES) $(AM_CPPFLAGS) \
+	  $(filter -I%,$(MPI_CFLAGS)) $(NCCL_CPPFLAGS) $(CPPFLAGS) -MD -MP -MF $(@:.o=.d) -MT $@ -c -o $@ $<
+endif
+EXTRA_DIST += $(nbody_mgpu_sources)
+-include gpu/nbody/stage_mgpu.d
+CLEANFILES += gpu/nbody/stage_mgpu.d
+workload_tests += tests/nbody-mgpu.sh

@@ -50,6 +50,9 @@ struct nbody_problem {
 	float *pos;               /* n x 4: x, y, z, mass */
 	float *vel;               /* n x 4: vx, vy, vz, 0 */
 	double mass;              /* the total, summed once in index order */
+	/* The parameters it was built from (the harness's, alive as long as
+	 * the problem): mgpu checks every rank was given the same. */
+	const struct nbody_params *prm;
 };
 
 /* The probes, series and arrays, by their indices in workload.c's tables
@@ -111,14 +114,16 @@ int nbody_host_fetch(void *ctx, int a, void *dst);
 int nbody_host_probe(void *ctx, int k, long step, long row, void *const *rows);
 
 /* The stages, "serial" first, each described once (stages.c), and what
- * each does: stage_serial.c, stage_omp.c, gpu/nbody/stage1.cu (gpu1) and
+ * each does: stage_serial.c, stage_omp.c, gpu/nbody/stage1.cu (gpu1),
  * gpu/nbody/resident.cu (gpu2, gpu3 and gpu4, told their kernel by their
- * data). */
+ * data) and gpu/nbody/stage_mgpu.cu (mgpu). */
 extern const struct apod_stage *const nbody_stages[];
 extern const struct apod_stage_ops nbody_serial_ops;
 extern const struct apod_stage_ops nbody_omp_ops;
 extern const struct apod_stage_ops nbody_gpu1_ops;
 extern const struct apod_stage_ops nbody_resident_ops;
+/* mgpu (gpu/nbody/stage_mgpu.cu): one MPI rank a GPU, NCCL between them. */
+extern const struct apod_stage_ops nbody_mgpu_ops;
 /* bench --kernels (kernels.c): the workload's kernels member. */
 int nbody_kernels(const void *problem, int reps, void *json);
 

@@ -78,4 +78,17 @@ static const struct apod_stage gpu4 = {
 	.data = &tuned,
 };
 
-const struct apod_stage *const nbody_stages[] = { &serial, &omp, &gpu1, &gpu2, &gpu3, &gpu4, NULL };
+/* gpu4's kernel on several GPUs, one MPI rank each: every rank holds all the
+ * positions and integrates its share of the bodies, the positions gathered
+ * with NCCL every step, the probes' partial sums reduced with NCCL. */
+static const struct apod_stage mgpu = {
+	.name = "mgpu",
+	.about = "gpu4's kernel across GPUs: one MPI rank a GPU, each its share of the bodies, "
+	         "positions all-gathered with NCCL every step (use mpirun)",
+	.ports = RESIDENT_PORTS,
+	.runs_on = APOD_RUNS_DEVICE,
+	.needs = "CUDA, MPI and NCCL",
+	.ops = APOD_IF_NCCL(nbody_mgpu_ops),
+};
+
+const struct apod_stage *const nbody_stages[] = { &serial, &omp, &gpu1, &gpu2, &gpu3, &gpu4, &mgpu, NULL };

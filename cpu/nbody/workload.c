@@ -167,6 +167,7 @@ static void *problem_create(const void *params)
 		return NULL;
 	}
 	p->n = n;
+	p->prm = prm;
 	p->dt = (float)prm->dt;
 	p->h = 0.5f * p->dt;
 	p->eps2 = (float)(prm->eps * prm->eps);

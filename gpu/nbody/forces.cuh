@@ -113,7 +113,9 @@ static __global__ void forces_tuned(const float4 *__restrict__ pos, float4 *__re
 	}
 }
 
-/* gpu4 since 2026-11-26: P bodies a thread, the block's threads split into
+/* gpu4 since 2026-11-26 (and nbody's mgpu): the accelerations of bodies
+ * i in [i0, i1) (all n for gpu4, one rank's share for mgpu) from every body
+ * j in [0, n): P bodies a thread, the block's threads split into
  * S slices of BLOCK / S threads, each slice taking its own part of every
  * tile (S times the warps at a given n, where more bodies a thread alone
  * left too few: nbody_resident.h), a tile of compile-time size whose
@@ -129,7 +131,7 @@ static __global__ void forces_tuned(const float4 *__restrict__ pos, float4 *__re
 template <int P, int S, int BLOCK, int JT, int MINB, bool EQUAL>
 static __global__ void __launch_bounds__(BLOCK, MINB)
 forces_split(const float4 *__restrict__ pos, float4 *__restrict__ vel, float4 *__restrict__ acc, int n,
-             float eps2, float m, float h, int kick)
+             int i0, int i1, float eps2, float m, float h, int kick)
 {
 	constexpr int W = BLOCK / S, TILE = S * JT > BLOCK ? S * JT : BLOCK, L = TILE / BLOCK,
 		      PER = TILE / S;
@@ -139,13 +141,13 @@ forces_split(const float4 *__restrict__ pos, float4 *__restrict__ vel, float4 *_
 	__shared__ float part[S > 1 ? (S - 1) * 3 * P * W : 1];
 	const float4 pad = EQUAL ? make_float4(NBODY_FAR, NBODY_FAR, NBODY_FAR, 0) : make_float4(0, 0, 0, 0);
 	const int ti = threadIdx.x % W, s = threadIdx.x / W;
-	const int base = blockIdx.x * W * P + ti;
+	const int base = i0 + blockIdx.x * W * P + ti;
 	float xi[P], yi[P], zi[P], ax[P], ay[P], az[P];
 	float4 next[L];
 #pragma unroll
 	for (int p = 0; p < P; p++) {
 		int i = base + p * W;
-		float4 q = pos[i < n ? i : n - 1];
+		float4 q = pos[i < i1 ? i : i1 - 1];
 		xi[p] = q.x;
 		yi[p] = q.y;
 		zi[p] = q.z;
@@ -210,7 +212,7 @@ forces_split(const float4 *__restrict__ pos, float4 *__restrict__ vel, float4 *_
 #pragma unroll
 	for (int p = 0; p < P; p++) {
 		int i = base + p * W;
-		if (i >= n)
+		if (i >= i1)
 			continue;
 		if (EQUAL) {
 			ax[p] *= m;
@@ -251,21 +253,23 @@ static inline int nbody_split_choose(int n, int sms)
 	return NBODY_SPLIT_SHAPES - 1;
 }
 
-/* Launch shape k of the split kernel (equal masses m, or any masses). */
-static inline int nbody_split_launch(int k, bool equal, cudaStream_t stream, const float4 *pos,
-                                     float4 *vel, float4 *acc, int n, float eps2, float m, float h,
-                                     int kick)
+/* Launch shape k of the split kernel (equal masses m, or any masses) for
+ * the bodies [i0, i1) of n: their accelerations (and the kick of their
+ * velocities), indexed as in pos. */
+static inline int nbody_split_launch_range(int k, bool equal, cudaStream_t stream, const float4 *pos,
+                                           float4 *vel, float4 *acc, int n, int i0, int i1, float eps2,
+                                           float m, float h, int kick)
 {
 	const struct nbody_split_shape *sh = &nbody_split_shapes[k];
-	int grid = (n + sh->block / sh->s * sh->p - 1) / (sh->block / sh->s * sh->p);
+	int grid = (i1 - i0 + sh->block / sh->s * sh->p - 1) / (sh->block / sh->s * sh->p);
 #define SPLIT(P, S, B, JT, MB)                                                                    \
 	do {                                                                                      \
 		if (equal)                                                                        \
 			APOD_LAUNCH_TRY((forces_split<P, S, B, JT, MB, true><<<grid, B, 0, stream>>>(   \
-				pos, vel, acc, n, eps2, m, h, kick)));                             \
+				pos, vel, acc, n, i0, i1, eps2, m, h, kick)));                     \
 		else                                                                              \
 			APOD_LAUNCH_TRY((forces_split<P, S, B, JT, MB, false><<<grid, B, 0, stream>>>(  \
-				pos, vel, acc, n, eps2, m, h, kick)));                             \
+				pos, vel, acc, n, i0, i1, eps2, m, h, kick)));                     \
 	} while (0)
 	switch (k) {
 	case 0:
@@ -280,6 +284,14 @@ static inline int nbody_split_launch(int k, bool equal, cudaStream_t stream, con
 	}
 #undef SPLIT
 	return 0;
+}
+
+/* ... for every body: gpu4's launch. */
+static inline int nbody_split_launch(int k, bool equal, cudaStream_t stream, const float4 *pos,
+                                     float4 *vel, float4 *acc, int n, float eps2, float m, float h,
+                                     int kick)
+{
+	return nbody_split_launch_range(k, equal, stream, pos, vel, acc, n, 0, n, eps2, m, h, kick);
 }
 
 /* Dynamic shared memory of the tuned kernel: one float4 a thread (the tile). */

@@ -16,62 +16,14 @@
 
 #include "apod/cuda.h"
 #include "apod/stock.h"
-#include "gpu/block_tree_sum.cuh"
 #include "gpu/device.h"
 #include "forces.cuh"
+#include "probes.cuh"
 #include "cpu/nbody/nbody_workload.h"
 #include "nbody_resident.h"
 
-#define BLOCK 256             /* kick, drift, simple and tiled forces, reductions */
-#define STATS_BLOCKS 1024     /* at most: partial sums per statistics probe */
-#define SUMS 7
-
-/* Kinetic, m v (3), m r (3) over a strided set of bodies, then the block. */
-static __global__ void stats_kernel(const float4 *__restrict__ pos, const float4 *__restrict__ vel,
-                                    int n, double *part)
-{
-	double v[SUMS] = { 0, 0, 0, 0, 0, 0, 0 };
-	for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-		float4 x = pos[i], u = vel[i];
-		double m = x.w;
-		v[0] += nbody_kinetic(x.w, u.x, u.y, u.z);
-		v[1] += m * u.x;
-		v[2] += m * u.y;
-		v[3] += m * u.z;
-		v[4] += m * x.x;
-		v[5] += m * x.y;
-		v[6] += m * x.z;
-	}
-	block_tree_sum<SUMS, BLOCK>(v, part + (size_t)blockIdx.x * SUMS);
-}
-
-/* The potential of the pairs (i, j > i): one thread a row, then the block. */
-static __global__ void potential_kernel(const float4 *__restrict__ pos, int n, float eps2,
-                                        double *part)
-{
-	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	double row[1] = { 0 };
-	if (i < n) {
-		float4 a = pos[i];
-		for (int j = i + 1; j < n; j++) {
-			float4 b = pos[j];
-			row[0] += nbody_pair_potential(a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w, eps2);
-		}
-	}
-	block_tree_sum<1, BLOCK>(row, part + blockIdx.x);
-}
-
-/* One block sums count rows of K partial sums. */
-template <int K> static __global__ void total_kernel(const double *part, int count, double *total)
-{
-	double v[K];
-	for (int c = 0; c < K; c++)
-		v[c] = 0;
-	for (int b = threadIdx.x; b < count; b += blockDim.x)
-		for (int c = 0; c < K; c++)
-			v[c] += part[(size_t)b * K + c];
-	block_tree_sum<K, BLOCK>(v, total);
-}
+#define BLOCK NBODY_PROBE_BLOCK   /* kick, drift, simple and tiled forces, reductions */
+#define SUMS NBODY_SUMS
 
 int nbody_forces(const struct nbody_resident *g, int kick_too)
 {
@@ -215,7 +167,7 @@ static int resident_probe(void *ctx, int k, long step, long row, void *const *ro
 	if (k == NBODY_PROBE_ENERGY) {
 		int rows_blocks = (g->n + BLOCK - 1) / BLOCK;
 		APOD_CUDA_TRY(cudaStreamSynchronize(g->stream));   /* d_part is reused below */
-		APOD_LAUNCH_TRY((potential_kernel<<<rows_blocks, BLOCK, 0, g->stream>>>(g->d_pos, g->n,
+		APOD_LAUNCH_TRY((potential_kernel<<<rows_blocks, BLOCK, 0, g->stream>>>(g->d_pos, g->n, 0, g->n,
 		                                                                   g->p->eps2, g->d_part)));
 		APOD_LAUNCH_TRY((total_kernel<1><<<1, BLOCK, 0, g->stream>>>(g->d_part, rows_blocks, g->d_total)));
 		APOD_CUDA_TRY(cudaMemcpyAsync(&potential, g->d_total, sizeof potential, cudaMemcpyDeviceToHost,

@@ -1,0 +1,74 @@
+#!/bin/sh
+# n-body's mgpu stage (one MPI rank per GPU, each integrating its share of
+# the bodies with gpu4's kernel, positions all-gathered by NCCL) where it can
+# run: at 1 rank, and at 2 ranks on 2 GPUs.  Held to the gate against
+# serial, with a body count that does not split evenly over the ranks;
+# fewer bodies than ranks, ranks given different decks and a rank count that
+# does not match the GPUs are usage errors on every rank, said once.  Skips
+# elsewhere.
+. "$top_srcdir/tests/lib.sh"
+W=--workload=nbody
+deck=$top_srcdir/data/nbody/small.deck
+
+stages=$("$APOD" stages $W)
+if ! echo "$stages" | grep -q '^mgpu *available'; then
+	echo "SKIP: nbody mgpu stage not run: $(echo "$stages" | grep -A1 '^mgpu' | sed -n 's/.*why: //p')"
+	exit 77
+fi
+mpirun=${APOD_MPIRUN:-mpirun}
+command -v "$mpirun" >/dev/null 2>&1 || { echo "SKIP: no mpirun ($mpirun)"; exit 77; }
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+[ "$gpus" -ge 1 ] || { echo "SKIP: nvidia-smi lists no GPU"; exit 77; }
+
+# The GPU hosts refuse NVLink multicast (NVLS): NCCL must not try it.
+NCCL_NVLS_ENABLE=0
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export NCCL_NVLS_ENABLE OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+if [ "$gpus" -ge 2 ]; then nps="1 2"; top=2; CUDA_VISIBLE_DEVICES=0,1; else nps=1; top=1; CUDA_VISIBLE_DEVICES=0; fi
+export CUDA_VISIBLE_DEVICES
+run_np() {
+	n=$1
+	shift
+	timeout 300 "$mpirun" -np "$n" --oversubscribe --mca btl self,vader "$@"
+}
+
+expect 0 "stage serial" "$APOD" run $W --stage=serial --deck="$deck" --out="$work/serial"
+# 37 bodies: a partial block and tile, and 18 + 19 at 2 ranks (the remainder).
+expect 0 "stage serial" "$APOD" run $W --stage=serial --deck="$deck" --n=37 --steps=5 --out="$work/s37"
+expect 0 "stage gpu4" "$APOD" run $W --stage=gpu4 --deck="$deck" --out="$work/gpu4"
+expect 0 "PASS" "$APOD" verify "$work/serial" "$work/gpu4"
+for np in $nps; do
+	# The small deck: 1500 bodies, statistics every step, the energy every
+	# 10th, snapshots every 20th (gathered through fetch).
+	expect 0 "stage mgpu" run_np $np "$APOD" run $W --stage=mgpu --deck="$deck" --out="$work/mgpu$np"
+	n=$(grep -c "^workload nbody, stage mgpu" "$work/out")
+	[ "$n" = 1 ] || { echo "FAIL: $np ranks printed $n tables, not 1"; fails=$((fails + 1)); }
+	expect 0 "PASS" "$APOD" verify "$work/serial" "$work/mgpu$np"
+	cmp -s "$work/mgpu$np/pos_000000040.npy" "$work/mgpu$np/pos.npy" ||
+		{ echo "FAIL: mgpu at $np ranks: the last snapshot is not the final positions"; fails=$((fails + 1)); }
+	cmp -s "$work/mgpu$np/vel_000000040.npy" "$work/mgpu$np/vel.npy" ||
+		{ echo "FAIL: mgpu at $np ranks: the last snapshot is not the final velocities"; fails=$((fails + 1)); }
+	expect 0 "stage mgpu" run_np $np "$APOD" run $W --stage=mgpu --deck="$deck" --n=37 --steps=5 \
+		--out="$work/m37-$np"
+	expect 0 "PASS" "$APOD" verify "$work/s37" "$work/m37-$np"
+done
+# 1 rank is gpu4 on one GPU: within gpu4's tolerances of gpu4 itself.
+expect 0 "PASS" "$APOD" verify "$work/gpu4" "$work/mgpu1"
+
+# Fewer bodies than ranks: refused on every rank before any GPU is touched
+# (so 2 ranks run this on one GPU too), said once.
+expect 2 "mgpu: 2 ranks but n = 1 bodies" run_np 2 "$APOD" run $W --stage=mgpu --deck="$deck" --n=1
+n=$(grep -c "ranks but n = " "$work/out")
+[ "$n" = 1 ] || { echo "FAIL: the n < ranks message came $n times, not once"; fails=$((fails + 1)); }
+# Ranks given different decks stop together, said once.
+expect 2 "ranks were given different decks: rank 1's differs from rank 0's (rank 1: steps = 5; rank 0: steps = 40)" \
+	timeout 300 "$mpirun" --oversubscribe --mca btl self,vader \
+	-np 1 "$APOD" run $W --stage=mgpu --deck="$deck" : -np 1 "$APOD" run $W --stage=mgpu --deck="$deck" --steps=5
+n=$(grep -c "different decks" "$work/out")
+[ "$n" = 1 ] || { echo "FAIL: the different-decks message came $n times, not once"; fails=$((fails + 1)); }
+# One rank more than the visible GPUs: refused on every rank, said once.
+more=$((top + 1))
+expect 2 "$more ranks but $top visible GPU" run_np $more "$APOD" run $W --stage=mgpu --deck="$deck"
+n=$(grep -c "visible GPU" "$work/out")
+[ "$n" = 1 ] || { echo "FAIL: the rank-count message came $n times, not once"; fails=$((fails + 1)); }
+finish
