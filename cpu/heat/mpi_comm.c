@@ -14,6 +14,7 @@
 
 MPI_Comm heat_mpi_comm = MPI_COMM_NULL;
 int heat_mpi_rank, heat_mpi_size = 1;
+int heat_mpi_local_rank, heat_mpi_local_size = 1;
 
 void heat_mpi_die(const char *call, int rc, const char *file, int line)
 {
@@ -68,6 +69,17 @@ int heat_mpi_start(void)
 	MPI_TRY(MPI_Comm_set_errhandler(heat_mpi_comm, MPI_ERRORS_RETURN));
 	MPI_TRY(MPI_Comm_rank(heat_mpi_comm, &heat_mpi_rank));
 	MPI_TRY(MPI_Comm_size(heat_mpi_comm, &heat_mpi_size));
+	/* The ranks that share this host (its memory, hence its GPUs): a
+	 * stage across GPUs gives each of them one of this host's devices,
+	 * whatever launcher numbered the ranks across hosts. */
+	{
+		MPI_Comm host;
+		MPI_TRY(MPI_Comm_split_type(heat_mpi_comm, MPI_COMM_TYPE_SHARED, heat_mpi_rank,
+		                            MPI_INFO_NULL, &host));
+		MPI_TRY(MPI_Comm_rank(host, &heat_mpi_local_rank));
+		MPI_TRY(MPI_Comm_size(host, &heat_mpi_local_size));
+		MPI_TRY(MPI_Comm_free(&host));
+	}
 	return 0;
 }
 

@@ -22,6 +22,9 @@ extern "C" {
  * heat_mpi_start. */
 extern MPI_Comm heat_mpi_comm;
 extern int heat_mpi_rank, heat_mpi_size;
+/* This rank among those on its host, and how many share the host (after
+ * heat_mpi_start): a stage across GPUs drives the host's GPU local_rank. */
+extern int heat_mpi_local_rank, heat_mpi_local_size;
 
 /* Start MPI if it is not started (MPI_Init_thread, FUNNELED: OpenMP threads
  * compute, the main thread alone calls MPI), finalised at exit.  Returns 0,

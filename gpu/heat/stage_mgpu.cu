@@ -224,16 +224,19 @@ static int setup_local(struct mgpu *g)
 	int ndev = 0, sms = 0;
 
 	APOD_CUDA_TRY(cudaGetDeviceCount(&ndev));
-	/* Under mpirun, one rank per visible GPU: fewer would leave GPUs idle
-	 * unnoticed, more would put two ranks on one (NCCL refuses).  A single
-	 * rank (plain `apod run`, or the table, which runs every stage in one
-	 * process) takes GPU 0 whatever the count. */
-	if (heat_mpi_size > 1 && ndev != heat_mpi_size)
-		return apod_usage_fail("mgpu: %d ranks but %d visible GPU%s: run one rank per GPU "
-		                       "(mpirun -np %d), or set CUDA_VISIBLE_DEVICES",
-		                       heat_mpi_size, ndev, ndev == 1 ? "" : "s", ndev);
-	/* One host: rank r drives GPU r. */
-	g->device = heat_mpi_rank;
+	/* Under mpirun, one rank per visible GPU of each host: fewer would
+	 * leave GPUs idle unnoticed, more would put two ranks on one (NCCL
+	 * refuses).  A single rank (plain `apod run`, or the table, which runs
+	 * every stage in one process) takes GPU 0 whatever the count. */
+	if (heat_mpi_local_size > 1 && ndev != heat_mpi_local_size)
+		return apod_usage_fail("mgpu: %d ranks but %d visible GPU%s on this host: run one "
+		                       "rank per GPU of each host (mpirun -np %d on one host), or set "
+		                       "CUDA_VISIBLE_DEVICES", heat_mpi_local_size, ndev,
+		                       ndev == 1 ? "" : "s", ndev);
+	/* The host's ranks take its GPUs in their order there, so a launcher
+	 * that numbers ranks across hosts in any way still gives each rank a
+	 * GPU of its own (on one host: rank r drives GPU r). */
+	g->device = heat_mpi_local_rank;
 	APOD_CUDA_TRY(cudaSetDevice(g->device));
 	if (apod_gpu_require("mgpu", need))
 		return -1;

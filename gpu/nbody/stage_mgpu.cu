@@ -143,13 +143,16 @@ static int setup_local(struct nbody_mgpu *g)
 	g->i1 = heat_mpi_rank == heat_mpi_size - 1 ? g->n : g->i0 + g->q;
 
 	APOD_CUDA_TRY(cudaGetDeviceCount(&ndev));
-	/* Under mpirun, one rank per visible GPU (NCCL refuses two ranks on
-	 * one); a single rank (plain `apod run`, or the table) takes GPU 0. */
-	if (heat_mpi_size > 1 && ndev != heat_mpi_size)
-		return apod_usage_fail("mgpu: %d ranks but %d visible GPU%s: run one rank per GPU "
-		                       "(mpirun -np %d), or set CUDA_VISIBLE_DEVICES",
-		                       heat_mpi_size, ndev, ndev == 1 ? "" : "s", ndev);
-	g->device = heat_mpi_rank;
+	/* Under mpirun, one rank per visible GPU of each host (NCCL refuses
+	 * two ranks on one); a single rank (plain `apod run`, or the table)
+	 * takes GPU 0.  The host's ranks take its GPUs in their order there,
+	 * so any launcher's numbering across hosts works (doc/multigpu.md). */
+	if (heat_mpi_local_size > 1 && ndev != heat_mpi_local_size)
+		return apod_usage_fail("mgpu: %d ranks but %d visible GPU%s on this host: run one "
+		                       "rank per GPU of each host (mpirun -np %d on one host), or set "
+		                       "CUDA_VISIBLE_DEVICES", heat_mpi_local_size, ndev,
+		                       ndev == 1 ? "" : "s", ndev);
+	g->device = heat_mpi_local_rank;
 	APOD_CUDA_TRY(cudaSetDevice(g->device));
 	if (apod_gpu_require("mgpu", 3 * state + (parts + 1) * TOTALS * sizeof(double)))
 		return -1;
