@@ -17,10 +17,10 @@
  *     for step = 1 .. W->steps(params):
  *         for each step phase j of W->phases, in order:
  *             S->ops->step(ctx, j, step, steps)           W->phases[j].name
- *         for each probe k due at this step, in order:
+ *         for each probe k due at this step, in order (at the last
+ *         step, every probe with APOD_AT_END is due too):
  *             S->ops->probe(ctx, k, step, row, rows)      W->probes[k].name
  *         if a snapshot is due: fetch or snapshot_*       "writeSnapshot"
- *     every probe k with APOD_AT_END not already due at the last step
  *     S->ops->fetch(ctx, a, buffer) for every array a     "fetchResults"
  *     the harness writes the results files (with --out)   "writeReport"
  *     S->ops->destroy(ctx)
@@ -28,8 +28,9 @@
  * Every phase has a name, its own timer (host clocks, and the device's
  * where the stage marks it), its declared work (the workload's work(), for
  * the speed of light) and a place in the stages' ports.  Phases are named,
- * never numbered: the harness builds its table of them once, when the
- * workload is registered.
+ * never numbered: only the harness numbers them, in one table of its own
+ * (setup, the step's phases, the probes, writeSnapshot, fetchResults,
+ * writeReport), whose names are checked when the workload is registered.
  *
  * Every table below ends with an entry whose name is NULL.  Every function
  * returns 0 (or a pointer) on success, or -1 (NULL) after apod_fail() or
