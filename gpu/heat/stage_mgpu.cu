@@ -33,19 +33,8 @@
 #include "cpu/heat/heat_stage.h"
 #include "kernels.cuh"
 #include "cpu/heat/mpi_comm.h"
+#include "gpu/mgpu.cuh"
 
-/* Record "CALL failed at FILE:LINE: ncclError: description"; returns -1. */
-static int nccl_fail(ncclResult_t r, const char *call, const char *file, int line)
-{
-	return apod_fail("%s failed at %s:%d: %s", call, file, line, ncclGetErrorString(r));
-}
-
-#define NCCL_TRY(call)                                                          \
-	do {                                                                    \
-		ncclResult_t apod_nr_ = (call);                                 \
-		if (apod_nr_ != ncclSuccess)                                    \
-			return nccl_fail(apod_nr_, #call, __FILE__, __LINE__);  \
-	} while (0)
 
 #define MGPU_PARTS 4096
 
@@ -78,14 +67,7 @@ struct mgpu {
 /* After the communicator is up: a failure on one rank ends them all. */
 static int must(int rc)
 {
-	if (rc) {
-		fprintf(stderr, "apod: mgpu rank %d: %s; aborting every rank\n", heat_mpi_rank,
-		        apod_failure());
-		fflush(stderr);
-		MPI_Abort(MPI_COMM_WORLD, APOD_EXIT_FAIL);
-		exit(APOD_EXIT_FAIL);
-	}
-	return 0;
+	return apod_mgpu_must("mgpu", rc);
 }
 
 /* Rows [r0, r1) of the local block, interior columns. */
@@ -221,23 +203,10 @@ static int setup_local(struct mgpu *g)
 	const struct heat_problem *p = g->p;
 	size_t nheld = g->own1 - g->own0, field = g->nloc * p->nx * sizeof(heat_real);
 	size_t need = 2 * field + nheld * p->nx * sizeof(heat_real) + (64u << 20);
-	int ndev = 0, sms = 0;
+	int sms = 0;
 
-	APOD_CUDA_TRY(cudaGetDeviceCount(&ndev));
-	/* Under mpirun, one rank per visible GPU of each host: fewer would
-	 * leave GPUs idle unnoticed, more would put two ranks on one (NCCL
-	 * refuses).  A single rank (plain `apod run`, or the table, which runs
-	 * every stage in one process) takes GPU 0 whatever the count. */
-	if (heat_mpi_local_size > 1 && ndev != heat_mpi_local_size)
-		return apod_usage_fail("mgpu: %d ranks but %d visible GPU%s on this host: run one "
-		                       "rank per GPU of each host (mpirun -np %d on one host), or set "
-		                       "CUDA_VISIBLE_DEVICES", heat_mpi_local_size, ndev,
-		                       ndev == 1 ? "" : "s", ndev);
-	/* The host's ranks take its GPUs in their order there, so a launcher
-	 * that numbers ranks across hosts in any way still gives each rank a
-	 * GPU of its own (on one host: rank r drives GPU r). */
-	g->device = heat_mpi_local_rank;
-	APOD_CUDA_TRY(cudaSetDevice(g->device));
+	if (apod_mgpu_device(&g->device))
+		return -1;
 	if (apod_gpu_require("mgpu", need))
 		return -1;
 	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&g->edge, cudaStreamNonBlocking));
@@ -275,15 +244,8 @@ static int setup_local(struct mgpu *g)
 
 static int link_ranks(struct mgpu *g)
 {
-	ncclUniqueId id;
-	/* NVLink SHARP (multicast) is off unless the user asked for it: the
-	 * GPU hosts this runs on do not allow it (doc/multigpu.md). */
-	setenv("NCCL_NVLS_ENABLE", "0", 0);
-	memset(&id, 0, sizeof id);
-	if (heat_mpi_rank == 0)
-		NCCL_TRY(ncclGetUniqueId(&id));
-	MPI_TRY(MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, heat_mpi_comm));
-	NCCL_TRY(ncclCommInitRank(&g->comm, heat_mpi_size, id, heat_mpi_rank));
+	if (apod_mgpu_link(&g->comm))
+		return -1;
 	g->have_comm = 1;
 	return 0;
 }

@@ -43,23 +43,12 @@
 #include "cpu/nbody/nbody.h"
 #include "nbody_resident.h"
 #include "cpu/heat/mpi_comm.h"
+#include "gpu/mgpu.cuh"
 
 #define BLOCK NBODY_PROBE_BLOCK
 /* The 7 statistics sums, then the potential: one reduction across ranks. */
 #define TOTALS (NBODY_SUMS + 1)
 
-/* Record "CALL failed at FILE:LINE: ncclError: description"; returns -1. */
-static int nccl_fail(ncclResult_t r, const char *call, const char *file, int line)
-{
-	return apod_fail("%s failed at %s:%d: %s", call, file, line, ncclGetErrorString(r));
-}
-
-#define NCCL_TRY(call)                                                          \
-	do {                                                                    \
-		ncclResult_t apod_nr_ = (call);                                 \
-		if (apod_nr_ != ncclSuccess)                                    \
-			return nccl_fail(apod_nr_, #call, __FILE__, __LINE__);  \
-	} while (0)
 
 struct nbody_mgpu {
 	const struct nbody_problem *p;
@@ -80,14 +69,7 @@ struct nbody_mgpu {
 /* After the communicator is up: a failure on one rank ends them all. */
 static int must(int rc)
 {
-	if (rc) {
-		fprintf(stderr, "apod: nbody mgpu rank %d: %s; aborting every rank\n", heat_mpi_rank,
-		        apod_failure());
-		fflush(stderr);
-		MPI_Abort(MPI_COMM_WORLD, APOD_EXIT_FAIL);
-		exit(APOD_EXIT_FAIL);
-	}
-	return 0;
+	return apod_mgpu_must("nbody mgpu", rc);
 }
 
 static void mgpu_destroy(void *ctx)
@@ -130,7 +112,7 @@ static int setup_local(struct nbody_mgpu *g)
 	const struct nbody_problem *p = g->p;
 	size_t n = p->n, state = n * sizeof(float4);
 	size_t parts = (n + BLOCK - 1) / BLOCK;
-	int ndev = 0, sms = 0;
+	int sms = 0;
 
 	if (n > INT_MAX)
 		return apod_fail("mgpu: %zu bodies: the kernels index bodies with int (at most %d)", n,
@@ -142,18 +124,8 @@ static int setup_local(struct nbody_mgpu *g)
 	g->i0 = heat_mpi_rank * g->q;
 	g->i1 = heat_mpi_rank == heat_mpi_size - 1 ? g->n : g->i0 + g->q;
 
-	APOD_CUDA_TRY(cudaGetDeviceCount(&ndev));
-	/* Under mpirun, one rank per visible GPU of each host (NCCL refuses
-	 * two ranks on one); a single rank (plain `apod run`, or the table)
-	 * takes GPU 0.  The host's ranks take its GPUs in their order there,
-	 * so any launcher's numbering across hosts works (doc/multigpu.md). */
-	if (heat_mpi_local_size > 1 && ndev != heat_mpi_local_size)
-		return apod_usage_fail("mgpu: %d ranks but %d visible GPU%s on this host: run one "
-		                       "rank per GPU of each host (mpirun -np %d on one host), or set "
-		                       "CUDA_VISIBLE_DEVICES", heat_mpi_local_size, ndev,
-		                       ndev == 1 ? "" : "s", ndev);
-	g->device = heat_mpi_local_rank;
-	APOD_CUDA_TRY(cudaSetDevice(g->device));
+	if (apod_mgpu_device(&g->device))
+		return -1;
 	if (apod_gpu_require("mgpu", 3 * state + (parts + 1) * TOTALS * sizeof(double)))
 		return -1;
 	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
@@ -181,15 +153,8 @@ static int setup_local(struct nbody_mgpu *g)
 
 static int link_ranks(struct nbody_mgpu *g)
 {
-	ncclUniqueId id;
-	/* NVLink SHARP (multicast) is off unless the user asked for it: the
-	 * GPU hosts this runs on do not allow it (doc/multigpu.md). */
-	setenv("NCCL_NVLS_ENABLE", "0", 0);
-	memset(&id, 0, sizeof id);
-	if (heat_mpi_rank == 0)
-		NCCL_TRY(ncclGetUniqueId(&id));
-	MPI_TRY(MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, heat_mpi_comm));
-	NCCL_TRY(ncclCommInitRank(&g->comm, heat_mpi_size, id, heat_mpi_rank));
+	if (apod_mgpu_link(&g->comm))
+		return -1;
 	g->have_comm = 1;
 	return 0;
 }

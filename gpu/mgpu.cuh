@@ -1,0 +1,84 @@
+/*
+ * mgpu.cuh: what every stage across GPUs (heat's and n-body's mgpu) does
+ * alike, written once: NCCL's calls checked, the one GPU of this host a
+ * rank drives, the ranks linked by an NCCL communicator, and the rule that
+ * once they are linked a failure on one rank ends them all.  For a .cu
+ * compiled with MPI's and NCCL's headers, after heat's MPI start
+ * (cpu/heat/mpi_comm.h).
+ */
+#ifndef APOD_GPU_MGPU_CUH
+#define APOD_GPU_MGPU_CUH
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <nccl.h>
+
+#include "apod/cuda.h"
+#include "cpu/heat/mpi_comm.h"
+
+/* Record "CALL failed at FILE:LINE: ncclError: description"; returns -1. */
+static inline int apod_nccl_fail(ncclResult_t r, const char *call, const char *file, int line)
+{
+	return apod_fail("%s failed at %s:%d: %s", call, file, line, ncclGetErrorString(r));
+}
+
+#define NCCL_TRY(call)                                                          \
+	do {                                                                    \
+		ncclResult_t apod_nr_ = (call);                                 \
+		if (apod_nr_ != ncclSuccess)                                    \
+			return apod_nccl_fail(apod_nr_, #call, __FILE__, __LINE__); \
+	} while (0)
+
+/* After the communicator is up: a failure on one rank cannot be agreed on
+ * (a peer may wait on a transfer that never comes), so it ends them all. */
+static inline int apod_mgpu_must(const char *who, int rc)
+{
+	if (rc) {
+		fprintf(stderr, "apod: %s rank %d: %s; aborting every rank\n", who, heat_mpi_rank,
+		        apod_failure());
+		fflush(stderr);
+		MPI_Abort(MPI_COMM_WORLD, APOD_EXIT_FAIL);
+		exit(APOD_EXIT_FAIL);
+	}
+	return 0;
+}
+
+/* The GPU this rank drives, made current.  Under mpirun, one rank per
+ * visible GPU of each host: fewer would leave GPUs idle unnoticed, more
+ * would put two ranks on one (NCCL refuses).  The host's ranks take its
+ * GPUs in their order there, so any launcher's numbering across hosts
+ * works (on one host, rank r drives GPU r).  A single rank (plain `apod
+ * run`, or the table, which runs each stage in one process) takes GPU 0
+ * whatever the count. */
+static inline int apod_mgpu_device(int *device)
+{
+	int ndev = 0;
+	APOD_CUDA_TRY(cudaGetDeviceCount(&ndev));
+	if (heat_mpi_local_size > 1 && ndev != heat_mpi_local_size)
+		return apod_usage_fail("mgpu: %d ranks but %d visible GPU%s on this host: run one "
+		                       "rank per GPU of each host (mpirun -np %d on one host), or set "
+		                       "CUDA_VISIBLE_DEVICES", heat_mpi_local_size, ndev,
+		                       ndev == 1 ? "" : "s", ndev);
+	*device = heat_mpi_local_rank;
+	APOD_CUDA_TRY(cudaSetDevice(*device));
+	return 0;
+}
+
+/* Every rank linked into *comm: rank 0's unique id broadcast over MPI.
+ * NVLink SHARP (multicast) is off unless the user asked for it: the GPU
+ * hosts this runs on do not allow it (doc/multigpu.md). */
+static inline int apod_mgpu_link(ncclComm_t *comm)
+{
+	ncclUniqueId id;
+	setenv("NCCL_NVLS_ENABLE", "0", 0);
+	memset(&id, 0, sizeof id);
+	if (heat_mpi_rank == 0)
+		NCCL_TRY(ncclGetUniqueId(&id));
+	MPI_TRY(MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, heat_mpi_comm));
+	NCCL_TRY(ncclCommInitRank(comm, heat_mpi_size, id, heat_mpi_rank));
+	return 0;
+}
+
+#endif
