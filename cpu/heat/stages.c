@@ -90,7 +90,7 @@ const struct apod_stage heat_stage_mpi = {
 
 const struct apod_stage heat_stage_mgpu = {
 	.name = "mgpu",
-	.about = "one MPI rank per GPU, halos by NCCL overlapped with the interior (use mpirun)",
+	.about = "one MPI rank per GPU on gpu4's fused kernels, halos by NCCL under the interior, statistics reduced on the GPUs (use mpirun)",
 	.ports = "setup,genTimeStep,calcStats,calcSummaryData,writeSnapshot,fetchResults",
 	.runs_on = APOD_RUNS_DEVICE,
 	.needs = "CUDA, MPI and NCCL",

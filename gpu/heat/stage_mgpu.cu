@@ -1,20 +1,39 @@
 /*
- * stage_mgpu.cu: heat on several GPUs, one MPI rank per GPU.
+ * stage_mgpu.cu: heat on several GPUs, one MPI rank per GPU, on gpu4's
+ * fused kernels.
  *
  * The rows are split as in the mpi stage (cpu/heat/stage_mpi.c,
  * doc/multigpu.md): each rank holds a block of interior rows and a halo row
- * above and below, on its own GPU.  Each step the block's two boundary rows
- * are swept first, on the edge stream, and handed to the neighbours with
- * ncclSend/ncclRecv in one group on that stream, while the interior rows are
- * swept on the inner stream; each stream waits for the other at the end of
- * the step, since the next step reads rows both wrote.
+ * above and below, on its own GPU.  The block is a field of its own to
+ * gpu4's kernels: its first and last rows (a halo, or the grid's edge) are
+ * fixed, as a field's edges are, and heaters are bits of a mask.
  *
- * Statistics: each GPU reduces its held rows (per-block Welford, Chan merges
- * of the blocks: kernels.cuh), and the ranks' partial results meet on rank 0
- * over MPI: the moments merged in rank order with Chan's formula, the
- * histograms summed exactly, the zones' partial sums reduced in double.  The
- * order differs from serial's, so the gate holds mgpu to its tolerances, as
- * it does gpu2-gpu4.
+ * A step is three launches of the fused sweep-and-statistics kernel, one a
+ * band of the block's rows (a band's rows are [r0, r1) of the block):
+ *  - the top and bottom bands (the rows the neighbours need, with the
+ *    grid's edge row where this rank holds it), on the edge stream, then
+ *    those rows sent to the neighbours' halos and theirs received
+ *    (ncclSend/ncclRecv in one group on the edge stream);
+ *  - the interior band on the inner stream, meanwhile.
+ * The next step's interior waits only for this step's two bands (band_done),
+ * not for the transfer; the next step's bands wait for this interior, whose
+ * rows they overwrite and read.
+ *
+ * Statistics (calcStats, calcSummaryData), as gpu4 keeps them: a step with
+ * a calcStats row after it leaves its blocks' partial moments and
+ * histogram in the slot of that row, and the probe issues nothing; the
+ * zones' partial sums go into the summary's slot.  Nothing waits until the
+ * harness collects the rows (deferred probes, at most MGPU_DEFER_ROWS a
+ * probe): then each GPU merges its slots into rows, NCCL gathers the rows'
+ * moments on every rank (each GPU's moments are merged in rank order with
+ * Chan's formula on rank 0) and sums the histograms and the zones' sums
+ * onto rank 0, and rank 0 copies them home: one reduction and one wait for
+ * 128 rows, none a step.  The order of the sums differs from serial's, so
+ * the gate holds mgpu to its tolerances, as it does gpu2-gpu4.
+ *
+ * The 16-byte kernel where the field is float and its width a multiple of
+ * 4 (gpu4's fused_bal_kernel); any other width or a double build, the
+ * one-column kernel (gpu4's fused_scalar_kernel).
  *
  * Failures: before the NCCL communicator exists every rank agrees on
  * failure (heat_mpi_agree), so all stop together.  Once ranks wait on each
@@ -32,34 +51,66 @@
 #include "gpu/device.h"
 #include "cpu/heat/heat_stage.h"
 #include "kernels.cuh"
+#include "tuned.cuh"
+#include "heat_resident.h"
 #include "cpu/heat/mpi_comm.h"
 #include "gpu/mgpu.cuh"
 
+/* Rows a probe holds on the devices before the harness collects them, and
+ * a slot more: the step writes its row's partials before the harness,
+ * with a full ring, collects (as gpu4's). */
+#define MGPU_DEFER_ROWS RESIDENT_DEFER_ROWS
+#define MGPU_SLOTS (MGPU_DEFER_ROWS + 1)
+#define MGPU_BLOCK 256
+/* Blocks of the sweep's size left free for NCCL's send and receive
+ * kernels beside the middle band (plan_bands). */
+#define MGPU_NCCL_BLOCKS 4
 
-#define MGPU_PARTS 4096
+/* Rows [r0, r1) of the block, swept by a launch of gx x gy blocks whose
+ * partials start at part0 in a slot. */
+struct band {
+	size_t r0, r1;
+	unsigned gy;
+	int part0;
+};
 
 struct mgpu {
 	const struct heat_problem *p;
 	size_t lo, hi;               /* interior rows swept here: [lo, hi) */
 	size_t own0, own1;           /* rows held for statistics and the result */
-	size_t nloc;                 /* local rows: global lo-1 .. hi */
+	size_t base;                 /* the grid row of the block's first row, lo - 1 */
+	size_t nloc;                 /* the block's rows: grid rows lo-1 .. hi */
 	int up, down;                /* neighbour ranks, or -1 at an edge */
 	int device;
 	cudaStream_t edge, inner;
-	cudaEvent_t edge_done, inner_done;
+	cudaEvent_t band_done, inner_done;
 	ncclComm_t comm;
 	int have_comm;
 	heat_real *d_cur, *d_next;
-	size_t *d_src_edge, *d_src_inner;   /* local cell indices of the heaters */
-	heat_real *d_temp_edge, *d_temp_inner;
-	size_t nsrc_edge, nsrc_inner;
+	unsigned *d_mask;            /* the block's heaters, a bit a cell */
+	int vec4;                    /* float and nx % 4 == 0: the 16-byte kernel */
+	float2 *d_bounds;            /* vec4: bin_bounds_kernel's table, nbins + 1 */
+	dim3 block;
+	unsigned gx;
+	size_t smem;
+	struct band top, bottom, middle;   /* an empty band has r0 == r1 */
+	int nparts;                  /* partials a step leaves in a slot */
+	/* calcStats: slot row % MGPU_SLOTS holds the row's partials and
+	 * histogram (zero until a step adds to it: the merge clears it). */
+	struct apod_moments *d_slot_parts;
+	unsigned *d_slot_hist;
+	long steps, step_row;        /* steps taken; the row the last one left partials for, or -1 */
 	int stats_blocks;
-	struct apod_moments *d_parts, *d_total, *h_total;
-	unsigned *d_hist, *h_hist;
-	double *d_zsum, *h_zsum;
+	/* The rows being collected, packed: each GPU's moments and counts, the
+	 * moments of every GPU (NCCL's all-gather) and the counts summed. */
+	struct apod_moments *d_row_m, *d_all_m, *h_all_m;
+	unsigned *d_row_h, *d_sum_h, *h_hist;
+	/* calcSummaryData: slot row % MGPU_SLOTS holds zone_slices partial
+	 * sums a zone; collected, each zone's sum over the rows held here, then
+	 * over every GPU. */
+	int zone_slices;
+	double *d_zone_parts, *d_zone_loc, *d_zone_sum, *h_zone_sum;
 	heat_real *h_rows;           /* the held rows, for the gather */
-	struct apod_moments *all_m;  /* rank 0: every rank's moments */
-	unsigned *hist;              /* rank 0: every rank's counts, summed */
 	MPI_Datatype row;
 	int *counts, *displs;
 };
@@ -70,41 +121,75 @@ static int must(int rc)
 	return apod_mgpu_must("mgpu", rc);
 }
 
-/* Rows [r0, r1) of the local block, interior columns. */
-static __global__ void sweep_rows_kernel(const heat_real *__restrict__ cur,
-                                         heat_real *__restrict__ next, size_t nx, size_t r0,
-                                         size_t r1, heat_real alpha)
+static int band_empty(const struct band *b)
 {
-	size_t j = (size_t)blockIdx.x * SWEEP_BX + threadIdx.x + 1;
-	if (j + 1 >= nx)
-		return;
-	/* Past SWEEP_MAX_GRID_Y blocks down, strided as sweep_kernel. */
-	for (size_t i = r0 + (size_t)blockIdx.y * SWEEP_BY + threadIdx.y; i < r1;
-	     i += (size_t)gridDim.y * SWEEP_BY) {
-		size_t c = i * nx + j;
-		next[c] = heat_cell_update(cur[c], cur[c - nx], cur[c + nx], cur[c + 1], cur[c - 1], alpha);
+	return b->r0 >= b->r1;
+}
+
+/* calcStats rows from the slots: block i merges slot (first + i) % slots's
+ * partials (Chan's merge, in a fixed order) into moments[i], copies its
+ * histogram to hists[i] and clears it for the next step to use the slot.
+ * Partials of blocks that swept no rows have n = 0 and are skipped. */
+static __global__ void merge_slots_kernel(const struct apod_moments *__restrict__ parts, int nparts,
+                                          unsigned *__restrict__ slot_hist, int nbins, long first,
+                                          long slots, struct apod_moments *__restrict__ moments,
+                                          unsigned *__restrict__ hists)
+{
+	long slot = (first + blockIdx.x) % slots;
+	const struct apod_moments *part = parts + (size_t)slot * nparts;
+	unsigned *hist = slot_hist + (size_t)slot * nbins;
+	struct apod_moments m;
+	apod_moments_init(&m);
+	for (int k = threadIdx.x; k < nparts; k += blockDim.x)
+		apod_moments_merge(&m, &part[k]);
+	block_merge_moments(&m);
+	if (threadIdx.x == 0)
+		moments[blockIdx.x] = m;
+	for (int b = threadIdx.x; b < nbins; b += blockDim.x) {
+		hists[(size_t)blockIdx.x * nbins + b] = hist[b];
+		hist[b] = 0;
 	}
 }
 
-/* Each zone's sum over the rows of it that this rank holds, [own0, own1);
- * first is the first held row. */
-static __global__ void zone_sums_kernel(const heat_real *__restrict__ first, size_t nx, size_t ny,
-                                        int zones_x, int zones_y, size_t own0, size_t own1,
-                                        double *__restrict__ sums)
+/* Each zone's sum over the rows of it held here, [own0, own1) of the grid,
+ * in gridDim.y slices of those rows: grid (zones, slices), block (z, s)
+ * writes parts[z * slices + s].  first is the block's row `base` of the
+ * grid. */
+static __global__ void zone_parts_kernel(const heat_real *__restrict__ first, size_t base, size_t nx,
+                                         size_t ny, int zones_x, int zones_y, size_t own0, size_t own1,
+                                         double *__restrict__ parts)
 {
-	int zr = blockIdx.x / zones_x, zc = blockIdx.x % zones_x;
+	int z = blockIdx.x, zr = z / zones_x, zc = z % zones_x, slices = gridDim.y;
 	size_t r0 = (size_t)zr * ny / zones_y, r1 = (size_t)(zr + 1) * ny / zones_y;
 	size_t c0 = (size_t)zc * nx / zones_x, c1 = (size_t)(zc + 1) * nx / zones_x;
-	size_t w = c1 - c0, cells;
+	size_t s0, s1;
 	double s = 0.0;
 	r0 = r0 > own0 ? r0 : own0;
 	r1 = r1 < own1 ? r1 : own1;
-	cells = r1 > r0 ? (r1 - r0) * w : 0;
-	for (size_t k = threadIdx.x; k < cells; k += blockDim.x)
-		s += (double)first[(r0 - own0 + k / w) * nx + c0 + k % w];
+	r1 = r1 > r0 ? r1 : r0;
+	s0 = r0 + (r1 - r0) * blockIdx.y / slices;
+	s1 = r0 + (r1 - r0) * (blockIdx.y + 1) / slices;
+	for (size_t r = s0; r < s1; r++)
+		for (size_t c = c0 + threadIdx.x; c < c1; c += blockDim.x)
+			s += (double)first[(r - base) * nx + c];
 	s = block_sum(s);
 	if (threadIdx.x == 0)
-		sums[blockIdx.x] = s;
+		parts[(size_t)z * slices + blockIdx.y] = s;
+}
+
+/* The zones' rows from their slots: block i adds slot (first + i) %
+ * slots's slices in order, a zone a thread, into sums[i * nzones + z]. */
+static __global__ void zone_rows_kernel(const double *__restrict__ parts, int nzones, int slices,
+                                        long first, long slots, double *__restrict__ sums)
+{
+	long slot = (first + blockIdx.x) % slots;
+	const double *part = parts + (size_t)slot * nzones * slices;
+	for (int z = threadIdx.x; z < nzones; z += blockDim.x) {
+		double t = 0.0;
+		for (int k = 0; k < slices; k++)
+			t += part[(size_t)z * slices + k];
+		sums[(size_t)blockIdx.x * nzones + z] = t;
+	}
 }
 
 static void mgpu_destroy(void *ctx)
@@ -119,82 +204,147 @@ static void mgpu_destroy(void *ctx)
 		cudaStreamDestroy(g->edge);
 	if (g->inner)
 		cudaStreamDestroy(g->inner);
-	if (g->edge_done)
-		cudaEventDestroy(g->edge_done);
+	if (g->band_done)
+		cudaEventDestroy(g->band_done);
 	if (g->inner_done)
 		cudaEventDestroy(g->inner_done);
 	cudaFree(g->d_cur);
 	cudaFree(g->d_next);
-	cudaFree(g->d_src_edge);
-	cudaFree(g->d_src_inner);
-	cudaFree(g->d_temp_edge);
-	cudaFree(g->d_temp_inner);
-	cudaFree(g->d_parts);
-	cudaFree(g->d_total);
-	cudaFree(g->d_hist);
-	cudaFree(g->d_zsum);
-	cudaFreeHost(g->h_total);
+	cudaFree(g->d_mask);
+	cudaFree(g->d_bounds);
+	cudaFree(g->d_slot_parts);
+	cudaFree(g->d_slot_hist);
+	cudaFree(g->d_row_m);
+	cudaFree(g->d_all_m);
+	cudaFree(g->d_row_h);
+	cudaFree(g->d_sum_h);
+	cudaFree(g->d_zone_parts);
+	cudaFree(g->d_zone_loc);
+	cudaFree(g->d_zone_sum);
+	cudaFreeHost(g->h_all_m);
 	cudaFreeHost(g->h_hist);
-	cudaFreeHost(g->h_zsum);
+	cudaFreeHost(g->h_zone_sum);
 	cudaFreeHost(g->h_rows);
 	if (g->row != MPI_DATATYPE_NULL)
 		MPI_Type_free(&g->row);
-	free(g->all_m);
-	free(g->hist);
 	free(g->counts);
 	free(g->displs);
 	free(g);
 }
 
-/* The heaters on this rank's local rows, split by the stream that pins
- * them: the boundary rows and halos on the edge stream, the rest inner. */
-static int upload_sources(struct mgpu *g)
+/* The block's heaters as a bit a cell, block-local indices. */
+static int upload_mask(struct mgpu *g)
 {
 	const struct heat_problem *p = g->p;
-	size_t rows = g->hi - g->lo, ne = 0, ni = 0;
-	size_t *idx = (size_t *)malloc((p->nsrc ? p->nsrc : 1) * 2 * sizeof *idx);
-	heat_real *temp = (heat_real *)malloc((p->nsrc ? p->nsrc : 1) * 2 * sizeof *temp);
-	size_t *ie = idx, *ii = idx + p->nsrc;
-	heat_real *te = temp, *ti = temp + p->nsrc;
-	int rc = -1;
-	if (!idx || !temp) {
-		apod_fail("mgpu: out of memory");
-		goto out;
-	}
+	size_t words = (g->nloc * p->nx + 31) / 32;
+	unsigned *mask = (unsigned *)calloc(words, sizeof *mask);
+	if (!mask)
+		return apod_fail("mgpu: cannot allocate the heater mask");
 	for (size_t k = 0; k < p->nsrc; k++) {
-		size_t gr = p->src_idx[k] / p->nx, l;
-		if (gr + 1 < g->lo || gr > g->hi)
+		size_t gr = p->src_idx[k] / p->nx, idx;
+		if (gr < g->base || gr >= g->base + g->nloc)
 			continue;
-		l = gr - (g->lo - 1);
-		if (l <= 1 || l >= rows) {
-			ie[ne] = l * p->nx + p->src_idx[k] % p->nx;
-			te[ne++] = p->src_temp[k];
-		} else {
-			ii[ni] = l * p->nx + p->src_idx[k] % p->nx;
-			ti[ni++] = p->src_temp[k];
-		}
+		idx = (gr - g->base) * p->nx + p->src_idx[k] % p->nx;
+		mask[idx >> 5] |= 1u << (idx & 31);
 	}
-	g->nsrc_edge = ne;
-	g->nsrc_inner = ni;
-	if (cudaMalloc(&g->d_src_edge, (ne ? ne : 1) * sizeof(size_t)) != cudaSuccess ||
-	    cudaMalloc(&g->d_src_inner, (ni ? ni : 1) * sizeof(size_t)) != cudaSuccess ||
-	    cudaMalloc(&g->d_temp_edge, (ne ? ne : 1) * sizeof(heat_real)) != cudaSuccess ||
-	    cudaMalloc(&g->d_temp_inner, (ni ? ni : 1) * sizeof(heat_real)) != cudaSuccess) {
-		apod_fail("mgpu: cannot allocate the heaters on the device");
-		goto out;
+	if (cudaMalloc(&g->d_mask, words * sizeof *mask) != cudaSuccess ||
+	    cudaMemcpy(g->d_mask, mask, words * sizeof *mask, cudaMemcpyHostToDevice) != cudaSuccess) {
+		free(mask);
+		return apod_fail("mgpu: cannot upload the heater mask (%zu bytes)", words * sizeof *mask);
 	}
-	if ((ne && (cudaMemcpy(g->d_src_edge, ie, ne * sizeof *ie, cudaMemcpyHostToDevice) != cudaSuccess ||
-	            cudaMemcpy(g->d_temp_edge, te, ne * sizeof *te, cudaMemcpyHostToDevice) != cudaSuccess)) ||
-	    (ni && (cudaMemcpy(g->d_src_inner, ii, ni * sizeof *ii, cudaMemcpyHostToDevice) != cudaSuccess ||
-	            cudaMemcpy(g->d_temp_inner, ti, ni * sizeof *ti, cudaMemcpyHostToDevice) != cudaSuccess))) {
-		apod_fail("mgpu: cannot upload the heaters");
-		goto out;
+	free(mask);
+	return 0;
+}
+
+/* The kernel's shared memory opted in (past 48 KiB at 4096 bins in the
+ * 16-byte kernel's table), its block size from the occupancy API, and the
+ * blocks that fit on the device at once. */
+static int plan_launch(struct mgpu *g, int *resident)
+{
+	const struct heat_problem *p = g->p;
+	size_t threads_x;
+	int min_grid = 0, block = 0, sms = 0, per_sm = 0;
+	char what[64];
+	snprintf(what, sizeof what, "%d histogram bins", p->nbins);
+	g->smem = (size_t)p->nbins * sizeof(unsigned);
+#ifdef APOD_REAL_FLOAT
+	g->vec4 = p->nx % 4 == 0;
+	if (g->vec4) {
+		g->smem = fused_bal_smem(p->nbins);
+		if (apod_cuda_smem_allow("mgpu", what, (const void *)fused_band_kernel<true>, g->smem) ||
+		    apod_cuda_smem_allow("mgpu", what, (const void *)fused_band_kernel<false>, g->smem))
+			return -1;
+		APOD_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_band_kernel<true>,
+		                                                 g->smem, 1024));
+	} else
+#endif
+	{
+		if (apod_cuda_smem_allow("mgpu", what, (const void *)fused_scalar_band_kernel<true>, g->smem) ||
+		    apod_cuda_smem_allow("mgpu", what, (const void *)fused_scalar_band_kernel<false>, g->smem))
+			return -1;
+		APOD_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, fused_scalar_band_kernel<true>,
+		                                                 g->smem, 1024));
 	}
-	rc = 0;
-out:
-	free(idx);
-	free(temp);
-	return rc;
+	if (apod_cuda_smem_allow("mgpu", what, (const void *)stats_kernel, g->smem))
+		return -1;
+	if (block < 1)
+		return apod_fail("mgpu: no block of its kernel fits on this device with %zu bytes of shared memory",
+		                 g->smem);
+	threads_x = g->vec4 ? p->nx / 4 : p->nx;
+	if ((size_t)block > (threads_x + 31) / 32 * 32)
+		block = (int)((threads_x + 31) / 32 * 32);
+	g->block = dim3((unsigned)block);
+	g->gx = (unsigned)((threads_x + block - 1) / block);
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, g->device));
+#ifdef APOD_REAL_FLOAT
+	if (g->vec4)
+		APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fused_band_kernel<true>, block,
+		                                                          g->smem));
+	else
+#endif
+		APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+			&per_sm, fused_scalar_band_kernel<true>, block, g->smem));
+	*resident = sms * (per_sm > 0 ? per_sm : 1);
+	g->stats_blocks = 8 * sms;
+	return 0;
+}
+
+/* The three bands.  Held rows are [own0, own1) of the grid, rows
+ * [own0 - base, own1 - base) of the block: the top band is its first held
+ * row (the grid's edge on the first rank) through block row 1, the bottom
+ * band block row max(2, rows) through its last held row, the middle band
+ * what lies between.  Every held row is in one band; the halos in none. */
+static void plan_bands(struct mgpu *g, int resident)
+{
+	size_t rows = g->hi - g->lo, held0 = g->own0 - g->base, held1 = g->own1 - g->base;
+	size_t mid;
+	int part = 0;
+	g->top.r0 = held0;
+	g->top.r1 = 2;
+	g->bottom.r0 = rows > 2 ? rows : 2;
+	g->bottom.r1 = held1 > g->bottom.r0 ? held1 : g->bottom.r0;
+	g->middle.r0 = 2;
+	g->middle.r1 = rows > 2 ? rows : 2;
+	mid = g->middle.r1 - g->middle.r0;
+	/* The bands are a row or two: one row of blocks.  The middle: gpu4's
+	 * one wave (the rows split evenly over blocks that all fit at once, at
+	 * least a row a block), less room for the bands' blocks and NCCL's:
+	 * a wave that filled every SM would let them start only when it ended,
+	 * and the next step's bands wait for the transfer. */
+	int room = (int)g->gx + (heat_mpi_size > 1 ? MGPU_NCCL_BLOCKS : 0);
+	g->top.gy = g->bottom.gy = 1;
+	g->middle.gy = (unsigned)((size_t)(resident > 2 * room ? resident - room : resident) / g->gx);
+	if (g->middle.gy < 1)
+		g->middle.gy = 1;
+	if (g->middle.gy > mid)
+		g->middle.gy = (unsigned)(mid ? mid : 1);
+	struct band *b[3] = { &g->top, &g->bottom, &g->middle };
+	for (int i = 0; i < 3; i++) {
+		b[i]->part0 = part;
+		if (!band_empty(b[i]))
+			part += (int)(g->gx * b[i]->gy);
+	}
+	g->nparts = part;
 }
 
 /* Everything a rank can do before the ranks are linked by NCCL. */
@@ -202,43 +352,64 @@ static int setup_local(struct mgpu *g)
 {
 	const struct heat_problem *p = g->p;
 	size_t nheld = g->own1 - g->own0, field = g->nloc * p->nx * sizeof(heat_real);
+	size_t nbins = (size_t)p->nbins, nz = (size_t)p->nzones, ranks = (size_t)heat_mpi_size;
 	size_t need = 2 * field + nheld * p->nx * sizeof(heat_real) + (64u << 20);
-	int sms = 0;
+	int resident = 0, sms = 0, least = 0, greatest = 0;
 
 	if (apod_mgpu_device(&g->device))
 		return -1;
 	if (apod_gpu_require("mgpu", need))
 		return -1;
-	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&g->edge, cudaStreamNonBlocking));
+	/* The edge stream first whenever blocks free up: the neighbours, and
+	 * the next step, wait for its rows. */
+	APOD_CUDA_TRY(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+	APOD_CUDA_TRY(cudaStreamCreateWithPriority(&g->edge, cudaStreamNonBlocking, greatest));
 	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&g->inner, cudaStreamNonBlocking));
-	APOD_CUDA_TRY(cudaEventCreateWithFlags(&g->edge_done, cudaEventDisableTiming));
+	APOD_CUDA_TRY(cudaEventCreateWithFlags(&g->band_done, cudaEventDisableTiming));
 	APOD_CUDA_TRY(cudaEventCreateWithFlags(&g->inner_done, cudaEventDisableTiming));
+	if (plan_launch(g, &resident))
+		return -1;
+	plan_bands(g, resident);
 	APOD_CUDA_TRY(cudaMalloc(&g->d_cur, field));
 	APOD_CUDA_TRY(cudaMalloc(&g->d_next, field));
-	APOD_CUDA_TRY(cudaMalloc(&g->d_parts, MGPU_PARTS * sizeof(struct apod_moments)));
-	APOD_CUDA_TRY(cudaMalloc(&g->d_total, sizeof(struct apod_moments)));
-	APOD_CUDA_TRY(cudaMalloc(&g->d_hist, (size_t)p->nbins * sizeof(unsigned)));
-	APOD_CUDA_TRY(cudaMalloc(&g->d_zsum, (size_t)p->nzones * sizeof(double)));
-	APOD_CUDA_TRY(cudaMallocHost(&g->h_total, sizeof(struct apod_moments)));
-	APOD_CUDA_TRY(cudaMallocHost(&g->h_hist, (size_t)p->nbins * sizeof(unsigned)));
-	APOD_CUDA_TRY(cudaMallocHost(&g->h_zsum, (size_t)p->nzones * sizeof(double)));
-	APOD_CUDA_TRY(cudaMallocHost(&g->h_rows, nheld * p->nx * sizeof(heat_real)));
-	/* Both buffers start whole: the sweep never writes the fixed edges. */
-	APOD_CUDA_TRY(cudaMemcpy(g->d_cur, p->init + (g->lo - 1) * p->nx, field, cudaMemcpyHostToDevice));
-	APOD_CUDA_TRY(cudaMemcpy(g->d_next, p->init + (g->lo - 1) * p->nx, field, cudaMemcpyHostToDevice));
-	if (upload_sources(g))
+	/* Both buffers start whole: the sweep never writes the halos, and
+	 * writes the fixed cells as they were. */
+	APOD_CUDA_TRY(cudaMemcpy(g->d_cur, p->init + g->base * p->nx, field, cudaMemcpyHostToDevice));
+	APOD_CUDA_TRY(cudaMemcpy(g->d_next, p->init + g->base * p->nx, field, cudaMemcpyHostToDevice));
+	if (upload_mask(g))
 		return -1;
+#ifdef APOD_REAL_FLOAT
+	if (g->vec4) {
+		APOD_CUDA_TRY(cudaMalloc(&g->d_bounds, (nbins + 1) * sizeof(float2)));
+		APOD_LAUNCH_TRY((bin_bounds_kernel<<<1, 128>>>(g->d_bounds, p->hist_lo, p->hist_inv_width,
+		                                               p->nbins)));
+	}
+#endif
+	APOD_CUDA_TRY(cudaMalloc(&g->d_slot_parts, (size_t)MGPU_SLOTS * g->nparts * sizeof *g->d_slot_parts));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_slot_hist, (size_t)MGPU_SLOTS * nbins * sizeof *g->d_slot_hist));
+	APOD_CUDA_TRY(cudaMemset(g->d_slot_hist, 0, (size_t)MGPU_SLOTS * nbins * sizeof *g->d_slot_hist));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_row_m, (size_t)MGPU_SLOTS * sizeof *g->d_row_m));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_all_m, (size_t)MGPU_SLOTS * ranks * sizeof *g->d_all_m));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_row_h, (size_t)MGPU_SLOTS * nbins * sizeof *g->d_row_h));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_sum_h, (size_t)MGPU_SLOTS * nbins * sizeof *g->d_sum_h));
+	APOD_CUDA_TRY(cudaMallocHost(&g->h_all_m, (size_t)MGPU_SLOTS * ranks * sizeof *g->h_all_m));
+	APOD_CUDA_TRY(cudaMallocHost(&g->h_hist, (size_t)MGPU_SLOTS * nbins * sizeof *g->h_hist));
+	/* About four blocks an SM over the zones, as gpu2's sliced zones. */
+	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, g->device));
+	g->zone_slices = 4 * sms / p->nzones;
+	g->zone_slices = g->zone_slices < 1 ? 1 : g->zone_slices > 64 ? 64 : g->zone_slices;
+	APOD_CUDA_TRY(cudaMalloc(&g->d_zone_parts, (size_t)MGPU_SLOTS * nz * g->zone_slices * sizeof(double)));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_zone_loc, (size_t)MGPU_SLOTS * nz * sizeof(double)));
+	APOD_CUDA_TRY(cudaMalloc(&g->d_zone_sum, (size_t)MGPU_SLOTS * nz * sizeof(double)));
+	APOD_CUDA_TRY(cudaMallocHost(&g->h_zone_sum, (size_t)MGPU_SLOTS * nz * sizeof(double)));
+	APOD_CUDA_TRY(cudaMallocHost(&g->h_rows, nheld * p->nx * sizeof(heat_real)));
 	/* cudaMemcpy from pageable memory may return before its DMA is done,
 	 * and the non-blocking streams do not wait for the legacy stream. */
 	APOD_CUDA_TRY(cudaDeviceSynchronize());
-	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, g->device));
-	g->stats_blocks = 8 * sms < MGPU_PARTS ? 8 * sms : MGPU_PARTS;
-	if (!(g->all_m = (struct apod_moments *)malloc((size_t)heat_mpi_size * sizeof *g->all_m)) ||
-	    !(g->counts = (int *)malloc((size_t)heat_mpi_size * sizeof(int))) ||
-	    !(g->displs = (int *)malloc((size_t)heat_mpi_size * sizeof(int))) ||
-	    !(g->hist = (unsigned *)malloc((size_t)p->nbins * sizeof *g->hist)))
+	if (!(g->counts = (int *)malloc(ranks * sizeof(int))) || !(g->displs = (int *)malloc(ranks * sizeof(int))))
 		return apod_fail("mgpu: out of memory");
 	heat_mpi_gather_plan(p->nx, p->ny, g->counts, g->displs, &g->row);
+	g->step_row = -1;
 	return 0;
 }
 
@@ -255,6 +426,8 @@ static int link_ranks(struct mgpu *g)
 static int exchange_halos(struct mgpu *g, heat_real *buf)
 {
 	size_t nx = g->p->nx, rows = g->hi - g->lo;
+	if (g->up < 0 && g->down < 0)
+		return 0;
 	NCCL_TRY(ncclGroupStart());
 	if (g->up >= 0) {
 		NCCL_TRY(ncclSend(buf + nx, nx * sizeof(heat_real), ncclUint8, g->up, g->comm, g->edge));
@@ -301,6 +474,7 @@ static void *mgpu_create(const struct apod_stage *s, const void *problem)
 		g->row = MPI_DATATYPE_NULL;
 		heat_mpi_split(p->ny, heat_mpi_rank, heat_mpi_size, &g->lo, &g->hi);
 		heat_mpi_held(p->ny, heat_mpi_rank, heat_mpi_size, &g->own0, &g->own1);
+		g->base = g->lo - 1;
 		g->nloc = g->hi - g->lo + 2;
 		g->up = heat_mpi_rank > 0 ? heat_mpi_rank - 1 : -1;
 		g->down = heat_mpi_rank < heat_mpi_size - 1 ? heat_mpi_rank + 1 : -1;
@@ -317,37 +491,74 @@ static void *mgpu_create(const struct apod_stage *s, const void *problem)
 	return g;
 }
 
-static int step_on_streams(struct mgpu *g)
+/* One band's sweep from d_cur to d_next on `stream`; with the statistics,
+ * into slot `slot`'s partials (from the band's part0) and histogram. */
+static int sweep_band(struct mgpu *g, const struct band *b, cudaStream_t stream, long slot)
 {
 	const struct heat_problem *p = g->p;
-	size_t nx = p->nx, rows = g->hi - g->lo;
-	dim3 block(SWEEP_BX, SWEEP_BY), row = sweep_grid(nx, 1);
+	dim3 grid(g->gx, b->gy);
+	struct apod_moments *parts = NULL;
+	unsigned *hist = NULL;
+	if (band_empty(b))
+		return 0;
+	if (slot >= 0) {
+		parts = g->d_slot_parts + (size_t)slot * g->nparts + b->part0;
+		hist = g->d_slot_hist + (size_t)slot * p->nbins;
+	}
+#ifdef APOD_REAL_FLOAT
+	if (g->vec4) {
+		if (slot >= 0)
+			APOD_LAUNCH_TRY((fused_band_kernel<true><<<grid, g->block, g->smem, stream>>>(
+				g->d_cur, g->d_next, g->d_mask, p->nx, g->nloc, b->r0, b->r1, p->alpha, p->hist_lo,
+				p->hist_inv_width, p->nbins, g->d_bounds, parts, hist)));
+		else
+			APOD_LAUNCH_TRY((fused_band_kernel<false><<<grid, g->block, g->smem, stream>>>(
+				g->d_cur, g->d_next, g->d_mask, p->nx, g->nloc, b->r0, b->r1, p->alpha, p->hist_lo,
+				p->hist_inv_width, p->nbins, g->d_bounds, parts, hist)));
+		return 0;
+	}
+#endif
+	if (slot >= 0)
+		APOD_LAUNCH_TRY((fused_scalar_band_kernel<true><<<grid, g->block, g->smem, stream>>>(
+			g->d_cur, g->d_next, g->d_mask, p->nx, g->nloc, b->r0, b->r1, p->alpha, p->hist_lo,
+			p->hist_inv_width, p->nbins, parts, hist)));
+	else
+		APOD_LAUNCH_TRY((fused_scalar_band_kernel<false><<<grid, g->block, g->smem, stream>>>(
+			g->d_cur, g->d_next, g->d_mask, p->nx, g->nloc, b->r0, b->r1, p->alpha, p->hist_lo,
+			p->hist_inv_width, p->nbins, parts, hist)));
+	return 0;
+}
+
+static int step_on_streams(struct mgpu *g)
+{
+	long every = g->p->deck->stats_every, s = ++g->steps, slot = -1;
 	heat_real *t;
 
-	/* The boundary rows first, on the edge stream: local row 1 and row
-	 * `rows` (the same row when the block is one row thick). */
-	APOD_LAUNCH_TRY((sweep_rows_kernel<<<row, block, 0, g->edge>>>(g->d_cur, g->d_next, nx, 1, 2,
-	                                                              p->alpha)));
-	if (rows > 1)
-		APOD_LAUNCH_TRY((sweep_rows_kernel<<<row, block, 0, g->edge>>>(
-			g->d_cur, g->d_next, nx, rows, rows + 1, p->alpha)));
-	if (g->nsrc_edge)
-		APOD_LAUNCH_TRY((pin_kernel<<<(unsigned)((g->nsrc_edge + 255) / 256), 256, 0, g->edge>>>(
-			g->d_next, g->d_src_edge, g->d_temp_edge, g->nsrc_edge)));
-	/* The halos, while the interior is swept. */
+	/* The calcStats row the harness will ask for after this step (its row
+	 * of step s is s / every - 1). */
+	g->step_row = -1;
+	if (every > 0 && s % every == 0) {
+		g->step_row = s / every - 1;
+		slot = g->step_row % MGPU_SLOTS;
+	}
+	/* The rows the neighbours need first, then theirs to our halos while
+	 * the middle is swept. */
+	if (sweep_band(g, &g->top, g->edge, slot) || sweep_band(g, &g->bottom, g->edge, slot))
+		return -1;
+	APOD_CUDA_TRY(cudaEventRecord(g->band_done, g->edge));
 	if (exchange_halos(g, g->d_next))
 		return -1;
-	if (rows > 2)
-		APOD_LAUNCH_TRY((sweep_rows_kernel<<<sweep_grid(nx, rows - 2), block, 0, g->inner>>>(
-			g->d_cur, g->d_next, nx, 2, rows, p->alpha)));
-	if (g->nsrc_inner)
-		APOD_LAUNCH_TRY((pin_kernel<<<(unsigned)((g->nsrc_inner + 255) / 256), 256, 0, g->inner>>>(
-			g->d_next, g->d_src_inner, g->d_temp_inner, g->nsrc_inner)));
-	/* The next step reads rows both streams wrote, and writes rows both read. */
-	APOD_CUDA_TRY(cudaEventRecord(g->edge_done, g->edge));
+	if (sweep_band(g, &g->middle, g->inner, slot))
+		return -1;
 	APOD_CUDA_TRY(cudaEventRecord(g->inner_done, g->inner));
+	/* The next middle reads this step's bands; the next bands overwrite
+	 * and read rows this middle reads and writes; the probes and the
+	 * collection, on the edge stream, read all of it.  (The next middle's
+	 * last thread row also loads the halo below, which the transfer may be
+	 * writing, into a register it never uses: the kernel reads a row ahead
+	 * as it marches.) */
+	APOD_CUDA_TRY(cudaStreamWaitEvent(g->inner, g->band_done, 0));
 	APOD_CUDA_TRY(cudaStreamWaitEvent(g->edge, g->inner_done, 0));
-	APOD_CUDA_TRY(cudaStreamWaitEvent(g->inner, g->edge_done, 0));
 	t = g->d_cur;
 	g->d_cur = g->d_next;
 	g->d_next = t;
@@ -363,79 +574,149 @@ static int mgpu_step(void *ctx, int phase, long step, long steps)
 
 static const heat_real *held_rows(const struct mgpu *g)
 {
-	return g->d_cur + (g->own0 - (g->lo - 1)) * g->p->nx;
+	return g->d_cur + (g->own0 - g->base) * g->p->nx;
 }
 
-static int stats_here(struct mgpu *g)
+/* calcStats's row `row` where no step left it (a probe off the deck's
+ * schedule): the plain statistics kernel over the held rows into the
+ * slot, its unused partials empty. */
+static int stats_into_slot(struct mgpu *g, long row)
 {
 	const struct heat_problem *p = g->p;
-	size_t n = (g->own1 - g->own0) * p->nx;
-	APOD_CUDA_TRY(cudaMemsetAsync(g->d_hist, 0, (size_t)p->nbins * sizeof(unsigned), g->edge));
-	APOD_LAUNCH_TRY((stats_kernel<<<g->stats_blocks, 256, (size_t)p->nbins * sizeof(unsigned), g->edge>>>(
-		held_rows(g), n, p->hist_lo, p->hist_inv_width, p->nbins, g->d_parts, g->d_hist)));
-	APOD_LAUNCH_TRY((merge_kernel<<<1, 256, 0, g->edge>>>(g->d_parts, g->stats_blocks, g->d_total)));
-	APOD_CUDA_TRY(cudaMemcpyAsync(g->h_total, g->d_total, sizeof *g->h_total, cudaMemcpyDeviceToHost,
-	                         g->edge));
-	APOD_CUDA_TRY(cudaMemcpyAsync(g->h_hist, g->d_hist, (size_t)p->nbins * sizeof(unsigned),
-	                         cudaMemcpyDeviceToHost, g->edge));
-	APOD_CUDA_TRY(cudaStreamSynchronize(g->edge));
+	long slot = row % MGPU_SLOTS;
+	int blocks = g->stats_blocks < g->nparts ? g->stats_blocks : g->nparts;
+	struct apod_moments *parts = g->d_slot_parts + (size_t)slot * g->nparts;
+	unsigned *hist = g->d_slot_hist + (size_t)slot * p->nbins;
+	if (blocks < 1)
+		return apod_fail("mgpu: no partials to compute calcStats into");
+	APOD_CUDA_TRY(cudaMemsetAsync(parts, 0, (size_t)g->nparts * sizeof *parts, g->edge));
+	APOD_CUDA_TRY(cudaMemsetAsync(hist, 0, (size_t)p->nbins * sizeof *hist, g->edge));
+	APOD_LAUNCH_TRY((stats_kernel<<<blocks, MGPU_BLOCK, (size_t)p->nbins * sizeof(unsigned), g->edge>>>(
+		held_rows(g), (g->own1 - g->own0) * p->nx, p->hist_lo, p->hist_inv_width, p->nbins, parts, hist)));
 	return 0;
 }
 
-static void mgpu_stats(void *ctx, struct apod_moments *m, unsigned *hist)
-{
-	struct mgpu *g = (struct mgpu *)ctx;
-	const struct heat_problem *p = g->p;
-	must(stats_here(g));
-	/* Every rank's moments to rank 0, merged there in rank order. */
-	MPI_TRY(MPI_Gather(g->h_total, 5, MPI_DOUBLE, g->all_m, 5, MPI_DOUBLE, 0, heat_mpi_comm));
-	apod_moments_init(m);
-	if (heat_mpi_rank == 0)
-		for (int r = 0; r < heat_mpi_size; r++)
-			apod_moments_merge(m, &g->all_m[r]);
-	MPI_TRY(MPI_Reduce(g->h_hist, hist, p->nbins, MPI_UNSIGNED, MPI_SUM, 0, heat_mpi_comm));
-}
-
-static int zones_here(struct mgpu *g)
+static int zones_into_slot(struct mgpu *g, long row)
 {
 	const struct heat_problem *p = g->p;
-	APOD_LAUNCH_TRY((zone_sums_kernel<<<p->nzones, 256, 0, g->edge>>>(held_rows(g), p->nx, p->ny, p->zones_x,
-	                                                             p->zones_y, g->own0, g->own1,
-	                                                             g->d_zsum)));
-	APOD_CUDA_TRY(cudaMemcpyAsync(g->h_zsum, g->d_zsum, (size_t)p->nzones * sizeof(double),
-	                         cudaMemcpyDeviceToHost, g->edge));
-	APOD_CUDA_TRY(cudaStreamSynchronize(g->edge));
+	long slot = row % MGPU_SLOTS;
+	dim3 grid((unsigned)p->nzones, (unsigned)g->zone_slices);
+	APOD_LAUNCH_TRY((zone_parts_kernel<<<grid, MGPU_BLOCK, 0, g->edge>>>(
+		g->d_cur, g->base, p->nx, p->ny, p->zones_x, p->zones_y, g->own0, g->own1,
+		g->d_zone_parts + (size_t)slot * p->nzones * g->zone_slices)));
 	return 0;
 }
 
-static void mgpu_summary(void *ctx, double *zone_means)
+/* calcStats's rows first .. first + count - 1 merged on each GPU, gathered
+ * and summed over the GPUs, home on rank 0 and into the harness's rows. */
+static int collect_stats(struct mgpu *g, long first, long count, void *const *rows)
 {
-	struct mgpu *g = (struct mgpu *)ctx;
 	const struct heat_problem *p = g->p;
-	must(zones_here(g));
-	MPI_TRY(MPI_Reduce(g->h_zsum, zone_means, p->nzones, MPI_DOUBLE, MPI_SUM, 0, heat_mpi_comm));
-	if (heat_mpi_rank == 0)
+	size_t nbins = (size_t)p->nbins;
+	int ranks = heat_mpi_size;
+	APOD_LAUNCH_TRY((merge_slots_kernel<<<(unsigned)count, MGPU_BLOCK, 0, g->edge>>>(
+		g->d_slot_parts, g->nparts, g->d_slot_hist, p->nbins, first, MGPU_SLOTS, g->d_row_m, g->d_row_h)));
+	if (ranks > 1) {
+		NCCL_TRY(ncclGroupStart());
+		NCCL_TRY(ncclAllGather(g->d_row_m, g->d_all_m, (size_t)count * sizeof *g->d_row_m, ncclUint8,
+		                       g->comm, g->edge));
+		NCCL_TRY(ncclReduce(g->d_row_h, g->d_sum_h, (size_t)count * nbins, ncclUint32, ncclSum, 0, g->comm,
+		                    g->edge));
+		NCCL_TRY(ncclGroupEnd());
+	}
+	if (heat_mpi_rank != 0)
+		return 0;
+	APOD_CUDA_TRY(cudaMemcpyAsync(g->h_all_m, ranks > 1 ? g->d_all_m : g->d_row_m,
+	                              (size_t)count * ranks * sizeof *g->h_all_m, cudaMemcpyDeviceToHost, g->edge));
+	APOD_CUDA_TRY(cudaMemcpyAsync(g->h_hist, ranks > 1 ? g->d_sum_h : g->d_row_h,
+	                              (size_t)count * nbins * sizeof *g->h_hist, cudaMemcpyDeviceToHost, g->edge));
+	/* The one wait for these rows. */
+	APOD_CUDA_TRY(cudaStreamSynchronize(g->edge));
+	for (long i = 0; i < count; i++) {
+		struct apod_moments m;
+		void *row[3] = { NULL, NULL, NULL };
+		apod_moments_init(&m);
+		/* Rank r's rows are the all-gather's r-th block of count. */
+		for (int r = 0; r < ranks; r++)
+			apod_moments_merge(&m, &g->h_all_m[(size_t)r * count + i]);
+		if (rows[HEAT_SERIES_STATS])
+			row[HEAT_SERIES_STATS] = (double *)rows[HEAT_SERIES_STATS] + (size_t)i * 4;
+		if (rows[HEAT_SERIES_HIST])
+			row[HEAT_SERIES_HIST] = (double *)rows[HEAT_SERIES_HIST] + (size_t)i * nbins;
+		heat_stats_rows(p, &m, g->h_hist + (size_t)i * nbins, row);
+	}
+	return 0;
+}
+
+/* calcSummaryData's rows: each zone's sum here, summed over the GPUs onto
+ * rank 0, divided there by the zone's cells. */
+static int collect_zones(struct mgpu *g, long first, long count, void *const *rows)
+{
+	const struct heat_problem *p = g->p;
+	size_t nz = (size_t)p->nzones;
+	double *zones = (double *)rows[HEAT_SERIES_ZONES];
+	APOD_LAUNCH_TRY((zone_rows_kernel<<<(unsigned)count, MGPU_BLOCK, 0, g->edge>>>(
+		g->d_zone_parts, p->nzones, g->zone_slices, first, MGPU_SLOTS, g->d_zone_loc)));
+	if (heat_mpi_size > 1)
+		NCCL_TRY(ncclReduce(g->d_zone_loc, g->d_zone_sum, (size_t)count * nz, ncclFloat64, ncclSum, 0, g->comm,
+		                    g->edge));
+	if (heat_mpi_rank != 0)
+		return 0;
+	APOD_CUDA_TRY(cudaMemcpyAsync(g->h_zone_sum, heat_mpi_size > 1 ? g->d_zone_sum : g->d_zone_loc,
+	                              (size_t)count * nz * sizeof(double), cudaMemcpyDeviceToHost, g->edge));
+	APOD_CUDA_TRY(cudaStreamSynchronize(g->edge));
+	if (!zones)
+		return 0;
+	for (long i = 0; i < count; i++)
 		for (int zr = 0; zr < p->zones_y; zr++)
 			for (int zc = 0; zc < p->zones_x; zc++) {
 				size_t r0 = heat_zone_row0(p, zr), r1 = heat_zone_row0(p, zr + 1);
 				size_t c0 = heat_zone_col0(p, zc), c1 = heat_zone_col0(p, zc + 1);
-				zone_means[zr * p->zones_x + zc] /= (double)((r1 - r0) * (c1 - c0));
+				size_t z = (size_t)zr * p->zones_x + zc;
+				zones[(size_t)i * nz + z] = g->h_zone_sum[(size_t)i * nz + z] / (double)((r1 - r0) * (c1 - c0));
 			}
+	return 0;
+}
+
+static int collect_rows(struct mgpu *g, int k, long first, long count, void *const *rows)
+{
+	if (count <= 0)
+		return 0;
+	if (count > MGPU_SLOTS)
+		return apod_fail("mgpu: %ld rows to collect from a ring of %d", count, MGPU_SLOTS);
+	return k == HEAT_PROBE_SUMMARY ? collect_zones(g, first, count, rows) : collect_stats(g, first, count, rows);
+}
+
+/* Deferred (rows NULL, as the harness calls it): calcStats's row is the
+ * one the step left (nothing to issue) or computed into its slot now;
+ * calcSummaryData's partial sums go into its slot.  Given rows, the row is
+ * issued and collected at once. */
+static int probe_rows(struct mgpu *g, int k, long row, void *const *rows)
+{
+	if (k == HEAT_PROBE_SUMMARY) {
+		if (zones_into_slot(g, row))
+			return -1;
+	} else if (row != g->step_row && stats_into_slot(g, row))
+		return -1;
+	return rows ? collect_rows(g, k, row, 1, rows) : 0;
 }
 
 static int mgpu_probe(void *ctx, int k, long step, long row, void *const *rows)
 {
-	struct mgpu *g = (struct mgpu *)ctx;
-	(void)step, (void)row;
-	heat_phases_probe(g, g->p, g->hist, k, rows, mgpu_stats, mgpu_summary);
-	return 0;
+	(void)step;
+	return must(probe_rows((struct mgpu *)ctx, k, row, rows));
+}
+
+static int mgpu_collect(void *ctx, int k, long first, long count, void *const *rows)
+{
+	return must(collect_rows((struct mgpu *)ctx, k, first, count, rows));
 }
 
 static int download_held(struct mgpu *g)
 {
 	APOD_CUDA_TRY(cudaStreamSynchronize(g->inner));
 	APOD_CUDA_TRY(cudaMemcpyAsync(g->h_rows, held_rows(g), (g->own1 - g->own0) * g->p->nx * sizeof(heat_real),
-	                         cudaMemcpyDeviceToHost, g->edge));
+	                              cudaMemcpyDeviceToHost, g->edge));
 	APOD_CUDA_TRY(cudaStreamSynchronize(g->edge));
 	return 0;
 }
@@ -460,6 +741,8 @@ extern "C" const struct apod_stage_ops heat_mgpu_ops = {
 	.probe = mgpu_probe,
 	.fetch = mgpu_fetch,
 	.destroy = mgpu_destroy,
+	.defer_rows = MGPU_DEFER_ROWS,
+	.collect = mgpu_collect,
 	.reporter = heat_mpi_reporter,
 	.agree = heat_mpi_stage_agree,
 };

@@ -175,24 +175,27 @@ static __device__ __forceinline__ void finish_block_shifted(struct thread_stats 
 }
 
 /* genTimeStep + calcStats, any width: one column per thread, marching down
- * FUSED_ROWS rows with the cells above and at the row in registers. */
-static __global__ void fused_scalar_kernel(
+ * its block's rows [i0, i1) with the cells above and at the row in
+ * registers.  Rows 0 and ny - 1 are fixed: the field's edges for gpu4, and
+ * for mgpu its block's first and last rows (an edge or a halo). */
+template <bool STATS>
+static __device__ __forceinline__ void fused_scalar_rows(
 	const heat_real *__restrict__ cur, heat_real *__restrict__ next,
-	const unsigned *__restrict__ heater_mask, size_t nx, size_t ny, heat_real alpha,
-	heat_real lo, heat_real inv_width, int nbins, struct apod_moments *__restrict__ parts,
-	unsigned *__restrict__ hist)
+	const unsigned *__restrict__ heater_mask, size_t nx, size_t ny, size_t i0, size_t i1,
+	heat_real alpha, heat_real lo, heat_real inv_width, int nbins,
+	struct apod_moments *__restrict__ parts, unsigned *__restrict__ hist)
 {
 	extern __shared__ unsigned block_hist[];
 	size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-	size_t i0 = (size_t)blockIdx.y * FUSED_ROWS;
-	size_t i1 = i0 + FUSED_ROWS < ny ? i0 + FUSED_ROWS : ny;
 	struct thread_stats t;
 
-	for (int b = threadIdx.x; b < nbins; b += blockDim.x)
-		block_hist[b] = 0;
-	__syncthreads();
-	ts_init(&t);
-	if (j < nx) {
+	if (STATS) {
+		for (int b = threadIdx.x; b < nbins; b += blockDim.x)
+			block_hist[b] = 0;
+		__syncthreads();
+		ts_init(&t);
+	}
+	if (j < nx && i0 < i1) {
 		heat_real up = i0 > 0 ? cur[(i0 - 1) * nx + j] : (heat_real)0;
 		heat_real c = cur[i0 * nx + j];
 		int edge_col = j == 0 || j + 1 == nx;
@@ -203,13 +206,42 @@ static __global__ void fused_scalar_kernel(
 			if (!(edge_col || i == 0 || i + 1 == ny || heater_bit(heater_mask, idx)))
 				v = heat_cell_update(c, up, dn, cur[idx + 1], cur[idx - 1], alpha);
 			next[idx] = v;
-			ts_add(&t, v);
-			ts_bin(&t, heat_hist_bin(v, lo, inv_width, nbins), block_hist);
+			if (STATS) {
+				ts_add(&t, v);
+				ts_bin(&t, heat_hist_bin(v, lo, inv_width, nbins), block_hist);
+			}
 			up = c;
 			c = dn;
 		}
 	}
-	finish_block(&t, block_hist, parts, (size_t)blockIdx.y * gridDim.x + blockIdx.x, hist, nbins);
+	if (STATS)
+		finish_block(&t, block_hist, parts, (size_t)blockIdx.y * gridDim.x + blockIdx.x, hist, nbins);
+}
+
+static __global__ void fused_scalar_kernel(
+	const heat_real *__restrict__ cur, heat_real *__restrict__ next,
+	const unsigned *__restrict__ heater_mask, size_t nx, size_t ny, heat_real alpha,
+	heat_real lo, heat_real inv_width, int nbins, struct apod_moments *__restrict__ parts,
+	unsigned *__restrict__ hist)
+{
+	size_t i0 = (size_t)blockIdx.y * FUSED_ROWS;
+	size_t i1 = i0 + FUSED_ROWS < ny ? i0 + FUSED_ROWS : ny;
+	fused_scalar_rows<true>(cur, next, heater_mask, nx, ny, i0, i1, alpha, lo, inv_width, nbins, parts,
+	                        hist);
+}
+
+/* Rows [ra, rb) alone, split evenly over the grid's rows of blocks (mgpu:
+ * its block's bands). */
+template <bool STATS>
+static __global__ void fused_scalar_band_kernel(
+	const heat_real *__restrict__ cur, heat_real *__restrict__ next,
+	const unsigned *__restrict__ heater_mask, size_t nx, size_t ny, size_t ra, size_t rb,
+	heat_real alpha, heat_real lo, heat_real inv_width, int nbins,
+	struct apod_moments *__restrict__ parts, unsigned *__restrict__ hist)
+{
+	size_t i0 = ra + (rb - ra) * blockIdx.y / gridDim.y, i1 = ra + (rb - ra) * (blockIdx.y + 1) / gridDim.y;
+	fused_scalar_rows<STATS>(cur, next, heater_mask, nx, ny, i0, i1, alpha, lo, inv_width, nbins, parts,
+	                         hist);
 }
 
 #ifdef APOD_REAL_FLOAT
@@ -407,16 +439,20 @@ static __global__ void bin_bounds_kernel(float2 *bounds, float lo, float inv_wid
 	bin_bounds_init(bounds, lo, inv_width, nbins);
 }
 
-template <bool MOMENTS, bool HIST, int MIN_BLOCKS = TUNED_MIN_BLOCKS, bool PDL = false>
-static __global__ void __launch_bounds__(TUNED_THREADS, MIN_BLOCKS) fused_bal_kernel(
+/* fused_bal_kernel's walk over rows [ra, rb) of a field ny rows high, split
+ * evenly over the grid's rows of blocks: the whole field for gpu4, a band
+ * of a GPU's block (its halo rows fixed, as the field's edges are) for
+ * mgpu. */
+template <bool MOMENTS, bool HIST, bool PDL>
+static __device__ __forceinline__ void fused_bal_rows(
 	const float *__restrict__ cur, float *__restrict__ next,
-	const unsigned *__restrict__ heater_mask, size_t nx, size_t ny, float alpha,
-	float lo, float inv_width, int nbins, const float2 *__restrict__ bin_bounds,
+	const unsigned *__restrict__ heater_mask, size_t nx, size_t ny, size_t ra, size_t rb,
+	float alpha, float lo, float inv_width, int nbins, const float2 *__restrict__ bin_bounds,
 	struct apod_moments *__restrict__ parts, unsigned *__restrict__ hist)
 {
 	extern __shared__ unsigned block_hist[];
 	size_t j = 4 * ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
-	size_t i0 = ny * blockIdx.y / gridDim.y, i1 = ny * (blockIdx.y + 1) / gridDim.y;
+	size_t i0 = ra + (rb - ra) * blockIdx.y / gridDim.y, i1 = ra + (rb - ra) * (blockIdx.y + 1) / gridDim.y;
 	int lane = threadIdx.x & 31, valid = j < nx;
 	struct thread_stats t;
 	float4 up, c, ahead;
@@ -490,6 +526,29 @@ static __global__ void __launch_bounds__(TUNED_THREADS, MIN_BLOCKS) fused_bal_ke
 		return;
 	finish_block_shifted(&t, k, mn, mx, block_hist, parts, (size_t)blockIdx.y * gridDim.x + blockIdx.x,
 	                     hist, nbins);
+}
+
+template <bool MOMENTS, bool HIST, int MIN_BLOCKS = TUNED_MIN_BLOCKS, bool PDL = false>
+static __global__ void __launch_bounds__(TUNED_THREADS, MIN_BLOCKS) fused_bal_kernel(
+	const float *__restrict__ cur, float *__restrict__ next,
+	const unsigned *__restrict__ heater_mask, size_t nx, size_t ny, float alpha,
+	float lo, float inv_width, int nbins, const float2 *__restrict__ bin_bounds,
+	struct apod_moments *__restrict__ parts, unsigned *__restrict__ hist)
+{
+	fused_bal_rows<MOMENTS, HIST, PDL>(cur, next, heater_mask, nx, ny, 0, ny, alpha, lo, inv_width, nbins,
+	                                   bin_bounds, parts, hist);
+}
+
+/* Rows [ra, rb) alone (mgpu: its block's bands). */
+template <bool STATS>
+static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) fused_band_kernel(
+	const float *__restrict__ cur, float *__restrict__ next,
+	const unsigned *__restrict__ heater_mask, size_t nx, size_t ny, size_t ra, size_t rb,
+	float alpha, float lo, float inv_width, int nbins, const float2 *__restrict__ bin_bounds,
+	struct apod_moments *__restrict__ parts, unsigned *__restrict__ hist)
+{
+	fused_bal_rows<STATS, STATS, false>(cur, next, heater_mask, nx, ny, ra, rb, alpha, lo, inv_width, nbins,
+	                                    bin_bounds, parts, hist);
 }
 #endif
 
