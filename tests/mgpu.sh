@@ -43,6 +43,16 @@ expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --size=301x97 
 expect 0 "stage mgpu" run_np $np "$APOD" run --stage=mgpu --deck="$deck" --size=301x97 --steps=30 \
 	--snapshot_every=10 --out="$work/m2"
 expect 0 "PASS" "$APOD" verify "$work/s2" "$work/m2"
+# The small deck is 317 wide: the one-column kernel.  A width of 4k takes
+# the 16-byte one; 5 rows high, 2 ranks hold 2 and 1 interior rows (a
+# block whose bands are its only rows), 6 high 2 and 2.
+for size in 1024x515 64x5 64x6; do
+	expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --size=$size --steps=25 \
+		--zones=1x1 --out="$work/s-$size"
+	expect 0 "stage mgpu" run_np $np "$APOD" run --stage=mgpu --deck="$deck" --size=$size --steps=25 \
+		--zones=1x1 --out="$work/m-$size"
+	expect 0 "PASS" "$APOD" verify "$work/s-$size" "$work/m-$size"
+done
 
 # Ranks given different decks stop together, said once (the deck is
 # compared before anything else, so 2 ranks run this on one GPU too).
