@@ -49,6 +49,7 @@
 
 #include "apod/cuda.h"
 #include "gpu/device.h"
+#include "gpu/phase_events.h"
 #include "cpu/heat/heat_stage.h"
 #include "kernels.cuh"
 #include "tuned.cuh"
@@ -86,6 +87,9 @@ struct mgpu {
 	cudaEvent_t band_done, inner_done;
 	ncclComm_t comm;
 	int have_comm;
+	/* Device time a phase, on the edge stream: every step ends with it
+	 * waiting for the inner stream, so its events bound both streams' work. */
+	struct apod_phase_events *events;
 	heat_real *d_cur, *d_next;
 	unsigned *d_mask;            /* the block's heaters, a bit a cell */
 	int vec4;                    /* float and nx % 4 == 0: the 16-byte kernel */
@@ -119,6 +123,19 @@ struct mgpu {
 static int must(int rc)
 {
 	return apod_mgpu_must("mgpu", rc);
+}
+
+/* Before anything is enqueued on the edge stream (phase_events.h). */
+static int issue(struct mgpu *g)
+{
+	return apod_phase_events_issue(g->events);
+}
+
+/* Heat's phase `name` as a bit of phase_events' chained mask. */
+static unsigned phase_bit(const char *name)
+{
+	int k = apod_phase_number(&heat_workload, name);
+	return k >= 0 && k < 32 ? 1u << k : 0u;
 }
 
 static int band_empty(const struct band *b)
@@ -200,6 +217,7 @@ static void mgpu_destroy(void *ctx)
 	/* Teardown: nothing useful to do with a failure but go on freeing. */
 	if (g->have_comm)
 		ncclCommDestroy(g->comm);
+	apod_phase_events_free(g->events);
 	if (g->edge)
 		cudaStreamDestroy(g->edge);
 	if (g->inner)
@@ -410,6 +428,12 @@ static int setup_local(struct mgpu *g)
 		return apod_fail("mgpu: out of memory");
 	heat_mpi_gather_plan(p->nx, p->ny, g->counts, g->displs, &g->row);
 	g->step_row = -1;
+	/* Events where the work changes phase, as gpu2-gpu4's: a run of steps
+	 * whose probes issue nothing costs none. */
+	if (!(g->events = apod_phase_events_edges(g->edge, apod_phase_total(&heat_workload),
+	                                          phase_bit("genTimeStep") | phase_bit("calcStats") |
+	                                                  phase_bit("calcSummaryData"))))
+		return -1;
 	return 0;
 }
 
@@ -543,6 +567,8 @@ static int step_on_streams(struct mgpu *g)
 	}
 	/* The rows the neighbours need first, then theirs to our halos while
 	 * the middle is swept. */
+	if (issue(g))
+		return -1;
 	if (sweep_band(g, &g->top, g->edge, slot) || sweep_band(g, &g->bottom, g->edge, slot))
 		return -1;
 	APOD_CUDA_TRY(cudaEventRecord(g->band_done, g->edge));
@@ -589,6 +615,8 @@ static int stats_into_slot(struct mgpu *g, long row)
 	unsigned *hist = g->d_slot_hist + (size_t)slot * p->nbins;
 	if (blocks < 1)
 		return apod_fail("mgpu: no partials to compute calcStats into");
+	if (issue(g))
+		return -1;
 	APOD_CUDA_TRY(cudaMemsetAsync(parts, 0, (size_t)g->nparts * sizeof *parts, g->edge));
 	APOD_CUDA_TRY(cudaMemsetAsync(hist, 0, (size_t)p->nbins * sizeof *hist, g->edge));
 	APOD_LAUNCH_TRY((stats_kernel<<<blocks, MGPU_BLOCK, (size_t)p->nbins * sizeof(unsigned), g->edge>>>(
@@ -601,6 +629,8 @@ static int zones_into_slot(struct mgpu *g, long row)
 	const struct heat_problem *p = g->p;
 	long slot = row % MGPU_SLOTS;
 	dim3 grid((unsigned)p->nzones, (unsigned)g->zone_slices);
+	if (issue(g))
+		return -1;
 	APOD_LAUNCH_TRY((zone_parts_kernel<<<grid, MGPU_BLOCK, 0, g->edge>>>(
 		g->d_cur, g->base, p->nx, p->ny, p->zones_x, p->zones_y, g->own0, g->own1,
 		g->d_zone_parts + (size_t)slot * p->nzones * g->zone_slices)));
@@ -614,6 +644,8 @@ static int collect_stats(struct mgpu *g, long first, long count, void *const *ro
 	const struct heat_problem *p = g->p;
 	size_t nbins = (size_t)p->nbins;
 	int ranks = heat_mpi_size;
+	if (issue(g))
+		return -1;
 	APOD_LAUNCH_TRY((merge_slots_kernel<<<(unsigned)count, MGPU_BLOCK, 0, g->edge>>>(
 		g->d_slot_parts, g->nparts, g->d_slot_hist, p->nbins, first, MGPU_SLOTS, g->d_row_m, g->d_row_h)));
 	if (ranks > 1) {
@@ -655,6 +687,8 @@ static int collect_zones(struct mgpu *g, long first, long count, void *const *ro
 	const struct heat_problem *p = g->p;
 	size_t nz = (size_t)p->nzones;
 	double *zones = (double *)rows[HEAT_SERIES_ZONES];
+	if (issue(g))
+		return -1;
 	APOD_LAUNCH_TRY((zone_rows_kernel<<<(unsigned)count, MGPU_BLOCK, 0, g->edge>>>(
 		g->d_zone_parts, p->nzones, g->zone_slices, first, MGPU_SLOTS, g->d_zone_loc)));
 	if (heat_mpi_size > 1)
@@ -714,6 +748,8 @@ static int mgpu_collect(void *ctx, int k, long first, long count, void *const *r
 
 static int download_held(struct mgpu *g)
 {
+	if (issue(g))
+		return -1;
 	APOD_CUDA_TRY(cudaStreamSynchronize(g->inner));
 	APOD_CUDA_TRY(cudaMemcpyAsync(g->h_rows, held_rows(g), (g->own1 - g->own0) * g->p->nx * sizeof(heat_real),
 	                              cudaMemcpyDeviceToHost, g->edge));
@@ -743,6 +779,8 @@ extern "C" const struct apod_stage_ops heat_mgpu_ops = {
 	.destroy = mgpu_destroy,
 	.defer_rows = MGPU_DEFER_ROWS,
 	.collect = mgpu_collect,
+	.mark = apod_phase_events_mark_op<struct mgpu>,
+	.device_seconds = apod_phase_events_seconds_op<struct mgpu>,
 	.reporter = heat_mpi_reporter,
 	.agree = heat_mpi_stage_agree,
 };
