@@ -148,6 +148,11 @@ int apod_ladder(const struct apod_workload *w, const void *params, const void *p
 /* table --reverse: apod_ladder runs the stages serial last (their order
  * must not change their times: each runs in a process of its own). */
 extern int apod_cli_table_reverse;
+/* table --ranks=N: apod_ladder adds, under each row of a stage that runs
+ * across ranks, its weak scaling at N ranks under this launcher
+ * (table_ranks.h); 0 and NULL elsewhere. */
+extern int apod_cli_table_ranks;
+extern const struct apod_mpirun *apod_cli_table_mpirun;
 
 void apod_print_phases(FILE *f, const struct apod_run *r);
 

@@ -32,7 +32,7 @@
 #include "scale.h"
 
 /* Option codes of this command alone: above cli.h's, below OPT_PARAM. */
-enum { OPT_SCALE_THREADS = 1900, OPT_SCALE_NO_WEAK };
+enum { OPT_SCALE_THREADS = 1900, OPT_SCALE_NO_WEAK, OPT_SCALE_RANKS };
 
 static int cmp_int(const void *a, const void *b)
 {
@@ -40,34 +40,35 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* --threads=LIST: whole numbers from 1 to MAX_THREADS, comma-separated;
- * sorted, each once, 1 added. */
-static int parse_threads(const char *arg, int *t, int *n)
+/* --threads=LIST or --ranks=LIST (unit "thread" or "rank"): whole
+ * numbers from 1 to MAX_THREADS, comma-separated; sorted, each once, 1
+ * added. */
+static int parse_counts(const char *unit, const char *arg, int *t, int *n)
 {
 	const char *s = arg;
 	*n = 0;
 	if (!*arg)
-		return apod_usage_fail("--threads: an empty list (give thread counts like 1,2,4)");
+		return apod_usage_fail("--%ss: an empty list (give %s counts like 1,2,4)", unit, unit);
 	for (;;) {
 		char *end;
 		long v;
 		errno = 0;
 		v = strtol(s, &end, 10);
 		if (*s == ',' || !*s)
-			return apod_usage_fail("--threads: an empty count in '%s'", arg);
+			return apod_usage_fail("--%ss: an empty count in '%s'", unit, arg);
 		if (end == s || (*end && *end != ',') || errno || v < 1 || v > MAX_THREADS) {
 			int len = (int)strcspn(s, ",");
-			return apod_usage_fail("--threads: '%.*s' is not a thread count from 1 to %d", len, s,
-			                       MAX_THREADS);
+			return apod_usage_fail("--%ss: '%.*s' is not a %s count from 1 to %d", unit, len, s,
+			                       unit, MAX_THREADS);
 		}
 		if (*n == MAX_POINTS - 1)
-			return apod_usage_fail("--threads: more than %d counts", MAX_POINTS - 1);
+			return apod_usage_fail("--%ss: more than %d counts", unit, MAX_POINTS - 1);
 		t[(*n)++] = (int)v;
 		if (!*end)
 			break;
 		s = end + 1;
 	}
-	t[(*n)++] = 1;   /* weak scaling's reference: the problem as it is, one thread */
+	t[(*n)++] = 1;   /* the reference: the problem as it is, one thread or rank */
 	qsort(t, (size_t)*n, sizeof *t, cmp_int);
 	{
 		int k = 0;
@@ -90,8 +91,8 @@ static void default_threads(int max, int *t, int *n)
 
 struct scale_opts {
 	struct scale *s;
-	const char *json;
-	int no_weak, have_threads;
+	const char *json, *stage;
+	int no_weak, have_threads, have_ranks;
 };
 
 static int scale_opt(int c, const char *arg, void *ctx)
@@ -100,10 +101,16 @@ static int scale_opt(int c, const char *arg, void *ctx)
 	switch (c) {
 	case OPT_JSON: o->json = arg; return 0;
 	case OPT_SCALE_NO_WEAK: o->no_weak = 1; return 0;
+	case OPT_STAGE: o->stage = arg; return 0;
 	case OPT_SCALE_THREADS:
-		if (parse_threads(arg, o->s->threads, &o->s->nthreads))
+	case OPT_SCALE_RANKS:
+		if (parse_counts(c == OPT_SCALE_RANKS ? "rank" : "thread", arg, o->s->threads,
+		                 &o->s->nthreads))
 			return -1;
-		o->have_threads = 1;
+		if (c == OPT_SCALE_RANKS)
+			o->have_ranks = 1;
+		else
+			o->have_threads = 1;
 		return 0;
 	case OPT_REPS: return apod_opt_count("reps", arg, 1, 1000, &o->s->reps);
 	}
@@ -113,7 +120,8 @@ static int scale_opt(int c, const char *arg, void *ctx)
 const struct option apod_scale_options[] = {
 	{ "threads", required_argument, NULL, OPT_SCALE_THREADS },
 	{ "no-weak", no_argument, NULL, OPT_SCALE_NO_WEAK },
-	APOD_OPT_REPS, APOD_OPT_JSON, APOD_OPT_HELP, APOD_OPT_END,
+	{ "ranks", required_argument, NULL, OPT_SCALE_RANKS },
+	APOD_OPT_STAGE, APOD_OPT_REPS, APOD_OPT_JSON, APOD_OPT_HELP, APOD_OPT_END,
 };
 
 /* The baseline and whether weak scaling can run, with the notes that say
@@ -122,13 +130,13 @@ static int plan(struct scale *s, int no_weak, int *do_weak)
 {
 	char why[256] = "";
 	const struct apod_stage *base = apod_stage_baseline(s->w);
-	s->omp = base && apod_stage_available(base, why, sizeof why) ? base : NULL;
+	s->scaled = base && apod_stage_available(base, why, sizeof why) ? base : NULL;
 #ifndef _OPENMP
 	s->nthreads = 1;
 	s->threads[0] = 1;
 #endif
 	/* Weak scaling: every grow refused up front, before anything runs. */
-	*do_weak = !no_weak && s->omp && s->w->grow;
+	*do_weak = !no_weak && s->scaled && s->w->grow;
 #ifndef _OPENMP
 	*do_weak = 0;
 #endif
@@ -153,11 +161,78 @@ static int plan(struct scale *s, int no_weak, int *do_weak)
 	if (!base)
 		scale_note(s, "workload %s declares no host baseline stage (role APOD_ROLE_HOST_BASELINE): no thread scaling, only the other "
 		           "stages", s->w->name);
-	else if (!s->omp)
+	else if (!s->scaled)
 		scale_note(s, "the %s stage cannot run here (%s): no thread scaling", base->name, why);
-	if (!no_weak && s->omp && !s->w->grow)
+	if (!no_weak && s->scaled && !s->w->grow)
 		scale_note(s, "workload %s cannot grow its problem (no grow hook): no weak scaling",
 		           s->w->name);
+	return 0;
+}
+
+/* The ranked plan: the stage, the launcher and every grow checked before
+ * anything runs; 0, or the usage error's status. */
+static int plan_ranks(struct scale *s, int no_weak, int *do_weak)
+{
+	*do_weak = !no_weak && s->w->grow;
+	for (int i = 0; *do_weak && i < s->nthreads; i++) {
+		void *g = scale_grown_params(s->w, s->params, s->threads[i]);
+		int n = s->threads[i];
+		if (!g)
+			return apod_usage_error("scale", "weak scaling to %d ranks: the problem cannot "
+			                        "grow %d times: %s (use --no-weak, or fewer --ranks)",
+			                        n, n, apod_failure());
+		if (i == s->nthreads - 1 && n > 1)
+			scale_changed_keys(s->w, s->params, g, 1, s->grown_keys, sizeof s->grown_keys);
+		free(g);
+	}
+	printf("workload %s, deck %s: %ld steps; %ld cores on this host; stage %s over ranks "
+	       "(%s -np N, one OpenMP thread a rank)\n", s->w->name, apod_deck_title(s->w, s->params),
+	       s->w->steps(s->params), sysconf(_SC_NPROCESSORS_ONLN), s->scaled->name,
+	       s->mpirun->path);
+	if (!no_weak && !s->w->grow)
+		scale_note(s, "workload %s cannot grow its problem (no grow hook): no weak scaling",
+		           s->w->name);
+	return 0;
+}
+
+/* --stage and --ranks: which stage is scaled over what; 0, or the usage
+ * error's status (nothing has run). */
+static int choose_stage(struct scale *s, const struct scale_opts *o, struct apod_mpirun *m)
+{
+	const struct apod_stage *e;
+	const struct apod_stage *base = apod_stage_baseline(s->w);
+	char why[256];
+	if (!o->stage) {
+		if (o->have_ranks)
+			return apod_usage_error("scale", "--ranks: name the stage that runs across ranks "
+			                        "with --stage=NAME (see '%s stages')", apod_prog->name);
+		return 0;
+	}
+	if (!(e = apod_stage_find(s->w, o->stage)))
+		return apod_usage_error("scale", "unknown stage '%s' of workload %s (see '%s stages')",
+		                        o->stage, s->w->name, apod_prog->name);
+	if (e == base && !o->have_ranks)
+		return 0;   /* the threads' curves, as without --stage */
+	if (!apod_stage_available(e, why, sizeof why)) {
+		apod_fail("stage %s cannot run here: %s", e->name, why);
+		return apod_report_failure();
+	}
+	if (!apod_stage_runs_ranks(e))
+		return apod_usage_error("scale", "stage %s does not run across ranks: --ranks scales a "
+		                        "stage of MPI ranks (run under mpirun)%s%s", e->name,
+		                        base ? "; --threads scales " : "", base ? base->name : "");
+	if (o->have_threads)
+		return apod_usage_error("scale", "--threads with --stage=%s: it scales over ranks "
+		                        "(--ranks=LIST)", e->name);
+	if (!o->have_ranks)
+		return apod_usage_error("scale", "--stage=%s runs across ranks: give the rank counts, "
+		                        "--ranks=LIST (1,2,4, say)", e->name);
+	if (apod_mpirun_find(m))
+		return apod_report_failure();
+	s->scaled = e;
+	s->ranked = 1;
+	s->unit = "ranks";
+	s->mpirun = m;
 	return 0;
 }
 
@@ -203,6 +278,7 @@ int apod_scale_main(int argc, char **argv)
 	struct apod_open a;
 	struct scale_opts o = { 0 };
 	struct scale *s;
+	struct apod_mpirun m;
 	int rc, do_weak;
 	char why[256];
 
@@ -221,12 +297,22 @@ int apod_scale_main(int argc, char **argv)
 		return free(s), a.status;
 	s->w = a.w;
 	s->params = a.params;
-	if (!o.have_threads)
+	s->unit = "threads";
+	if ((rc = choose_stage(s, &o, &m)) != 0) {
+		apod_cmd_close(&a);
+		free(s);
+		return rc;
+	}
+	if (!o.have_threads && !o.have_ranks)
 		default_threads(s->max_threads, s->threads, &s->nthreads);
 	s->serial = s->w->stages[0];
 	if (!apod_stage_available(s->serial, why, sizeof why)) {
 		apod_fail("stage %s cannot run here: %s", s->serial->name, why);
 		rc = apod_report_failure();
+	} else if (s->ranked) {
+		if ((rc = plan_ranks(s, o.no_weak, &do_weak)) == 0 &&
+		    (scale_run_ranks(s, do_weak) || (o.json && scale_write_outputs(s, o.json))))
+			rc = apod_report_failure();
 	} else if ((rc = plan(s, o.no_weak, &do_weak)) == 0 &&
 	         (measure_and_print(s, do_weak) || (o.json && scale_write_outputs(s, o.json))))
 		rc = apod_report_failure();

@@ -18,6 +18,7 @@
 #include "cpu/harness/verify.h"
 #include "fresh.h"
 #include "report.h"
+#include "table_ranks.h"
 
 #define MAX_ROWS 32
 
@@ -46,6 +47,8 @@ struct row {
 	double bound;             /* the one bound printed: Amdahl at N, SoL, or their lower */
 	int bound_kind;           /* BOUND_* */
 	int above_bound;
+	int has_weak;             /* --ranks: a stage that runs across ranks */
+	struct apod_table_weak weak;
 };
 
 enum { BOUND_NONE, BOUND_AMDAHL, BOUND_SOL, BOUND_LIMIT };
@@ -355,6 +358,8 @@ static json_object *row_json(const struct apod_workload *wl, const void *params,
 			json_object_object_add(v, "of_tolerance", tols);
 		}
 		json_object_object_add(o, "verify_against_serial", v);
+		if (w->has_weak)
+			apod_table_weak_json(o, &w->weak);
 	}
 	return o;
 }
@@ -467,6 +472,13 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 		if (rows[i].ran)
 			apod_run_free(&runs[i]);
 	serial = runs[0];
+	/* --ranks: weak scaling, once every row's own run is done. */
+	for (int i = 1; i < nrows && apod_cli_table_ranks > 0 && apod_cli_table_mpirun; i++)
+		if (rows[i].ran && apod_stage_runs_ranks(rows[i].e)) {
+			rows[i].has_weak = 1;
+			failed |= apod_table_weak(wl, params, rows[i].e, apod_cli_table_ranks,
+			                          apod_cli_table_mpirun, &rows[i].weak) != 0;
+		}
 	/* The bounds, against the noise measured now that every stage ran. */
 	if (rows[0].ran)
 		sample_noise(wl, params, problem, rows, nrows, &noise);
@@ -525,6 +537,8 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 			apod_verdict_line(&w->v, ver, sizeof ver);
 		printf("%-7s %10.4f %8.2fx %8s %7s %15s %11s %7s %8s  %s\n", w->e->name, w->total,
 		       rows[0].total / w->total, vs_omp, p, at_n, sol, pct, lim, ver);
+		if (w->has_weak)
+			apod_table_weak_print(w->e, &w->weak);
 	}
 	printf("\nP: the fraction of the serial run in the phases a stage declares it changes.\n"
 	       "Amdahl at N: the most a stage on N threads could gain over serial.  SoL bound:\n"
@@ -539,6 +553,12 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 	       "and cached: `%s ceilings` shows them, `%s ceilings --refresh` measures them\n"
 	       "again (on an idle machine), --ceilings=FILE takes another's.\n",
 	       apod_prog->name, apod_prog->name);
+	if (apod_cli_table_ranks > 0)
+		printf("weak (--ranks=N): the problem grown N times (the workload's grow hook) at N\n"
+		       "ranks against the deck at 1 rank, both under the launcher, one thread a rank.\n"
+		       "efficiency: T(1) / T(N); scaled speedup: N T(1) / T(N) (assumes the work\n"
+		       "linear in N); Gustafson: N + (1 - p)(1 - N), p the 1-rank run's fraction in\n"
+		       "the phases the stage ports.  '<': the bound the scaled speedup is held to.\n");
 	for (int i = 0; i < nrows; i++)
 		if (rows[i].ran && is_algorithm(&rows[i])) {
 			printf("algo: a stage that changes the algorithm, not the hardware (its role): its\n"
@@ -559,6 +579,9 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 			printf("No speed of light for %s: %s\n", rows[i].e->name, rows[i].sol.why);
 			break;
 		}
+	for (int i = 0; i < nrows; i++)
+		if (rows[i].has_weak)
+			apod_table_weak_broken(rows[i].e, &rows[i].weak);
 	for (int i = 0; i < nrows; i++) {
 		struct row *w = &rows[i];
 		char list[256];
@@ -614,9 +637,14 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 	return failed || !rows[0].ran ? -1 : 0;
 }
 
+/* Of this command alone: above cli.h's codes, below OPT_PARAM. */
+enum { OPT_TABLE_RANKS = 1910 };
+
 static int table_opt(int c, const char *arg, void *ctx)
 {
 	const char **o = ctx;   /* out, json */
+	if (c == OPT_TABLE_RANKS)
+		return apod_opt_count("ranks", arg, 1, 1024, &apod_cli_table_ranks);
 	if (c == OPT_OUT)
 		o[0] = arg;
 	else if (c == OPT_JSON)
@@ -631,10 +659,13 @@ static int table_opt(int c, const char *arg, void *ctx)
 }
 
 int apod_cli_table_reverse;
+int apod_cli_table_ranks;
+const struct apod_mpirun *apod_cli_table_mpirun;
 
 const struct option apod_table_options[] = {
 	APOD_OPT_OUT, APOD_OPT_JSON, APOD_OPT_CEILINGS, APOD_OPT_TRACE,
-	{ "reverse", no_argument, NULL, OPT_REVERSE }, APOD_OPT_HELP, APOD_OPT_END,
+	{ "reverse", no_argument, NULL, OPT_REVERSE },
+	{ "ranks", required_argument, NULL, OPT_TABLE_RANKS }, APOD_OPT_HELP, APOD_OPT_END,
 };
 
 int apod_table_main(int argc, char **argv)
@@ -642,11 +673,19 @@ int apod_table_main(int argc, char **argv)
 	struct apod_open o;
 	const char *out_json[2] = { NULL, NULL };
 	json_object *rows = NULL;
+	static struct apod_mpirun mpirun;
 	int failed;
 
 	if (apod_cmd_open(&o, &apod_cmd_table_entry, argc, argv, table_opt, out_json,
 	                  APOD_OPEN_PROBLEM))
 		return o.status;
+	if (apod_cli_table_ranks > 0) {
+		if (apod_table_ranks_check(o.w, o.params, apod_cli_table_ranks, &mpirun)) {
+			apod_cmd_close(&o);
+			return apod_report_failure();
+		}
+		apod_cli_table_mpirun = &mpirun;
+	}
 	failed = apod_ladder(o.w, o.params, o.problem, out_json[0], out_json[1] ? &rows : NULL,
 	                     NULL);
 	if (failed == -2) {

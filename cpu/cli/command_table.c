@@ -12,14 +12,17 @@ const struct apod_cmd apod_cmd_table_entry = {
 	.name = NULL,
 	.help = "run the deck through every available stage and print the APOD table (time, "
 	        "speedups, Amdahl bound, verification against serial); also 'table'",
-	.synopsis = "[deck options] [--out=DIR] [--json=FILE] [--ceilings=FILE] [--trace] [--reverse]",
+	.synopsis = "[deck options] [--out=DIR] [--json=FILE] [--ceilings=FILE] [--trace] [--reverse] "
+	            "[--ranks=N]",
 	.about = "Run every available stage and print the APOD table.  --out=DIR: the results\n"
 	         "of each stage in DIR/STAGE; --json=FILE: the table's rows.  --ceilings=FILE:\n"
 	         "hold the speed of light to that file's ceilings (`apod ceilings --json`, of\n"
 	         "another machine, say) in place of this machine's (also APOD_CEILINGS).\n"
 	         "--trace adds each stage's device busy time per phase to the JSON (CUPTI; it\n"
 	         "slows CUDA calls).  --reverse runs the stages serial last: each runs in a\n"
-	         "process of its own, so the times must not depend on the order.\n",
+	         "process of its own, so the times must not depend on the order.  --ranks=N:\n"
+	         "under each stage that runs across ranks (mpi, mgpu), its weak scaling at N\n"
+	         "ranks (the problem grown N times, under APOD_MPIRUN) beside Gustafson's bound.\n",
 	.options = apod_table_options,
 	.deck = 1,
 	.main = apod_table_main,
@@ -116,14 +119,19 @@ const struct apod_cmd apod_cmd_bench_entry = {
 
 const struct apod_cmd apod_cmd_scale_entry = {
 	.name = "scale",
-	.help = "strong and weak scaling of the omp stage against Amdahl and Gustafson; JSON and "
-	        "plot data",
-	.synopsis = "[deck options] [--threads=LIST] [--reps=N] [--no-weak] [--json=FILE]",
+	.help = "strong and weak scaling of the omp stage (or, --ranks, of a stage across MPI ranks) "
+	        "against Amdahl and Gustafson; JSON and plot data",
+	.synopsis = "[deck options] [--threads=LIST] [--stage=NAME] [--ranks=LIST] [--reps=N] "
+	            "[--no-weak] [--json=FILE]",
 	.about = "Measure strong scaling (the deck as it is: the omp stage at each thread count,\n"
 	         "against serial and Amdahl's curve; every other stage that can run here once) and\n"
 	         "weak scaling (the problem grown N times with N threads, against Gustafson's line).\n"
 	         "  --threads=LIST  thread counts, e.g. 1,2,4,8 (default: 1, 2, 4, ... and every core;\n"
 	         "                  1 is always measured)\n"
+	         "  --stage=NAME --ranks=LIST\n"
+	         "                  scale NAME, a stage that runs across ranks (mpi, mgpu), over rank\n"
+	         "                  counts instead: each run under APOD_MPIRUN (default mpirun) with\n"
+	         "                  APOD_MPIRUN_ARGS, one thread a rank, against serial and 1 rank\n"
 	         "  --reps=N        runs per point; the median counts (default 3)\n"
 	         "  --no-weak       strong scaling only\n"
 	         "  --json=FILE     the measurements as JSON; beside it (FILE less a .json)\n"

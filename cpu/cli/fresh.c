@@ -17,6 +17,7 @@
 #include "cpu/harness/params.h"
 #include "cpu/harness/results.h"
 #include "fresh.h"
+#include "mpirun.h"
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -82,21 +83,26 @@ void apod_fresh_end(struct apod_fresh *f)
 	f->ok = 0;
 }
 
-/* This program's `run` of stage e into dir, its output to /dev/null (the
- * table prints the row); its failures reach stderr as they would alone. */
+/* This program's `run` of stage e on deck into dir, its output to
+ * /dev/null (the table prints the row); its failures reach stderr as they
+ * would alone.  Under m (not NULL) at nranks ranks, each rank on one
+ * OpenMP thread: the count scaled is the ranks. */
 static int run_child(const struct apod_fresh *f, const struct apod_workload *w,
-                     const struct apod_stage *e, const char *dir, int snapshots)
+                     const struct apod_stage *e, const char *deck_path, const char *dir,
+                     int snapshots, const struct apod_mpirun *m, int nranks)
 {
 	char workload[256], stage[256], deck[PATH_MAX + 32], out[PATH_MAX + 96],
-	     ceilings[PATH_MAX + 32];
-	char *argv[10];
+	     ceilings[PATH_MAX + 32], np[16];
+	char *argv[APOD_MPIRUN_MAX_ARGS + 16];
 	int argc = 0, status;
 	pid_t pid;
 	snprintf(workload, sizeof workload, "--workload=%s", w->name);
 	snprintf(stage, sizeof stage, "--stage=%s", e->name);
-	snprintf(deck, sizeof deck, "--deck=%s", f->deck);
+	snprintf(deck, sizeof deck, "--deck=%s", deck_path);
 	snprintf(out, sizeof out, "--out=%s", dir);
 	snprintf(ceilings, sizeof ceilings, "--ceilings=%s", f->ceilings);
+	if (m)
+		argc = apod_mpirun_argv(m, nranks, np, argv);
 	argv[argc++] = (char *)f->exe;
 	argv[argc++] = "run";
 	argv[argc++] = workload;
@@ -117,8 +123,12 @@ static int run_child(const struct apod_fresh *f, const struct apod_workload *w,
 		int null = open("/dev/null", O_WRONLY);
 		if (null >= 0)
 			dup2(null, STDOUT_FILENO);
-		execv(f->exe, argv);
-		fprintf(stderr, "%s: cannot run %s: %s\n", apod_prog->name, f->exe, strerror(errno));
+		if (m && setenv("OMP_NUM_THREADS", "1", 1)) {
+			fprintf(stderr, "%s: setenv: %s\n", apod_prog->name, strerror(errno));
+			_exit(127);
+		}
+		execv(argv[0], argv);
+		fprintf(stderr, "%s: cannot run %s: %s\n", apod_prog->name, argv[0], strerror(errno));
 		_exit(127);
 	}
 	while (waitpid(pid, &status, 0) < 0)
@@ -131,13 +141,28 @@ static int run_child(const struct apod_fresh *f, const struct apod_workload *w,
 	return 0;
 }
 
+/* dir's results and timers into r; 0 or -1 (apod_fail). */
+static int load(const struct apod_workload *w, const char *dir, const void *problem,
+                struct apod_run *r)
+{
+	const struct apod_workload *ws[] = { w, NULL };
+	void *loaded = NULL;
+	int rc = apod_results_load(dir, ws, &loaded, r);
+	if (rc == 0) {
+		if ((rc = apod_results_load_timers(dir, r)) != 0)
+			apod_run_free(r);
+		else
+			r->problem = problem;
+	}
+	free(loaded);
+	return rc;
+}
+
 int apod_fresh_run(struct apod_fresh *f, const struct apod_workload *w,
                    const struct apod_stage *e, const void *params, const void *problem,
                    const char *out, struct apod_run *r)
 {
-	const struct apod_workload *ws[] = { w, NULL };
 	char dir[PATH_MAX + 64];
-	void *loaded = NULL;
 	int rc;
 	if (!f->ok)
 		return apod_run_stage(w, e, params, problem, out, r);
@@ -145,15 +170,32 @@ int apod_fresh_run(struct apod_fresh *f, const struct apod_workload *w,
 		snprintf(dir, sizeof dir, "%s", out);
 	else
 		snprintf(dir, sizeof dir, "%s/%s", f->scratch, e->name);
-	rc = run_child(f, w, e, dir, out != NULL);
-	if (rc == 0 && (rc = apod_results_load(dir, ws, &loaded, r)) == 0) {
-		if ((rc = apod_results_load_timers(dir, r)) != 0)
-			apod_run_free(r);
-		else
-			r->problem = problem;
-	}
-	free(loaded);
+	rc = run_child(f, w, e, f->deck, dir, out != NULL, NULL, 0);
+	if (rc == 0)
+		rc = load(w, dir, problem, r);
 	if (!out)
 		remove_tree(dir);
+	return rc;
+}
+
+int apod_fresh_run_ranks(struct apod_fresh *f, const struct apod_workload *w,
+                         const struct apod_stage *e, const void *params,
+                         const struct apod_mpirun *m, int nranks, struct apod_run *r)
+{
+	char deck[PATH_MAX + 32], dir[PATH_MAX + 64];
+	char *text;
+	int rc;
+	if (!f->ok)
+		return apod_fail("no process of its own for %s: this program cannot name itself, or "
+		                 "no scratch folder", e->name);
+	snprintf(deck, sizeof deck, "%s/deck-ranks", f->scratch);
+	snprintf(dir, sizeof dir, "%s/%s-ranks", f->scratch, e->name);
+	if (!(text = apod_params_deck_text(w, params)))
+		return -1;
+	rc = write_text(deck, text);
+	free(text);
+	if (rc == 0 && (rc = run_child(f, w, e, deck, dir, 0, m, nranks)) == 0)
+		rc = load(w, dir, NULL, r);
+	remove_tree(dir);
 	return rc;
 }

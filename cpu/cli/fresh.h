@@ -32,6 +32,14 @@ void apod_fresh_begin(struct apod_fresh *f, const struct apod_workload *w, const
 int apod_fresh_run(struct apod_fresh *f, const struct apod_workload *w,
                    const struct apod_stage *e, const void *params, const void *problem,
                    const char *out, struct apod_run *r);
+struct apod_mpirun;
+/* Stage e on params (a deck of their own: a grown problem, say) in a
+ * process of its own, or under the launcher m at nranks ranks (each on one
+ * OpenMP thread); no snapshots, its results read into r and removed.
+ * Needs f->ok.  0, or -1 with the reason (apod_fail). */
+int apod_fresh_run_ranks(struct apod_fresh *f, const struct apod_workload *w,
+                         const struct apod_stage *e, const void *params,
+                         const struct apod_mpirun *m, int nranks, struct apod_run *r);
 /* Remove the scratch folder. */
 void apod_fresh_end(struct apod_fresh *f);
 

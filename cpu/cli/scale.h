@@ -9,6 +9,7 @@
 #define APOD_SCALE_H
 
 #include "cli.h"
+#include "mpirun.h"
 
 #define MAX_POINTS 64
 #define MAX_THREADS 1024
@@ -31,6 +32,7 @@ struct strong_pt {
 	int n;
 	struct meas m;
 	double speedup, efficiency, amdahl, serial_frac;
+	double vs_one;                /* ranks: the stage at 1 rank / this time */
 };
 
 struct weak_pt {
@@ -52,9 +54,16 @@ struct scale {
 	const void *params;
 	int reps, nthreads, threads[MAX_POINTS];
 	int max_threads;              /* omp_get_max_threads() before anything was set */
-	const struct apod_stage *serial, *omp;
+	const struct apod_stage *serial;
+	/* The stage scaled: the host baseline over threads, or (ranked) a
+	 * stage of several processes over ranks under the launcher. */
+	const struct apod_stage *scaled;
+	int ranked;
+	const char *unit;             /* "threads" or "ranks" */
+	const struct apod_mpirun *mpirun;
 	struct meas t1;               /* serial on the deck */
-	double p;                     /* the serial run's fraction in omp's ports */
+	struct meas r1;               /* ranked: the stage at 1 rank on the deck */
+	double p;                     /* the serial run's fraction in the scaled stage's ports */
 	int nstrong, nother, nweak, weak_ran;
 	struct strong_pt strong[MAX_POINTS];
 	struct other_pt other[MAX_OTHER];
@@ -84,6 +93,16 @@ void scale_changed_keys(const struct apod_workload *w, const void *a, const void
 int scale_run_strong(struct scale *s, const void *problem);
 int scale_run_others(struct scale *s, const void *problem);
 int scale_run_weak(struct scale *s, long long footprint_kib);
+/* The same, ranked: every run a process of its own (serial alone, the
+ * stage under the launcher), strong then, where do_weak, weak. */
+int scale_run_ranks(struct scale *s, int do_weak);
+/* The median of reps (a sort of struct meas by total). */
+void scale_median(struct meas *all, int reps, struct meas *m);
+/* The fraction of m's time in the phases of ports (apod_bound_eval's p). */
+double scale_ported_fraction(const struct apod_workload *w, const struct meas *m,
+                             unsigned long long ports);
+/* The weak points' efficiency, scaled speedup and Gustafson, from tw1 and p_weak. */
+void scale_weak_finish(struct scale *s);
 
 /* KiB resident now, at the peak so far, and available (-1: unknown). */
 long long scale_rss_kib(void);

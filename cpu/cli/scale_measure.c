@@ -74,15 +74,19 @@ static int measure(const struct apod_workload *w, const struct apod_stage *e, co
 		memcpy(all[i].phase, r.phase, sizeof all[i].phase);
 		apod_run_free(&r);
 	}
-	qsort(all, (size_t)reps, sizeof *all, cmp_meas);
-	*m = all[(reps - 1) / 2];
+	scale_median(all, reps, m);
 	free(all);
 	return 0;
 }
 
-/* The fraction of m's time in the phases of ports (apod_bound_eval's p). */
-static double ported_fraction(const struct apod_workload *w, const struct meas *m,
-                              unsigned long long ports)
+void scale_median(struct meas *all, int reps, struct meas *m)
+{
+	qsort(all, (size_t)reps, sizeof *all, cmp_meas);
+	*m = all[(reps - 1) / 2];
+}
+
+double scale_ported_fraction(const struct apod_workload *w, const struct meas *m,
+                             unsigned long long ports)
 {
 	double in = 0, all = 0;
 	for (int i = 0; i < m->nphases; i++) {
@@ -146,14 +150,14 @@ int scale_run_strong(struct scale *s, const void *problem)
 		return -1;
 	printf("serial: %.4f s (median of %d)\n", s->t1.total, s->reps);
 	fflush(stdout);
-	if (!s->omp)
+	if (!s->scaled)
 		return 0;
-	s->p = ported_fraction(w, &s->t1, apod_stage_ports(w, s->omp));
+	s->p = scale_ported_fraction(w, &s->t1, apod_stage_ports(w, s->scaled));
 	for (int i = 0; i < s->nthreads; i++) {
 		struct strong_pt *q = &s->strong[s->nstrong];
 		q->n = s->threads[i];
 		scale_set_threads(q->n);
-		if (measure(w, s->omp, s->params, problem, s->reps, &q->m))
+		if (measure(w, s->scaled, s->params, problem, s->reps, &q->m))
 			return -1;
 #ifndef _OPENMP
 		q->n = s->threads[0] = q->m.width > 0 ? q->m.width : 1;
@@ -163,7 +167,7 @@ int scale_run_strong(struct scale *s, const void *problem)
 		q->speedup = s->t1.total / q->m.total;
 		q->efficiency = q->speedup / q->n;
 		q->amdahl = apod_amdahl(s->p, q->n);
-		q->serial_frac = 1 - ported_fraction(w, &q->m, apod_stage_ports(w, s->omp));
+		q->serial_frac = 1 - scale_ported_fraction(w, &q->m, apod_stage_ports(w, s->scaled));
 		s->nstrong++;
 		printf("strong: %d thread%s: %.4f s, speedup %.2fx (Amdahl %.2fx)\n", q->n,
 		       q->n == 1 ? "" : "s", q->m.total, q->speedup, q->amdahl);
@@ -184,7 +188,7 @@ int scale_run_others(struct scale *s, const void *problem)
 		struct other_pt *o = &s->other[s->nother];
 		struct meas m;
 		char why[256] = "";
-		if (e == s->omp || s->nother == MAX_OTHER)
+		if (e == s->scaled || s->nother == MAX_OTHER)
 			continue;
 		if (!apod_stage_available(e, why, sizeof why)) {
 			/* Six GPU stages without a driver give one reason: said once. */
@@ -241,12 +245,12 @@ int scale_run_weak(struct scale *s, long long footprint_kib)
 			continue;
 		}
 		scale_set_threads(q->n);
-		if (measure(w, s->omp, g, problem, s->reps, &q->m)) {
+		if (measure(w, s->scaled, g, problem, s->reps, &q->m)) {
 			w->problem_destroy(problem);
 			free(g);
 			return -1;
 		}
-		q->parallel_frac = ported_fraction(w, &q->m, apod_stage_ports(w, s->omp));
+		q->parallel_frac = scale_ported_fraction(w, &q->m, apod_stage_ports(w, s->scaled));
 		if (q->n == 1) {
 			s->tw1 = q->m.total;
 			s->p_weak = q->parallel_frac;
@@ -276,6 +280,12 @@ int scale_run_weak(struct scale *s, long long footprint_kib)
 		w->problem_destroy(problem);
 		free(g);
 	}
+	scale_weak_finish(s);
+	return 0;
+}
+
+void scale_weak_finish(struct scale *s)
+{
 	for (int i = 0; i < s->nweak; i++) {
 		struct weak_pt *q = &s->weak[i];
 		if (q->skipped || !(s->tw1 > 0))
@@ -283,10 +293,9 @@ int scale_run_weak(struct scale *s, long long footprint_kib)
 		q->efficiency = s->tw1 / q->m.total;
 		/* Assumed: the work per step is linear in the grow factor, so
 		 * the grown problem at one thread would take n * T_w(1); an
-		 * estimate, checked once above where that is cheap. */
+		 * estimate, checked once where that is cheap. */
 		q->scaled = q->n * s->tw1 / q->m.total;
 		q->gustafson = apod_gustafson(s->p_weak, q->n);
 	}
 	s->weak_ran = 1;
-	return 0;
 }

@@ -30,10 +30,17 @@ static json_object *scale_json(const struct scale *s)
 	json_object_object_add(o, "reps", json_object_new_int(s->reps));
 	for (int i = 0; i < s->nthreads; i++)
 		json_object_array_add(t, json_object_new_int(s->threads[i]));
-	json_object_object_add(o, "threads", t);
+	/* The counts under their unit's name: "threads" or "ranks". */
+	json_object_object_add(o, s->unit, t);
+	json_object_object_add(o, "unit", json_object_new_string(s->unit));
+	json_object_object_add(o, "stage", s->scaled ? json_object_new_string(s->scaled->name) : NULL);
+	if (s->ranked)
+		json_object_object_add(o, "launcher", json_object_new_string(s->mpirun->path));
 
 	json_object_object_add(st, "serial_seconds", num(s->t1.total));
-	json_object_object_add(st, "p", s->omp ? num(s->p) : NULL);
+	json_object_object_add(st, "p", s->scaled ? num(s->p) : NULL);
+	if (s->ranked)
+		json_object_object_add(st, "one_rank_seconds", num(s->r1.total));
 	for (int i = 0; i < s->nstrong; i++) {
 		const struct strong_pt *q = &s->strong[i];
 		json_object *x = json_object_new_object();
@@ -43,6 +50,8 @@ static json_object *scale_json(const struct scale *s)
 		json_object_object_add(x, "efficiency", num(q->efficiency));
 		json_object_object_add(x, "amdahl", num(q->amdahl));
 		json_object_object_add(x, "serial_fraction_measured", num(q->serial_frac));
+		if (s->ranked)
+			json_object_object_add(x, "speedup_vs_one_rank", num(q->vs_one));
 		json_object_array_add(pts, x);
 	}
 	json_object_object_add(st, "points", pts);
@@ -116,25 +125,30 @@ static void write_strong_dat(FILE *f, const struct scale *s)
 	fprintf(f, "# apod scale: strong scaling, workload %s, deck %s, %ld cores, median of %d\n",
 	        s->w->name, title, sysconf(_SC_NPROCESSORS_ONLN), s->reps);
 	fprintf(f, "# serial_seconds %.9g P %.9g\n", s->t1.total, s->p);
-	fprintf(f, "# columns: 1 n (threads)  2 seconds  3 speedup (serial/seconds)  4 efficiency "
-	        "(speedup/n)\n#          5 amdahl (at n, for P)  6 speedup/amdahl  "
-	        "7 serial_fraction_measured\n");
+	fprintf(f, "# columns: 1 n (%s)  2 seconds  3 speedup (serial/seconds)  4 efficiency "
+	        "(%s)\n#          5 amdahl (at n, for P)  6 speedup/amdahl  "
+	        "7 serial_fraction_measured%s\n", s->unit,
+	        s->ranked ? "speedup over 1 rank/n" : "speedup/n",
+	        s->ranked ? "\n#          8 speedup_vs_one_rank" : "");
 	for (int i = 0; i < s->nstrong; i++) {
 		const struct strong_pt *q = &s->strong[i];
-		fprintf(f, "%d %.9g %.9g %.9g %.9g %.9g %.9g\n", q->n, q->m.total, q->speedup,
+		fprintf(f, "%d %.9g %.9g %.9g %.9g %.9g %.9g", q->n, q->m.total, q->speedup,
 		        q->efficiency, q->amdahl, q->speedup / q->amdahl, q->serial_frac);
+		if (s->ranked)
+			fprintf(f, " %.9g", q->vs_one);
+		fputc('\n', f);
 	}
 }
 
 static void write_weak_dat(FILE *f, const struct scale *s)
 {
-	fprintf(f, "# apod scale: weak scaling, workload %s: the problem grown n times (%s), n threads\n",
-	        s->w->name, *s->grown_keys ? s->grown_keys : "grow");
+	fprintf(f, "# apod scale: weak scaling, workload %s: the problem grown n times (%s), n %s\n",
+	        s->w->name, *s->grown_keys ? s->grown_keys : "grow", s->unit);
 	fprintf(f, "# p %.9g (parallel fraction at n = 1); scaled speedup assumes the work is "
 	        "linear in n\n", s->p_weak);
-	fprintf(f, "# columns: 1 n (threads)  2 size_factor  3 seconds  4 efficiency (T(1)/T(n))\n"
+	fprintf(f, "# columns: 1 n (%s)  2 size_factor  3 seconds  4 efficiency (T(1)/T(n))\n"
 	        "#          5 scaled_speedup (n*T(1)/T(n))  6 gustafson (at n, for p)  "
-	        "7 parallel_fraction_measured\n");
+	        "7 parallel_fraction_measured\n", s->unit);
 	for (int i = 0; i < s->nweak; i++) {
 		const struct weak_pt *q = &s->weak[i];
 		if (!q->skipped)
@@ -155,6 +169,10 @@ static void write_gp(FILE *f, const struct scale *s, const char *base)
 	gp_word(word, sizeof word, apod_deck_title(s->w, s->params));
 	fprintf(f, "deck = \"%s\"\n", word);
 	fprintf(f, "host_cores = %ld\n", sysconf(_SC_NPROCESSORS_ONLN));
+	/* What the curves are: the stage scaled and over what. */
+	gp_word(word, sizeof word, s->scaled ? s->scaled->name : "omp");
+	fprintf(f, "scaled_stage = \"%s\"\n", word);
+	fprintf(f, "unit = \"%s\"\n", s->unit);
 	fprintf(f, "nmax = %d\n", nmax);
 	fprintf(f, "serial_seconds = %.9g\n", s->t1.total);
 	fprintf(f, "have_strong = %d\n", s->nstrong > 0);

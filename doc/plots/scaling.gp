@@ -2,6 +2,7 @@
 # beside its JSON (--json=BASE.json):
 #
 #   BASE.gp          the values: p_strong, p_weak, have_strong, have_weak, nmax,
+#                    scaled_stage and unit (omp and threads, or a stage over ranks),
 #                    workload, deck, host_cores, other_names, other_speedups
 #   BASE.strong.dat  n, seconds, speedup, efficiency, amdahl, speedup/amdahl,
 #                    serial_fraction_measured                  (one row a thread count)
@@ -25,6 +26,9 @@ if (!exists("terms")) { terms = "png svg" }
 load scale.".gp"
 # A .gp of an apod before the host stages were told apart: every other stage a device's.
 if (!exists("other_hosts")) { other_hosts = "" }
+# A .gp of an apod before a stage could be scaled over ranks: omp over threads.
+if (!exists("scaled_stage")) { scaled_stage = "omp" }
+if (!exists("unit")) { unit = "threads" }
 
 # pngcairo draws smoother lines and text; plain png (libgd) where it is missing.
 png_term = (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) ? "pngcairo" : "png"
@@ -58,7 +62,7 @@ if (have_strong || nother > 0) {
 		if (t eq "png") { eval "set terminal ".png_term." size 960,640 font \",11\""; set output prefix."strong.png" }
 		if (t eq "svg") { set terminal svg size 960,640 dynamic font ",11"; set output prefix."strong.svg" }
 		set title sprintf("Strong scaling: %s, deck %s, on %d cores (the problem fixed)", workload, deck, host_cores)
-		set xlabel "N: threads on the host"
+		set xlabel (unit eq "ranks" ? "N: MPI ranks (one thread each)" : "N: threads on the host")
 		set ylabel "speedup over serial"
 		set logscale xy 2
 		set xrange [0.8:xhi * 1.25]
@@ -94,7 +98,7 @@ if (have_strong || nother > 0) {
 		if (have_strong) {
 			plot x title "ideal: S = N" with lines dashtype 3 linewidth 1.5 linecolor rgb "#404040", \
 			     amdahl(x) title sprintf("Amdahl, P = %.3f", p_strong) with lines linewidth 2 linecolor rgb "#1f77b4", \
-			     scale.".strong.dat" using 1:3 title "omp, measured" with linespoints pointtype 7 pointsize 1.3 linewidth 2 linecolor rgb "#d62728", \
+			     scale.".strong.dat" using 1:3 title scaled_stage.", measured" with linespoints pointtype 7 pointsize 1.3 linewidth 2 linecolor rgb "#d62728", \
 			     NaN title (ndevice ? "a device stage (a line)" : "") with lines dashtype 2 linewidth 1.5 linecolor rgb "#2ca02c", \
 			     NaN title (nhost ? "another host stage (a point)" : "") with points pointtype 7 linecolor rgb "#9467bd"
 		} else {
@@ -115,8 +119,8 @@ if (have_weak) {
 		reset
 		if (t eq "png") { eval "set terminal ".png_term." size 960,640 font \",11\""; set output prefix."weak.png" }
 		if (t eq "svg") { set terminal svg size 960,640 dynamic font ",11"; set output prefix."weak.svg" }
-		set title sprintf("Weak scaling: %s, the problem grown N times with N threads", workload)
-		set xlabel "N: OpenMP threads = the problem's size factor"
+		set title sprintf("Weak scaling: %s, the problem grown N times with N %s", workload, unit)
+		set xlabel (unit eq "ranks" ? "N: MPI ranks = the problem's size factor" : "N: OpenMP threads = the problem's size factor")
 		set ylabel "scaled speedup: N T(1) / T(N)"
 		set y2label "efficiency: T(1) / T(N)"
 		set xrange [0:xmax]
@@ -129,7 +133,7 @@ if (have_weak) {
 		set key outside right top vertical box
 		plot x title "ideal: S = N" with lines dashtype 3 linewidth 1.5 linecolor rgb "#404040", \
 		     gustafson(x) title sprintf("Gustafson, p = %.3f", p_weak) with lines linewidth 2 linecolor rgb "#1f77b4", \
-		     scale.".weak.dat" using 1:5 title "omp, measured (estimate: work linear in N)" with linespoints pointtype 7 pointsize 1.3 linewidth 2 linecolor rgb "#d62728", \
+		     scale.".weak.dat" using 1:5 title scaled_stage.", measured (estimate: work linear in N)" with linespoints pointtype 7 pointsize 1.3 linewidth 2 linecolor rgb "#d62728", \
 		     scale.".weak.dat" using 1:4 axes x1y2 title "efficiency (right)" with linespoints pointtype 6 dashtype 2 linecolor rgb "#ff7f0e"
 		unset output
 	}
