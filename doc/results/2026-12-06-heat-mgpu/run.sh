@@ -13,13 +13,15 @@
 # 3. make check, make check-sanitize, a short check-gpu-decks, and gpu4's
 #    kernels against their record (the kernels' bodies were shared with
 #    mgpu's bands).
-# PARTS=123 by default; PARTS=12 leaves out the third.
+# 4. On two GPUs: the table with mgpu's weak point at 2 ranks beside
+#    Gustafson's bound (--ranks=2), and scale's strong and weak curves.
+# PARTS=1234 by default; PARTS=12 leaves out the third and fourth.
 . doc/results/prelude.sh
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 NGPU=$(nvidia-smi -L | grep -c '^GPU')
 MAXNP=$((NGPU < 2 ? NGPU : 2))
 MPI="mpirun --bind-to none -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH"
-PARTS=${PARTS:-123}
+PARTS=${PARTS:-1234}
 ./apod stages > "$RES/stages.txt" 2>&1
 grep -A1 '^mgpu' "$RES/stages.txt"
 
@@ -85,5 +87,13 @@ if [[ $PARTS == *3* ]]; then
 	pack
 	record gpu-decks 100 env SPACE_SECONDS=60 make check-gpu-decks
 	record heat-kernels-large 60 ./apod bench --deck=data/large.deck --kernels --json="$RES/heat-kernels-large.json"
+fi
+
+if [[ $PARTS == *4* ]] && [ "$NGPU" -ge 2 ]; then
+	export APOD_MPIRUN_ARGS="--bind-to none -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH"
+	record table-ranks2 200 ./apod table --deck=data/medium.deck --size=8192x8192 --steps=100 \
+		--ranks=2 --json="$RES/table-ranks2.json"
+	record scale-mgpu 200 ./apod scale --deck=data/medium.deck --size=8192x8192 --steps=100 \
+		--stage=mgpu --ranks=1,2 --reps=3 --json="$RES/scale-mgpu.json"
 fi
 pack
