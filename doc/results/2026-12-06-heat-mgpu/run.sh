@@ -10,12 +10,12 @@
 # 2. Time a step (genTimeStep + calcStats + calcSummaryData, host clocks,
 #    the deck's statistics every step and zones every 10): gpu4 and mgpu on
 #    2048^2 and 8192^2 (strong), and 8192 rows a GPU (weak).
-# 3. make check, make check-sanitize, a short check-gpu-decks, and gpu4's
-#    kernels against their record (the kernels' bodies were shared with
-#    mgpu's bands).
+# 3. make check and make check-sanitize.
 # 4. On two GPUs: the table with mgpu's weak point at 2 ranks beside
 #    Gustafson's bound (--ranks=2), and scale's strong and weak curves.
-# PARTS=1234 by default; PARTS=12 leaves out the third and fourth.
+# 5. A short check-gpu-decks, and gpu4's kernels against their record (the
+#    kernels' bodies were shared with mgpu's bands).
+# PARTS=1234 by default (PARTS=12345 adds the fifth).
 . doc/results/prelude.sh
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 NGPU=$(nvidia-smi -L | grep -c '^GPU')
@@ -85,6 +85,8 @@ if [[ $PARTS == *3* ]]; then
 	echo "check-sanitize rc=$? in $(( $(date +%s) - T )) s"
 	grep -E "ERROR SUMMARY: [1-9]|check-sanitize" "$RES/sanitize.txt" | tail -5
 	pack
+fi
+if [[ $PARTS == *5* ]]; then
 	record gpu-decks 100 env SPACE_SECONDS=60 make check-gpu-decks
 	record heat-kernels-large 60 ./apod bench --deck=data/large.deck --kernels --json="$RES/heat-kernels-large.json"
 fi
