@@ -136,6 +136,11 @@ static int run_child(const struct apod_fresh *f, const struct apod_workload *w,
 			return apod_fail("waitpid: %s", strerror(errno));
 	if (WIFSIGNALED(status))
 		return apod_fail("its process was killed by signal %d", WTERMSIG(status));
+	/* A refusal (the stage cannot run so, here: more ranks than GPUs) stays
+	 * one, for callers that skip such a point rather than fail. */
+	if (WEXITSTATUS(status) == APOD_EXIT_USAGE)
+		return apod_usage_fail("its process refused to run (exit %d: its reason is above)",
+		                       WEXITSTATUS(status));
 	if (WEXITSTATUS(status) != 0)
 		return apod_fail("its process exited %d (its reason is above)", WEXITSTATUS(status));
 	return 0;

@@ -76,8 +76,15 @@ int apod_table_weak(const struct apod_workload *w, const void *params,
 	out->ran = 1;
 	rc = 0;
 done:
-	if (rc)
+	if (rc) {
 		snprintf(out->why, sizeof out->why, "%s", apod_failure());
+		/* Refused at N ranks (mgpu given more ranks than this host has
+		 * GPUs): the point is not measured here, and the table goes on. */
+		if (apod_failure_status() == APOD_EXIT_USAGE) {
+			out->refused = 1;
+			rc = 0;
+		}
+	}
 	free(g);
 	apod_fresh_end(&f);
 	return rc;
@@ -86,7 +93,8 @@ done:
 void apod_table_weak_print(const struct apod_stage *e, const struct apod_table_weak *k)
 {
 	if (!k->ran) {
-		printf("  %s weak, %d ranks: failed: %s\n", e->name, k->ranks, k->why);
+		printf("  %s weak, %d ranks: %s: %s\n", e->name, k->ranks, k->refused ? "not run here" : "failed",
+		       k->why);
 		return;
 	}
 	printf("  %s weak, %d ranks, problem x%d (%s): %.4f s against %.4f s at 1 rank on the deck:\n"
@@ -109,6 +117,7 @@ void apod_table_weak_json(json_object *row, const struct apod_table_weak *k)
 	json_object_object_add(row, "ranks", json_object_new_int(k->ranks));
 	if (!k->ran) {
 		json_object_object_add(row, "weak_why", json_object_new_string(k->why));
+		json_object_object_add(row, "weak_refused", json_object_new_boolean(k->refused));
 		return;
 	}
 	json_object_object_add(row, "weak_grown", json_object_new_string(k->grown));

@@ -13,6 +13,7 @@
 
 struct apod_table_weak {
 	int ran;
+	int refused;                 /* the stage refused N ranks here (exit 2): not a failure */
 	char why[256];               /* where it did not run */
 	int ranks;                   /* N */
 	double p;                    /* the 1-rank run's fraction in its ports */
