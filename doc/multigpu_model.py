@@ -5,7 +5,7 @@ Run from the top of the tree:
     python3 doc/multigpu_model.py [RESULTS]
 
 RESULTS is a folder that doc/results/2026-12-06-heat-mgpu/run.sh filled (default: the one
-committed beside that script).  Inputs, and where each comes from:
+committed in its first/).  Inputs, and where each comes from:
   T(c): mgpu's step at one rank (genTimeStep + calcStats + calcSummaryData over the steps, host
   clocks, the statistics every step and the zones every tenth) on 2048^2 and 8192^2, from
   RESULTS/mgpu1-*.txt; a straight line through the two gives a fixed cost a step F and a cost a
@@ -26,7 +26,7 @@ committed beside that script).  Inputs, and where each comes from:
 import math, os, re, sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RES = sys.argv[1] if len(sys.argv) > 1 else os.path.join(TOP, "doc", "results", "2026-12-06-heat-mgpu")
+RES = sys.argv[1] if len(sys.argv) > 1 else os.path.join(TOP, "doc", "results", "2026-12-06-heat-mgpu", "first")
 HOST_US = 25.0           # measured (probe.cu, two H200s, 2026-11-28)
 HALO_US = 16.0           # measured (NCCL probe, two H200s over NVLink, 2026-11-23)
 HALO_NET_US = 10.0       # assumed: one row between hosts
