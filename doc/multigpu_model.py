@@ -69,7 +69,7 @@ print("        host issue %.0f us a step; halo %.0f us (NVLink), %.0f (network, 
       % (HOST_US, HALO_US, HALO_NET_US, COLL_NODE_US, COLL_NET_US, ROWS))
 print("%5s  %-34s  %-34s" % ("GPUs", "weak: 8192x8192 a GPU", "strong: 8192x8192 in all"))
 model = {}
-for p in (1, 2, 8, 64, 512):
+for p in (1, 2, 4, 8, 64, 512):
     # Weak: every rank has 8192x8192 and at most two neighbours; the halo
     # hides under the middle band (most of the step) if that is the longer.
     weak = t_big + collect_us(p) + (max(0.0, halo_us(p) - 0.9 * t_big) if p > 1 else 0.0)
