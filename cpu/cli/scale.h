@@ -96,6 +96,9 @@ int scale_run_weak(struct scale *s, long long footprint_kib);
 /* The same, ranked: every run a process of its own (serial alone, the
  * stage under the launcher), strong then, where do_weak, weak. */
 int scale_run_ranks(struct scale *s, int do_weak);
+/* A run's times as a point. */
+struct apod_run;
+void scale_meas_of(const struct apod_run *r, struct meas *m);
 /* The median of reps (a sort of struct meas by total). */
 void scale_median(struct meas *all, int reps, struct meas *m);
 /* The fraction of m's time in the phases of ports (apod_bound_eval's p). */

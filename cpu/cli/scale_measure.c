@@ -68,15 +68,20 @@ static int measure(const struct apod_workload *w, const struct apod_stage *e, co
 			free(all);
 			return -1;
 		}
-		all[i].total = r.total;
-		all[i].nphases = r.nphases;
-		all[i].width = r.width;
-		memcpy(all[i].phase, r.phase, sizeof all[i].phase);
+		scale_meas_of(&r, &all[i]);
 		apod_run_free(&r);
 	}
 	scale_median(all, reps, m);
 	free(all);
 	return 0;
+}
+
+void scale_meas_of(const struct apod_run *r, struct meas *m)
+{
+	m->total = r->total;
+	m->nphases = r->nphases;
+	m->width = r->width;
+	memcpy(m->phase, r->phase, sizeof m->phase);
 }
 
 void scale_median(struct meas *all, int reps, struct meas *m)

@@ -34,10 +34,7 @@ static int measure(struct scale *s, struct apod_fresh *f, const struct apod_stag
 			free(all);
 			return -1;
 		}
-		all[i].total = r.total;
-		all[i].nphases = r.nphases;
-		all[i].width = r.width;
-		memcpy(all[i].phase, r.phase, sizeof all[i].phase);
+		scale_meas_of(&r, &all[i]);
 		apod_run_free(&r);
 	}
 	scale_median(all, reps, m);

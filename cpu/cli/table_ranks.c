@@ -41,8 +41,8 @@ int apod_table_ranks_check(const struct apod_workload *w, const void *params, in
 static double fraction(const struct apod_workload *w, const struct apod_stage *e,
                        const struct apod_run *r)
 {
-	struct meas m = { .total = r->total, .nphases = r->nphases, .width = r->width };
-	memcpy(m.phase, r->phase, sizeof m.phase);
+	struct meas m;
+	scale_meas_of(r, &m);
 	return scale_ported_fraction(w, &m, apod_stage_ports(w, e));
 }
 
