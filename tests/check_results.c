@@ -271,12 +271,32 @@ START_TEST(messages_keep_the_reason)
 }
 END_TEST
 
+/* A failure that wraps the one before it reads that one whole, long or short. */
+START_TEST(wrapped_failures_read_the_first)
+{
+	size_t n = 3000;
+	char *path = malloc(n + 1);
+	ck_assert_ptr_nonnull(path);
+	apod_fail("its process exited %d (its reason is above)", 1);
+	apod_fail("mpi at %d rank: %s", 1, apod_failure());
+	ck_assert_str_eq(apod_failure(), "mpi at 1 rank: its process exited 1 (its reason is above)");
+	memset(path, 'b', n);
+	path[n] = '\0';
+	apod_usage_fail("%s: cannot create", path);
+	apod_usage_fail("table: %s", apod_failure());
+	ck_assert_int_eq(strncmp(apod_failure(), "table: bbbb", 11), 0);
+	ck_assert_ptr_nonnull(strstr(apod_failure(), "bbb: cannot create"));
+	ck_assert_int_eq(apod_failure_status(), APOD_EXIT_USAGE);
+	free(path);
+}
+END_TEST
+
 int main(void)
 {
 	const TTest *tests[] = {
 		npy_header_is_parsed_by_key, fifo_is_refused_not_waited_on,
 		csv_steps_are_whole_numbers, shifted_steps_say_why, report_json_fifo_is_refused,
-		messages_keep_the_reason,
+		messages_keep_the_reason, wrapped_failures_read_the_first,
 		NULL,
 	};
 	return check_run(check_suite("results", "core", 0, tests), CK_FORK_GETENV);

@@ -15,15 +15,19 @@ static __thread int usage_error;
 static void record(const char *fmt, va_list ap)
 {
 	va_list again;
-	char *full;
+	char head[sizeof message], *full;
 	int n;
 	va_copy(again, ap);
-	n = vsnprintf(message, sizeof message, fmt, ap);
-	if (n >= (int)sizeof message && (full = malloc((size_t)n + 1))) {
+	/* Formatted apart from `message`, which an argument may be: a failure
+	 * that wraps the one before it, apod_fail("X: %s", apod_failure()),
+	 * read its own half-written text ("X: X: ted 1", 2026-12-06). */
+	n = vsnprintf(head, sizeof head, fmt, ap);
+	if (n >= (int)sizeof head && (full = malloc((size_t)n + 1))) {
 		vsnprintf(full, (size_t)n + 1, fmt, again);
 		apod_elide(message, sizeof message, full, (size_t)n);
 		free(full);
-	}
+	} else
+		memcpy(message, head, sizeof head);
 	va_end(again);
 }
 
