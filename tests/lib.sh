@@ -24,6 +24,18 @@ expect() {
 	fi
 }
 
+# check WHAT CMD...: CMD succeeds (outdir-lib.sh and trace.sh define their
+# own check, over an expression and a report).
+check() {
+	what=$1; shift
+	if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fails=$((fails + 1)); fi
+}
+
+# rows FILE: the data rows of a .dat file; cols FILE: the distinct counts of
+# columns over those rows.
+rows() { grep -vc '^#' "$1"; }
+cols() { grep -v '^#' "$1" | awk '{print NF}' | sort -u | tr '\n' ' '; }
+
 finish() {
 	if [ "$fails" -ne 0 ]; then
 		echo "$fails check(s) failed"

@@ -22,12 +22,6 @@ if [ "${APOD_SANITIZE:-no}" = yes ]; then
 	export ASAN_OPTIONS
 fi
 
-rows() { grep -vc '^#' "$1"; }
-cols() { grep -v '^#' "$1" | awk '{print NF}' | sort -u | tr '\n' ' '; }
-check() {   # check WHAT CONDITION...
-	what=$1; shift
-	if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fails=$((fails + 1)); fi
-}
 
 # ---- scale over ranks --------------------------------------------------------
 expect 0 "strong scaling" timeout 300 "$APOD" scale --deck="$deck" --steps=20 --stage=mpi --ranks=2 \

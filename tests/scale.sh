@@ -13,14 +13,6 @@ if [ "${APOD_SANITIZE:-no}" = yes ]; then
 	export ASAN_OPTIONS
 fi
 
-# rows FILE: the data rows of a .dat file; cols FILE: the distinct counts of
-# columns over those rows.
-rows() { grep -vc '^#' "$1"; }
-cols() { grep -v '^#' "$1" | awk '{print NF}' | sort -u | tr '\n' ' '; }
-check() {   # check WHAT CONDITION...
-	what=$1; shift
-	if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fails=$((fails + 1)); fi
-}
 
 expect 0 "strong scaling" "$APOD" scale --deck="$deck" --steps=20 --threads=1,2 --reps=1 --json="$work/s.json"
 grep -q "weak scaling" "$work/out" || { echo "FAIL: no weak scaling table"; fails=$((fails + 1)); }

@@ -99,8 +99,8 @@ int scale_run_ranks(struct scale *s, int do_weak);
 /* A run's times as a point. */
 struct apod_run;
 void scale_meas_of(const struct apod_run *r, struct meas *m);
-/* The median of reps (a sort of struct meas by total). */
-void scale_median(struct meas *all, int reps, struct meas *m);
+/* run(arg, &r) reps times; the median run (by total time) into m. */
+int scale_median_of(int reps, int (*run)(void *arg, struct apod_run *r), void *arg, struct meas *m);
 /* The fraction of m's time in the phases of ports (apod_bound_eval's p). */
 double scale_ported_fraction(const struct apod_workload *w, const struct meas *m,
                              unsigned long long ports);

@@ -55,25 +55,45 @@ static int cmp_meas(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Run stage e reps times; the median run (by total time) into m. */
-static int measure(const struct apod_workload *w, const struct apod_stage *e, const void *params,
-                   const void *problem, int reps, struct meas *m)
+int scale_median_of(int reps, int (*run)(void *arg, struct apod_run *r), void *arg, struct meas *m)
 {
 	struct meas *all = calloc((size_t)reps, sizeof *all);
 	if (!all)
 		return apod_fail("scale: out of memory");
 	for (int i = 0; i < reps; i++) {
 		struct apod_run r;
-		if (apod_simulate(w, e, params, problem, NULL, 0, &r)) {
+		if (run(arg, &r)) {
 			free(all);
 			return -1;
 		}
 		scale_meas_of(&r, &all[i]);
 		apod_run_free(&r);
 	}
-	scale_median(all, reps, m);
+	qsort(all, (size_t)reps, sizeof *all, cmp_meas);
+	*m = all[(reps - 1) / 2];
 	free(all);
 	return 0;
+}
+
+/* A run in this process, for scale_median_of. */
+struct here {
+	const struct apod_workload *w;
+	const struct apod_stage *e;
+	const void *params, *problem;
+};
+
+static int run_here(void *arg, struct apod_run *r)
+{
+	const struct here *h = arg;
+	return apod_simulate(h->w, h->e, h->params, h->problem, NULL, 0, r);
+}
+
+/* Run stage e reps times; the median run (by total time) into m. */
+static int measure(const struct apod_workload *w, const struct apod_stage *e, const void *params,
+                   const void *problem, int reps, struct meas *m)
+{
+	struct here h = { w, e, params, problem };
+	return scale_median_of(reps, run_here, &h, m);
 }
 
 void scale_meas_of(const struct apod_run *r, struct meas *m)
@@ -84,11 +104,6 @@ void scale_meas_of(const struct apod_run *r, struct meas *m)
 	memcpy(m->phase, r->phase, sizeof m->phase);
 }
 
-void scale_median(struct meas *all, int reps, struct meas *m)
-{
-	qsort(all, (size_t)reps, sizeof *all, cmp_meas);
-	*m = all[(reps - 1) / 2];
-}
 
 double scale_ported_fraction(const struct apod_workload *w, const struct meas *m,
                              unsigned long long ports)

@@ -19,27 +19,33 @@
 #include "fresh.h"
 #include "scale.h"
 
+/* A run in a process of its own, for scale_median_of. */
+struct there {
+	struct scale *s;
+	struct apod_fresh *f;
+	const struct apod_stage *e;
+	const void *params;
+	int nranks;
+};
+
+static int run_there(void *arg, struct apod_run *r)
+{
+	const struct there *t = arg;
+	int n = t->nranks ? t->nranks : 1;
+	if (!apod_fresh_run_ranks(t->f, t->s->w, t->e, t->params, t->nranks ? t->s->mpirun : NULL, t->nranks, r))
+		return 0;
+	/* A refusal (more ranks than GPUs) stays the user's to mend: exit 2. */
+	if (apod_failure_status() == APOD_EXIT_USAGE)
+		return apod_usage_fail("%s at %d rank%s: %s", t->e->name, n, n == 1 ? "" : "s", apod_failure());
+	return apod_fail("%s at %d rank%s: %s", t->e->name, n, n == 1 ? "" : "s", apod_failure());
+}
+
 /* e on params at nranks (0: serial, no launcher), reps times; the median into m. */
 static int measure(struct scale *s, struct apod_fresh *f, const struct apod_stage *e,
                    const void *params, int nranks, int reps, struct meas *m)
 {
-	struct meas *all = calloc((size_t)reps, sizeof *all);
-	if (!all)
-		return apod_fail("scale: out of memory");
-	for (int i = 0; i < reps; i++) {
-		struct apod_run r;
-		if (apod_fresh_run_ranks(f, s->w, e, params, nranks ? s->mpirun : NULL, nranks, &r)) {
-			apod_fail("%s at %d rank%s: %s", e->name, nranks ? nranks : 1,
-			          nranks == 1 || !nranks ? "" : "s", apod_failure());
-			free(all);
-			return -1;
-		}
-		scale_meas_of(&r, &all[i]);
-		apod_run_free(&r);
-	}
-	scale_median(all, reps, m);
-	free(all);
-	return 0;
+	struct there t = { s, f, e, params, nranks };
+	return scale_median_of(reps, run_there, &t, m);
 }
 
 static int strong(struct scale *s, struct apod_fresh *f)
