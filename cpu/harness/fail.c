@@ -27,7 +27,7 @@ static void record(const char *fmt, va_list ap)
 		apod_elide(message, sizeof message, full, (size_t)n);
 		free(full);
 	} else
-		memcpy(message, head, sizeof head);
+		memcpy(message, head, strlen(head) + 1);
 	va_end(again);
 }
 
