@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <nccl.h>
 
@@ -45,23 +46,50 @@ static inline int apod_mgpu_must(const char *who, int rc)
 	return 0;
 }
 
+/* APOD_MGPU_SHARE_GPU=1: more ranks than this host's GPUs, round robin,
+ * for testing the path across ranks (halos, reductions, gathers) on a
+ * host with one GPU.  NCCL refuses two ranks of a communicator on one GPU
+ * of one host; a host hash of its own for each rank (NCCL_HOSTID) makes
+ * every rank a host to NCCL, linked by its socket transport.  Correct, and
+ * slow: a figure from it times sockets and a shared GPU, not the stage. */
+static inline int apod_mgpu_share(int ndev)
+{
+	const char *v = getenv("APOD_MGPU_SHARE_GPU");
+	char host[256], id[320];
+	if (!v || strcmp(v, "1") != 0 || heat_mpi_local_size <= ndev)
+		return 0;
+	if (gethostname(host, sizeof host) != 0)
+		snprintf(host, sizeof host, "host");
+	host[sizeof host - 1] = '\0';
+	snprintf(id, sizeof id, "%s/apod-rank-%d", host, heat_mpi_rank);
+	if (setenv("NCCL_HOSTID", id, 1) != 0)
+		return apod_fail("mgpu: cannot set NCCL_HOSTID for APOD_MGPU_SHARE_GPU");
+	if (heat_mpi_rank == 0)
+		fprintf(stderr, "apod: mgpu: APOD_MGPU_SHARE_GPU=1: %d ranks on %d GPU%s of this host, linked "
+		        "by NCCL's sockets as if each were a host: for testing, its times are not the stage's\n",
+		        heat_mpi_local_size, ndev, ndev == 1 ? "" : "s");
+	return 1;
+}
+
 /* The GPU this rank drives, made current.  Under mpirun, one rank per
  * visible GPU of each host: fewer would leave GPUs idle unnoticed, more
- * would put two ranks on one (NCCL refuses).  The host's ranks take its
- * GPUs in their order there, so any launcher's numbering across hosts
- * works (on one host, rank r drives GPU r).  A single rank (plain `apod
- * run`, or the table, which runs each stage in one process) takes GPU 0
- * whatever the count. */
+ * would put two ranks on one (NCCL refuses; apod_mgpu_share above is the
+ * exception, for tests).  The host's ranks take its GPUs in their order
+ * there, so any launcher's numbering across hosts works (on one host, rank
+ * r drives GPU r).  A single rank (plain `apod run`, or the table, which
+ * runs each stage in one process) takes GPU 0 whatever the count. */
 static inline int apod_mgpu_device(int *device)
 {
-	int ndev = 0;
+	int ndev = 0, shared;
 	APOD_CUDA_TRY(cudaGetDeviceCount(&ndev));
-	if (heat_mpi_local_size > 1 && ndev != heat_mpi_local_size)
+	if ((shared = apod_mgpu_share(ndev)) < 0)
+		return -1;
+	if (heat_mpi_local_size > 1 && ndev != heat_mpi_local_size && !shared)
 		return apod_usage_fail("mgpu: %d ranks but %d visible GPU%s on this host: run one "
 		                       "rank per GPU of each host (mpirun -np %d on one host), or set "
 		                       "CUDA_VISIBLE_DEVICES", heat_mpi_local_size, ndev,
 		                       ndev == 1 ? "" : "s", ndev);
-	*device = heat_mpi_local_rank;
+	*device = ndev > 0 ? heat_mpi_local_rank % ndev : 0;
 	APOD_CUDA_TRY(cudaSetDevice(*device));
 	return 0;
 }

@@ -1,10 +1,11 @@
 #!/bin/sh
-# Heat's mgpu stage (one MPI rank per GPU, halos by NCCL) where it can run:
-# at 2 ranks on 2 GPUs, or at 1 rank where one GPU is visible (NCCL will not
-# put two ranks on one GPU).  Held to the gate against serial and the
-# committed reference; ranks given different decks, a rank count that does
-# not match the GPUs, and more ranks than rows, are usage errors on every
-# rank.  Skips elsewhere.
+# Heat's mgpu stage (one MPI rank per GPU, halos by NCCL) where a GPU is:
+# at 1 rank and at 2, on 2 GPUs or, where one is visible, both ranks on it
+# (APOD_MGPU_SHARE_GPU=1: NCCL's sockets between them, so the transfers
+# and reductions across ranks are tested on a one-GPU host too).  Held to
+# the gate against serial and the committed reference; ranks given
+# different decks, a rank count that does not match the GPUs (unshared), and
+# more ranks than rows, are usage errors on every rank.  Skips elsewhere.
 . "$top_srcdir/tests/lib.sh"
 deck=$top_srcdir/data/small.deck
 ref=$top_srcdir/data/ref/small
@@ -23,24 +24,35 @@ gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 NCCL_NVLS_ENABLE=0
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export NCCL_NVLS_ENABLE OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-if [ "$gpus" -ge 2 ]; then np=2; CUDA_VISIBLE_DEVICES=0,1; else np=1; CUDA_VISIBLE_DEVICES=0; fi
+if [ "$gpus" -ge 2 ]; then gpus=2; share=0; CUDA_VISIBLE_DEVICES=0,1; else share=1; CUDA_VISIBLE_DEVICES=0; fi
 export CUDA_VISIBLE_DEVICES
+# run_np N CMD: CMD at N ranks, one a GPU; run_on N CMD: N ranks on this
+# host's GPUs, sharing one where it is all there is.
 run_np() {
 	n=$1
 	shift
-	timeout 300 "$mpirun" -np "$n" --oversubscribe --mca btl self,vader "$@"
+	APOD_MGPU_SHARE_GPU=0 timeout 300 "$mpirun" -np "$n" --oversubscribe --mca btl self,vader \
+		-x APOD_MGPU_SHARE_GPU "$@"
+}
+run_on() {
+	n=$1
+	shift
+	APOD_MGPU_SHARE_GPU=$share timeout 300 "$mpirun" -np "$n" --oversubscribe --mca btl self,vader \
+		-x APOD_MGPU_SHARE_GPU "$@"
 }
 
 expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --out="$work/serial"
-expect 0 "stage mgpu" run_np $np "$APOD" run --stage=mgpu --deck="$deck" --out="$work/mgpu"
-n=$(grep -c "^workload heat, stage mgpu" "$work/out")
-[ "$n" = 1 ] || { echo "FAIL: $np ranks printed $n tables, not 1"; fails=$((fails + 1)); }
-expect 0 "PASS" "$APOD" verify "$work/serial" "$work/mgpu"
-expect 0 "PASS" "$APOD" verify "$ref" "$work/mgpu"
+for np in 1 2; do
+	expect 0 "stage mgpu" run_on $np "$APOD" run --stage=mgpu --deck="$deck" --out="$work/mgpu$np"
+	n=$(grep -c "^workload heat, stage mgpu" "$work/out")
+	[ "$n" = 1 ] || { echo "FAIL: $np ranks printed $n tables, not 1"; fails=$((fails + 1)); }
+	expect 0 "PASS" "$APOD" verify "$work/serial" "$work/mgpu$np"
+	expect 0 "PASS" "$APOD" verify "$ref" "$work/mgpu$np"
+done
 # A grid whose rows do not split evenly, no heaters, snapshots gathered.
 expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --size=301x97 --steps=30 \
 	--snapshot_every=10 --out="$work/s2"
-expect 0 "stage mgpu" run_np $np "$APOD" run --stage=mgpu --deck="$deck" --size=301x97 --steps=30 \
+expect 0 "stage mgpu" run_on 2 "$APOD" run --stage=mgpu --deck="$deck" --size=301x97 --steps=30 \
 	--snapshot_every=10 --out="$work/m2"
 expect 0 "PASS" "$APOD" verify "$work/s2" "$work/m2"
 # The small deck is 317 wide: the one-column kernel.  A width of 4k takes
@@ -49,10 +61,19 @@ expect 0 "PASS" "$APOD" verify "$work/s2" "$work/m2"
 for size in 1024x515 64x5 64x6; do
 	expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --size=$size --steps=25 \
 		--zones=1x1 --out="$work/s-$size"
-	expect 0 "stage mgpu" run_np $np "$APOD" run --stage=mgpu --deck="$deck" --size=$size --steps=25 \
-		--zones=1x1 --out="$work/m-$size"
-	expect 0 "PASS" "$APOD" verify "$work/s-$size" "$work/m-$size"
+	for np in 1 2; do
+		expect 0 "stage mgpu" run_on $np "$APOD" run --stage=mgpu --deck="$deck" --size=$size --steps=25 \
+			--zones=1x1 --out="$work/m$np-$size"
+		expect 0 "PASS" "$APOD" verify "$work/s-$size" "$work/m$np-$size"
+	done
 done
+# Statistics from more steps than a probe holds on the devices (128 rows):
+# collected when the ring is full, and at the end.
+expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --size=64x40 --steps=300 \
+	--snapshot_every=0 --out="$work/s-long"
+expect 0 "stage mgpu" run_on 2 "$APOD" run --stage=mgpu --deck="$deck" --size=64x40 --steps=300 \
+	--snapshot_every=0 --out="$work/m-long"
+expect 0 "PASS" "$APOD" verify "$work/s-long" "$work/m-long"
 
 # Ranks given different decks stop together, said once (the deck is
 # compared before anything else, so 2 ranks run this on one GPU too).
@@ -61,14 +82,13 @@ expect 2 "ranks were given different decks: rank 1's differs from rank 0's (rank
 	-np 1 "$APOD" run --stage=mgpu --deck="$deck" : -np 1 "$APOD" run --stage=mgpu --deck="$deck" --steps=5
 n=$(grep -c "different decks" "$work/out")
 [ "$n" = 1 ] || { echo "FAIL: the different-decks message came $n times, not once"; fails=$((fails + 1)); }
-# One rank more than the visible GPUs: refused on every rank, said once.
-more=$((np + 1))
-expect 2 "$more ranks but $np visible GPU" run_np $more "$APOD" run --stage=mgpu --deck="$deck"
+# One rank more than the visible GPUs, unshared: refused on every rank,
+# said once.
+more=$((gpus + 1))
+expect 2 "$more ranks but $gpus visible GPU" run_np $more "$APOD" run --stage=mgpu --deck="$deck"
 n=$(grep -c "visible GPU" "$work/out")
 [ "$n" = 1 ] || { echo "FAIL: the rank-count message came $n times, not once"; fails=$((fails + 1)); }
-# More ranks than interior rows (2 ranks, 1 interior row), where 2 GPUs are.
-if [ "$np" = 2 ]; then
-	expect 2 "interior rows" run_np 2 "$APOD" run --stage=mgpu --deck="$top_srcdir/tests/decks/tiny.deck" \
-		--size=9x3 --zones=1x1
-fi
+# More ranks than interior rows (2 ranks, 1 interior row).
+expect 2 "interior rows" run_on 2 "$APOD" run --stage=mgpu --deck="$top_srcdir/tests/decks/tiny.deck" \
+	--size=9x3 --zones=1x1
 finish

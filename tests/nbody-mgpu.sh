@@ -1,10 +1,11 @@
 #!/bin/sh
 # n-body's mgpu stage (one MPI rank per GPU, each integrating its share of
 # the bodies with gpu4's kernel, positions all-gathered by NCCL) where it can
-# run: at 1 rank, and at 2 ranks on 2 GPUs.  Held to the gate against
+# run: at 1 rank, and at 2 ranks on 2 GPUs or both on one (APOD_MGPU_SHARE_GPU=1,
+# NCCL's sockets between them, where one GPU is visible).  Held to the gate against
 # serial, with a body count that does not split evenly over the ranks;
 # fewer bodies than ranks, ranks given different decks and a rank count that
-# does not match the GPUs are usage errors on every rank, said once.  Skips
+# does not match the GPUs (unshared) are usage errors on every rank, said once.  Skips
 # elsewhere.
 . "$top_srcdir/tests/lib.sh"
 W=--workload=nbody
@@ -24,12 +25,21 @@ gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 NCCL_NVLS_ENABLE=0
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export NCCL_NVLS_ENABLE OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-if [ "$gpus" -ge 2 ]; then nps="1 2"; top=2; CUDA_VISIBLE_DEVICES=0,1; else nps=1; top=1; CUDA_VISIBLE_DEVICES=0; fi
+if [ "$gpus" -ge 2 ]; then top=2; share=0; CUDA_VISIBLE_DEVICES=0,1; else top=1; share=1; CUDA_VISIBLE_DEVICES=0; fi
 export CUDA_VISIBLE_DEVICES
+# run_np N CMD: CMD at N ranks, one a GPU; run_on N CMD: N ranks on this
+# host's GPUs, sharing one where it is all there is.
 run_np() {
 	n=$1
 	shift
-	timeout 300 "$mpirun" -np "$n" --oversubscribe --mca btl self,vader "$@"
+	APOD_MGPU_SHARE_GPU=0 timeout 300 "$mpirun" -np "$n" --oversubscribe --mca btl self,vader \
+		-x APOD_MGPU_SHARE_GPU "$@"
+}
+run_on() {
+	n=$1
+	shift
+	APOD_MGPU_SHARE_GPU=$share timeout 300 "$mpirun" -np "$n" --oversubscribe --mca btl self,vader \
+		-x APOD_MGPU_SHARE_GPU "$@"
 }
 
 expect 0 "stage serial" "$APOD" run $W --stage=serial --deck="$deck" --out="$work/serial"
@@ -37,10 +47,10 @@ expect 0 "stage serial" "$APOD" run $W --stage=serial --deck="$deck" --out="$wor
 expect 0 "stage serial" "$APOD" run $W --stage=serial --deck="$deck" --n=37 --steps=5 --out="$work/s37"
 expect 0 "stage gpu4" "$APOD" run $W --stage=gpu4 --deck="$deck" --out="$work/gpu4"
 expect 0 "PASS" "$APOD" verify "$work/serial" "$work/gpu4"
-for np in $nps; do
+for np in 1 2; do
 	# The small deck: 1500 bodies, statistics every step, the energy every
 	# 10th, snapshots every 20th (gathered through fetch).
-	expect 0 "stage mgpu" run_np $np "$APOD" run $W --stage=mgpu --deck="$deck" --out="$work/mgpu$np"
+	expect 0 "stage mgpu" run_on $np "$APOD" run $W --stage=mgpu --deck="$deck" --out="$work/mgpu$np"
 	n=$(grep -c "^workload nbody, stage mgpu" "$work/out")
 	[ "$n" = 1 ] || { echo "FAIL: $np ranks printed $n tables, not 1"; fails=$((fails + 1)); }
 	expect 0 "PASS" "$APOD" verify "$work/serial" "$work/mgpu$np"
@@ -48,7 +58,7 @@ for np in $nps; do
 		{ echo "FAIL: mgpu at $np ranks: the last snapshot is not the final positions"; fails=$((fails + 1)); }
 	cmp -s "$work/mgpu$np/vel_000000040.npy" "$work/mgpu$np/vel.npy" ||
 		{ echo "FAIL: mgpu at $np ranks: the last snapshot is not the final velocities"; fails=$((fails + 1)); }
-	expect 0 "stage mgpu" run_np $np "$APOD" run $W --stage=mgpu --deck="$deck" --n=37 --steps=5 \
+	expect 0 "stage mgpu" run_on $np "$APOD" run $W --stage=mgpu --deck="$deck" --n=37 --steps=5 \
 		--out="$work/m37-$np"
 	expect 0 "PASS" "$APOD" verify "$work/s37" "$work/m37-$np"
 done
@@ -66,7 +76,7 @@ expect 2 "ranks were given different decks: rank 1's differs from rank 0's (rank
 	-np 1 "$APOD" run $W --stage=mgpu --deck="$deck" : -np 1 "$APOD" run $W --stage=mgpu --deck="$deck" --steps=5
 n=$(grep -c "different decks" "$work/out")
 [ "$n" = 1 ] || { echo "FAIL: the different-decks message came $n times, not once"; fails=$((fails + 1)); }
-# One rank more than the visible GPUs: refused on every rank, said once.
+# One rank more than the visible GPUs, unshared: refused on every rank, said once.
 more=$((top + 1))
 expect 2 "$more ranks but $top visible GPU" run_np $more "$APOD" run $W --stage=mgpu --deck="$deck"
 n=$(grep -c "visible GPU" "$work/out")

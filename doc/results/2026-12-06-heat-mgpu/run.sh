@@ -6,7 +6,8 @@
 #   bash .device/on-gpu bash doc/results/2026-12-06-heat-mgpu/run.sh
 # 1. The gate: mgpu against serial on the small deck, on widths that take
 #    the one-column kernel (odd) and the 16-byte one, and on grids so thin
-#    that a rank holds one or two interior rows.
+#    that a rank holds one or two interior rows; at 1 and 2 ranks, both on
+#    the one GPU where there is one (APOD_MGPU_SHARE_GPU=1, NCCL's sockets).
 # 2. Time a step (genTimeStep + calcStats + calcSummaryData, host clocks,
 #    the deck's statistics every step and zones every 10): gpu4 and mgpu on
 #    2048^2 and 8192^2 (strong), and 8192 rows a GPU (weak).
@@ -21,6 +22,7 @@
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 NGPU=$(nvidia-smi -L | grep -c '^GPU')
 MAXNP=$((NGPU < 2 ? NGPU : 2))
+SHARE=$((NGPU < 2 ? 1 : 0))
 MPI="mpirun --bind-to none -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH"
 PARTS=${PARTS:-1234}
 ./apod stages > "$RES/stages.txt" 2>&1
@@ -45,12 +47,14 @@ if [[ $PARTS == *1* ]]; then
 	         "thin4:--size=64x6 --steps=12 --zones=1x1"; do
 		n=${g%%:*}; o=${g#*:}
 		record serial-$n 60 ./apod run --stage=serial --deck=data/small.deck $o --out=$G/serial-$n
-		for np in $(seq 1 $MAXNP); do
-			record mgpu$np-$n 90 $MPI -np $np ./apod run --stage=mgpu --deck=data/small.deck $o --out=$G/mgpu$np-$n
+		for np in 1 2; do
+			record mgpu$np-$n 90 env APOD_MGPU_SHARE_GPU=$SHARE $MPI -x APOD_MGPU_SHARE_GPU -np $np \
+				./apod run --stage=mgpu --deck=data/small.deck $o --out=$G/mgpu$np-$n
 			gate gate-mgpu$np-$n $G/mgpu$np-$n $G/serial-$n
 		done
 	done
 	gate gate-mgpu1-ref $G/mgpu1-small data/ref/small
+	gate gate-mgpu2-ref $G/mgpu2-small data/ref/small
 fi
 
 if [[ $PARTS == *2* ]]; then
