@@ -16,8 +16,9 @@
  *    (ncclSend/ncclRecv in one group on the edge stream);
  *  - the interior band on the inner stream, meanwhile.
  * The next step's interior waits only for this step's two bands (band_done),
- * not for the transfer; the next step's bands wait for this interior, whose
- * rows they overwrite and read.
+ * not for the transfer, and for a collection's merge where one came between
+ * (its slots); the next step's bands wait for this interior, whose rows
+ * they overwrite and read.
  *
  * Statistics (calcStats, calcSummaryData), as gpu4 keeps them: a step with
  * a calcStats row after it leaves its blocks' partial moments and
@@ -85,6 +86,7 @@ struct mgpu {
 	int device;
 	cudaStream_t edge, inner;
 	cudaEvent_t band_done, inner_done;
+	cudaEvent_t merged;          /* the collection's merge, which the next middle must follow */
 	ncclComm_t comm;
 	int have_comm;
 	/* Device time a phase, on the edge stream: every step ends with it
@@ -237,6 +239,8 @@ static void mgpu_destroy(void *ctx)
 		cudaEventDestroy(g->band_done);
 	if (g->inner_done)
 		cudaEventDestroy(g->inner_done);
+	if (g->merged)
+		cudaEventDestroy(g->merged);
 	cudaFree(g->d_cur);
 	cudaFree(g->d_next);
 	cudaFree(g->d_mask);
@@ -396,6 +400,7 @@ static int setup_local(struct mgpu *g)
 	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&g->inner, cudaStreamNonBlocking));
 	APOD_CUDA_TRY(cudaEventCreateWithFlags(&g->band_done, cudaEventDisableTiming));
 	APOD_CUDA_TRY(cudaEventCreateWithFlags(&g->inner_done, cudaEventDisableTiming));
+	APOD_CUDA_TRY(cudaEventCreateWithFlags(&g->merged, cudaEventDisableTiming));
 	if (plan_launch(g, &resident))
 		return -1;
 	plan_bands(g, resident);
@@ -659,6 +664,14 @@ static int collect_stats(struct mgpu *g, long first, long count, void *const *ro
 		return -1;
 	APOD_LAUNCH_TRY((merge_slots_kernel<<<(unsigned)count, MGPU_BLOCK, 0, g->edge>>>(
 		g->d_slot_parts, g->nparts, g->d_slot_hist, p->nbins, first, MGPU_SLOTS, g->d_row_m, g->d_row_h)));
+	/* The next step writes the slot of the first row merged here (a ring
+	 * of one slot more than it holds), and its middle band waits only for
+	 * the last step's bands, recorded before this merge: it must also wait
+	 * for the merge to read and clear the slot.  Rank 0 waits below; the
+	 * others go on (seen at 2 ranks: calcStats's row at step 129 of 300
+	 * held a middle band twice). */
+	APOD_CUDA_TRY(cudaEventRecord(g->merged, g->edge));
+	APOD_CUDA_TRY(cudaStreamWaitEvent(g->inner, g->merged, 0));
 	if (ranks > 1) {
 		NCCL_TRY(ncclGroupStart());
 		NCCL_TRY(ncclAllGather(g->d_row_m, g->d_all_m, (size_t)count * sizeof *g->d_row_m, ncclUint8,

@@ -4,6 +4,7 @@
 # step 129 had the wrong count of cells.  Which runs show it: 1 rank or 2,
 # the 16-byte kernel (64 wide) or the one-column one (63), gpu4 beside.
 #   bash .device/on-gpu bash doc/results/2026-12-06-heat-mgpu/ring.sh
+# CHECK=yes adds make check.
 . doc/results/prelude.sh
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 MPI="mpirun --bind-to none -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH -x APOD_MGPU_SHARE_GPU"
@@ -21,4 +22,14 @@ for w in 64 63; do
 		echo "verify $s: rc=$? $(grep -E '^(stats|hist) ' $RES/verify-$s.txt | tr -s ' ' | cut -c1-150 | tr '\n' '|')"
 	done
 done
+if [ "${CHECK:-no}" = yes ]; then
+	T=$(date +%s)
+	timeout 240 make -j16 check > "$RES/check.txt" 2>&1
+	echo "make check rc=$? in $(( $(date +%s) - T )) s"
+	grep -E "^(# |FAIL|ERROR)" "$RES/check.txt" | head -20
+	for f in $(grep -lE "^(FAIL|ERROR)" tests/*.log tests/*/*.log 2>/dev/null); do
+		cp "$f" "$RES/"; tail -15 "$f"
+	done
+	cp tests/mgpu.sh.log tests/nbody-mgpu.sh.log "$RES/" 2>/dev/null
+fi
 pack
