@@ -1,6 +1,7 @@
 #!/bin/sh
 # Scaling across ranks: `apod scale --stage=mpi --ranks=LIST` and `apod
-# table --ranks=N` with heat's mpi stage at 1 and 2 ranks.  Benchmarks are
+# table --ranks=N` with heat's mpi stage at 1 and 2 ranks, and mgpu's where
+# a GPU is.  Benchmarks are
 # not tests: no time or speedup is held to a threshold; the points must be
 # there, and each bound must be apod_amdahl / apod_gustafson of the P the
 # JSON reports (recomputed here).  Then the usage errors, each named.
@@ -71,6 +72,35 @@ else
 	echo "skip: python3 not found, the JSON is not checked"
 fi
 
+# ---- mgpu's points, where a GPU is ------------------------------------------
+# Its 2 ranks share the GPU where there is one (APOD_MGPU_SHARE_GPU=1: NCCL's
+# sockets between them): the points and their bounds, not their times.
+gpu_mgpu=no
+if "$APOD" stages | grep -q '^mgpu *available' && [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -ge 1 ]; then
+	gpu_mgpu=yes
+	NCCL_NVLS_ENABLE=0 APOD_MGPU_SHARE_GPU=1
+	[ "$(nvidia-smi -L | grep -c '^GPU')" -ge 2 ] && APOD_MGPU_SHARE_GPU=0
+	APOD_MPIRUN_ARGS="$APOD_MPIRUN_ARGS -x NCCL_NVLS_ENABLE -x APOD_MGPU_SHARE_GPU"
+	export NCCL_NVLS_ENABLE APOD_MGPU_SHARE_GPU APOD_MPIRUN_ARGS
+	expect 0 "strong scaling" timeout 300 "$APOD" scale --deck="$deck" --steps=20 --stage=mgpu --ranks=1,2 \
+		--reps=1 --json="$work/g.json"
+	check "mgpu: a weak scaling table" grep -q "^weak scaling" "$work/out"
+	if command -v python3 >/dev/null; then
+		check "g.json: mgpu's points at 1 and 2 ranks, each bound the law's" python3 -c '
+import json, math, sys
+s = json.load(open(sys.argv[1]))
+close = lambda a, b: math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+assert s["stage"] == "mgpu" and s["ranks"] == [1, 2], s
+st, wk = s["strong"], s["weak"]
+assert [q["n"] for q in st["points"]] == [1, 2] and [q["n"] for q in wk["points"]] == [1, 2]
+for q in st["points"]:
+    assert close(q["amdahl"], 1 / ((1 - st["p"]) + st["p"] / q["n"])), q
+for q in wk["points"]:
+    assert close(q["gustafson"], q["n"] + (1 - wk["p"]) * (1 - q["n"])), q
+' "$work/g.json"
+	fi
+fi
+
 # ---- the table's weak line ---------------------------------------------------
 expect 0 "mpi weak, 2 ranks, problem x2" timeout 300 "$APOD" --deck="$deck" --steps=20 --ranks=2 \
 	--json="$work/t.json"
@@ -89,7 +119,11 @@ assert close(m["weak_efficiency"], m["weak_one_rank_seconds"] / m["weak_seconds"
 assert close(m["weak_scaled_speedup"], 2 * m["weak_efficiency"]), m
 assert m["gustafson_holds"] == (m["weak_scaled_speedup"] <= m["gustafson"] * 1.10), m
 assert "ranks" not in rows["omp"] and "gustafson" not in rows["serial"]
-' "$work/t.json"
+if sys.argv[2] == "yes":
+    g = rows["mgpu"]
+    assert g["ranks"] == 2 and close(g["gustafson"], 2 + (1 - g["gustafson_p"]) * (1 - 2)), g
+    assert close(g["weak_efficiency"], g["weak_one_rank_seconds"] / g["weak_seconds"]), g
+' "$work/t.json" "$gpu_mgpu"
 fi
 
 # ---- usage errors: exit 2 before anything runs ------------------------------
