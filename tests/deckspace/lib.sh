@@ -18,11 +18,13 @@ OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
 
 # How a stage is started: mpi at 2 ranks and mgpu at as many ranks as
-# SPACE_MGPU_RANKS (default 1) under mpirun, the rest as they are.
+# SPACE_MGPU_RANKS (default 1) under mpirun, passing APOD_MGPU_SHARE_GPU on
+# where it is set, the rest as they are.
 space_launch() {
 	case $1 in
 	mpi) echo "timeout $SPACE_TIMEOUT ${APOD_MPIRUN:-mpirun} -np 2 --oversubscribe --bind-to none --mca btl self,vader" ;;
-	mgpu) echo "timeout $SPACE_TIMEOUT ${APOD_MPIRUN:-mpirun} -np ${SPACE_MGPU_RANKS:-1} --bind-to none" ;;
+	mgpu) echo "timeout $SPACE_TIMEOUT ${APOD_MPIRUN:-mpirun} -np ${SPACE_MGPU_RANKS:-1} --oversubscribe --bind-to none" \
+		"${APOD_MGPU_SHARE_GPU:+-x APOD_MGPU_SHARE_GPU}" ;;
 	*) echo "timeout $SPACE_TIMEOUT" ;;
 	esac
 }
