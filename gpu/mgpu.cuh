@@ -56,6 +56,9 @@ static inline int apod_mgpu_share(int ndev)
 {
 	const char *v = getenv("APOD_MGPU_SHARE_GPU");
 	char host[256], id[320];
+	if (v && *v && strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+		return apod_usage_fail("mgpu: APOD_MGPU_SHARE_GPU is '%s': set it to 1 (ranks may share a GPU, "
+		                       "for tests) or 0", v);
 	if (!v || strcmp(v, "1") != 0 || heat_mpi_local_size <= ndev)
 		return 0;
 	if (gethostname(host, sizeof host) != 0)

@@ -88,6 +88,9 @@ more=$((gpus + 1))
 expect 2 "$more ranks but $gpus visible GPU" run_np $more "$APOD" run --stage=mgpu --deck="$deck"
 n=$(grep -c "visible GPU" "$work/out")
 [ "$n" = 1 ] || { echo "FAIL: the rank-count message came $n times, not once"; fails=$((fails + 1)); }
+# APOD_MGPU_SHARE_GPU takes 0 or 1.
+APOD_MGPU_SHARE_GPU=yes expect 2 "APOD_MGPU_SHARE_GPU is 'yes': set it to 1" \
+	"$APOD" run --stage=mgpu --deck="$deck" --steps=2
 # More ranks than interior rows (2 ranks, 1 interior row).
 expect 2 "interior rows" run_on 2 "$APOD" run --stage=mgpu --deck="$top_srcdir/tests/decks/tiny.deck" \
 	--size=9x3 --zones=1x1
