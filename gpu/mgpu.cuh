@@ -90,7 +90,8 @@ static inline int apod_mgpu_device(int *device)
 	if (heat_mpi_local_size > 1 && ndev != heat_mpi_local_size && !shared)
 		return apod_usage_fail("mgpu: %d ranks but %d visible GPU%s on this host: run one "
 		                       "rank per GPU of each host (mpirun -np %d on one host), or set "
-		                       "CUDA_VISIBLE_DEVICES", heat_mpi_local_size, ndev,
+		                       "CUDA_VISIBLE_DEVICES (to test more ranks than GPUs, at no "
+		                       "speed: APOD_MGPU_SHARE_GPU=1)", heat_mpi_local_size, ndev,
 		                       ndev == 1 ? "" : "s", ndev);
 	*device = ndev > 0 ? heat_mpi_local_rank % ndev : 0;
 	APOD_CUDA_TRY(cudaSetDevice(*device));
