@@ -48,10 +48,15 @@ if [[ $PARTS == *1* ]]; then
 		n=${g%%:*}; o=${g#*:}
 		record serial-$n 60 ./apod run --stage=serial --deck=data/small.deck $o --out=$G/serial-$n
 		for np in 1 2; do
-			record mgpu$np-$n 90 env APOD_MGPU_SHARE_GPU=$SHARE $MPI -x APOD_MGPU_SHARE_GPU -np $np \
+			# The transport NCCL chose, once: NCCL_DEBUG's INIT lines.
+			dbg=WARN
+			[ "$n$np" = small2 ] && dbg=INFO
+			record mgpu$np-$n 90 env APOD_MGPU_SHARE_GPU=$SHARE NCCL_DEBUG=$dbg NCCL_DEBUG_SUBSYS=INIT $MPI \
+				-x APOD_MGPU_SHARE_GPU -x NCCL_DEBUG -x NCCL_DEBUG_SUBSYS -np $np \
 				./apod run --stage=mgpu --deck=data/small.deck $o --out=$G/mgpu$np-$n
 			gate gate-mgpu$np-$n $G/mgpu$np-$n $G/serial-$n
 		done
+		[ "$n" = small ] && echo "  NCCL at 2 ranks: $(grep -oE 'via [A-Za-z/]+' "$RES/mgpu2-small.txt" | sort | uniq -c | tr '\n' ' ')"
 	done
 	gate gate-mgpu1-ref $G/mgpu1-small data/ref/small
 	gate gate-mgpu2-ref $G/mgpu2-small data/ref/small
