@@ -36,6 +36,32 @@ check() {
 rows() { grep -vc '^#' "$1"; }
 cols() { grep -v '^#' "$1" | awk '{print NF}' | sort -u | tr '\n' ' '; }
 
+# mgpu_hosts: for the tests of the mgpu stages (tests/mgpu.sh,
+# nbody-mgpu.sh): skip (77) without mpirun or a GPU; use two GPUs where
+# there are two or more (gpus=2, share=0), else the one (gpus=1, share=1:
+# APOD_MGPU_SHARE_GPU puts two ranks on it); NVLink multicast off (the GPU
+# hosts refuse it).  Then run_np N CMD runs CMD at N ranks, one a GPU, and
+# run_on N CMD runs N ranks on these GPUs, sharing where share=1.
+mgpu_hosts() {
+	mpirun=${APOD_MPIRUN:-mpirun}
+	command -v "$mpirun" >/dev/null 2>&1 || { echo "SKIP: no mpirun ($mpirun)"; exit 77; }
+	gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+	[ "$gpus" -ge 1 ] || { echo "SKIP: nvidia-smi lists no GPU"; exit 77; }
+	NCCL_NVLS_ENABLE=0
+	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	export NCCL_NVLS_ENABLE OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+	if [ "$gpus" -ge 2 ]; then gpus=2; share=0; CUDA_VISIBLE_DEVICES=0,1; else share=1; CUDA_VISIBLE_DEVICES=0; fi
+	export CUDA_VISIBLE_DEVICES
+}
+mgpu_launch() {
+	mgpu_share_=$1 mgpu_np_=$2
+	shift 2
+	APOD_MGPU_SHARE_GPU=$mgpu_share_ timeout 300 "$mpirun" -np "$mgpu_np_" --oversubscribe \
+		--mca btl self,vader -x APOD_MGPU_SHARE_GPU "$@"
+}
+run_np() { mgpu_launch 0 "$@"; }
+run_on() { mgpu_launch "$share" "$@"; }
+
 finish() {
 	if [ "$fails" -ne 0 ]; then
 		echo "$fails check(s) failed"

@@ -15,31 +15,7 @@ if ! echo "$stages" | grep -q '^mgpu *available'; then
 	echo "SKIP: mgpu stage not run: $(echo "$stages" | grep -A1 '^mgpu' | sed -n 's/.*why: //p')"
 	exit 77
 fi
-mpirun=${APOD_MPIRUN:-mpirun}
-command -v "$mpirun" >/dev/null 2>&1 || { echo "SKIP: no mpirun ($mpirun)"; exit 77; }
-gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
-[ "$gpus" -ge 1 ] || { echo "SKIP: nvidia-smi lists no GPU"; exit 77; }
-
-# The GPU hosts refuse NVLink multicast (NVLS): NCCL must not try it.
-NCCL_NVLS_ENABLE=0
-OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export NCCL_NVLS_ENABLE OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-if [ "$gpus" -ge 2 ]; then gpus=2; share=0; CUDA_VISIBLE_DEVICES=0,1; else share=1; CUDA_VISIBLE_DEVICES=0; fi
-export CUDA_VISIBLE_DEVICES
-# run_np N CMD: CMD at N ranks, one a GPU; run_on N CMD: N ranks on this
-# host's GPUs, sharing one where it is all there is.
-run_np() {
-	n=$1
-	shift
-	APOD_MGPU_SHARE_GPU=0 timeout 300 "$mpirun" -np "$n" --oversubscribe --mca btl self,vader \
-		-x APOD_MGPU_SHARE_GPU "$@"
-}
-run_on() {
-	n=$1
-	shift
-	APOD_MGPU_SHARE_GPU=$share timeout 300 "$mpirun" -np "$n" --oversubscribe --mca btl self,vader \
-		-x APOD_MGPU_SHARE_GPU "$@"
-}
+mgpu_hosts
 
 expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --out="$work/serial"
 for np in 1 2; do
