@@ -51,6 +51,35 @@ grep -q "data/small.deck" "$work/f.html" || fail "report --from lost the command
 "$APOD" report --from="$work/nonexistent.json" --out="$work/g.html" >"$work/o" 2>&1 &&
 	fail "report --from a missing file succeeded"
 
+# A table of --ranks=2 (its JSON's weak keys, as table_ranks.c writes them,
+# put on two rows here): under each such stage its weak point beside
+# Gustafson's bound, MODEL BROKEN above it, and a point not run, its why.
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))
+ran = [r for r in t["stages"] if r["ran"]]
+a, b = ran[-1], ran[0]
+assert a is not b, "one stage ran"
+a.update(ranks=2, weak_grown="size = 317x406", weak_one_rank_seconds=0.5, weak_seconds=0.625,
+         weak_efficiency=0.8, weak_scaled_speedup=1.6, gustafson_p=0.9, gustafson=1.9, gustafson_holds=True)
+b.update(ranks=2, weak_why="2 ranks but 1 visible GPU", weak_refused=True)
+json.dump(t, open(sys.argv[2], "w"))
+' "$work/t.json" "$work/tw.json" || fail "cannot write a table of --ranks=2"
+	"$APOD" report --from="$work/tw.json" --out="$work/w.html" >"$work/o" 2>&1 ||
+		fail "report --from a table of --ranks=2 failed: $(cat "$work/o")"
+	grep -q "weak, 2 ranks: problem size = 317x406, 0.6250 s against 0.5000 s at 1 rank: efficiency 80.0%, scaled speedup 1.60x, within Gustafson's 1.90x (p = 0.9000)<" "$work/w.html" ||
+		fail "the page has no weak point within Gustafson: $(grep -o 'weak, 2[^<]*' "$work/w.html")"
+	grep -q "weak, 2 ranks: not run here: 2 ranks but 1 visible GPU<" "$work/w.html" ||
+		fail "the page has no weak point not run here"
+	sed 's/"gustafson_holds": *true/"gustafson_holds": false/' "$work/tw.json" > "$work/tb.json"
+	"$APOD" report --from="$work/tb.json" --out="$work/b.html" >"$work/o" 2>&1 ||
+		fail "report --from a broken model failed: $(cat "$work/o")"
+	grep -q "above Gustafson's 1.90x (p = 0.9000) <span class=\"fail\">MODEL BROKEN" "$work/b.html" ||
+		fail "the page does not call a weak point above Gustafson MODEL BROKEN"
+	grep -q "weak, " "$work/f.html" && fail "a table without --ranks has a weak line"
+fi
+
 # In a browser.
 browser=
 for b in chromium chromium-browser; do

@@ -71,6 +71,30 @@ static void verdict(FILE *f, int reference, json_object *v)
 	fputs("</td></tr>\n", f);
 }
 
+/* Under a stage that runs across ranks, in a table of `--ranks=N`: its
+ * weak point beside Gustafson's bound, as the printed table's line. */
+static void weak(FILE *f, json_object *r)
+{
+	int holds = json_object_get_boolean(get(r, "gustafson_holds"));
+	if (!get(r, "ranks"))
+		return;
+	fprintf(f, "<tr><td></td><td colspan=\"9\" class=\"why\">weak, %d ranks: ",
+	        json_object_get_int(get(r, "ranks")));
+	if (!get(r, "weak_efficiency")) {
+		fputs(json_object_get_boolean(get(r, "weak_refused")) ? "not run here: " : "failed: ", f);
+		esc(f, text(r, "weak_why"));
+		fputs("</td></tr>\n", f);
+		return;
+	}
+	fputs("problem ", f);
+	esc(f, text(r, "weak_grown"));
+	fprintf(f, ", %.4f s against %.4f s at 1 rank: efficiency %.1f%%, scaled speedup %.2fx, %s "
+	        "Gustafson's %.2fx (p = %.4f)%s</td></tr>\n", num(r, "weak_seconds", NAN),
+	        num(r, "weak_one_rank_seconds", NAN), 100 * num(r, "weak_efficiency", NAN),
+	        num(r, "weak_scaled_speedup", NAN), holds ? "within" : "above", num(r, "gustafson", NAN),
+	        num(r, "gustafson_p", NAN), holds ? "" : " <span class=\"fail\">MODEL BROKEN</span>");
+}
+
 static void table(FILE *f, json_object *stages)
 {
 	fputs("<table><tr><th>stage</th><th>time (s)</th><th>vs serial</th><th>vs omp</th>"
@@ -102,6 +126,7 @@ static void table(FILE *f, json_object *stages)
 		else
 			fputs("<td>-</td>", f);
 		verdict(f, i == 0, v);
+		weak(f, r);
 	}
 	fputs("</table>\n", f);
 }
@@ -226,8 +251,8 @@ int report_write_html(const char *path, json_object *t, const struct report_svgs
 		figure(f, svgs->strong, "Strong scaling: the deck as it is, against Amdahl's law for "
 		       "the measured P.");
 	if (svgs->weak)
-		figure(f, svgs->weak, "Weak scaling: the problem grown with the threads, against "
-		       "Gustafson's law.");
+		figure(f, svgs->weak, "Weak scaling: the problem grown with the threads (or ranks), "
+		       "against Gustafson's law.");
 	if (!scale)
 		fputs("<p>Not measured: give <code>--scaling=FILE</code>, the JSON of "
 		      "<code>apod scale --json=FILE</code>.</p>\n", f);

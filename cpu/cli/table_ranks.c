@@ -98,9 +98,9 @@ void apod_table_weak_print(const struct apod_stage *e, const struct apod_table_w
 		return;
 	}
 	printf("  %s weak, %d ranks, problem x%d (%s): %.4f s against %.4f s at 1 rank on the deck:\n"
-	       "  efficiency %.1f%%, scaled speedup %.2fx, Gustafson %s%.2fx (p = %.4f)%s\n", e->name,
+	       "  efficiency %.1f%%, scaled speedup %.2fx, %s Gustafson's %.2fx (p = %.4f)\n", e->name,
 	       k->ranks, k->ranks, k->grown, k->seconds, k->seconds1, 100 * k->efficiency, k->scaled,
-	       "<", k->gustafson, k->p, k->above ? "  above Gustafson" : "");
+	       k->above ? "above" : "within", k->gustafson, k->p);
 }
 
 void apod_table_weak_broken(const struct apod_stage *e, const struct apod_table_weak *k)
