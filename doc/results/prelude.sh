@@ -36,3 +36,19 @@ record() {
 	grep -E "^(serial|omp|gpu[0-9]*|mpi|mgpu) |FAIL|BROKEN|of copy|GCells" "$RES/$name.txt" | head -40
 	pack
 }
+
+# make_check LIMIT [LOG...]: make check within LIMIT seconds into
+# $RES/check.txt, its counts and the logs of what failed (to $RES, their
+# tails printed), and the named logs kept too.
+make_check() {
+	local limit=$1 t=$(date +%s) f
+	shift
+	timeout "$limit" make -j16 check > "$RES/check.txt" 2>&1
+	echo "make check rc=$? in $(( $(date +%s) - t )) s"
+	grep -E "^(# |FAIL|ERROR)" "$RES/check.txt" | head -20
+	for f in $(grep -lE "^(FAIL|ERROR)" tests/*.log tests/*/*.log 2>/dev/null); do
+		cp "$f" "$RES/"; tail -15 "$f"
+	done
+	for f in "$@"; do cp "$f" "$RES/" 2>/dev/null; done
+	pack
+}

@@ -22,14 +22,5 @@ for w in 64 63; do
 		echo "verify $s: rc=$? $(grep -E '^(stats|hist) ' $RES/verify-$s.txt | tr -s ' ' | cut -c1-150 | tr '\n' '|')"
 	done
 done
-if [ "${CHECK:-no}" = yes ]; then
-	T=$(date +%s)
-	timeout 240 make -j16 check > "$RES/check.txt" 2>&1
-	echo "make check rc=$? in $(( $(date +%s) - T )) s"
-	grep -E "^(# |FAIL|ERROR)" "$RES/check.txt" | head -20
-	for f in $(grep -lE "^(FAIL|ERROR)" tests/*.log tests/*/*.log 2>/dev/null); do
-		cp "$f" "$RES/"; tail -15 "$f"
-	done
-	cp tests/mgpu.sh.log tests/nbody-mgpu.sh.log "$RES/" 2>/dev/null
-fi
+[ "${CHECK:-no}" = yes ] && make_check 240 tests/mgpu.sh.log tests/nbody-mgpu.sh.log
 pack

@@ -16,7 +16,8 @@
 #    Gustafson's bound (--ranks=2), and scale's strong and weak curves.
 # 5. A short check-gpu-decks, and gpu4's kernels against their record (the
 #    kernels' bodies were shared with mgpu's bands).
-# PARTS=1234 by default (PARTS=12345 adds the fifth); SANITIZE=no leaves
+# PARTS=1234 by default (PARTS=12345 adds the fifth); TSTEPS (100) the
+# fourth's steps; SANITIZE=no leaves
 # check-sanitize out of the third.
 . doc/results/prelude.sh
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -81,16 +82,7 @@ if [[ $PARTS == *2* ]]; then
 	cat "$RES/steps.txt"
 fi
 
-if [[ $PARTS == *3* ]]; then
-	T=$(date +%s)
-	timeout 200 make -j16 check > "$RES/check.txt" 2>&1
-	echo "make check rc=$? in $(( $(date +%s) - T )) s"
-	grep -E "^(# |FAIL|ERROR)" "$RES/check.txt" | head -20
-	for f in $(grep -lE "^(FAIL|ERROR)" tests/*.log tests/*/*.log 2>/dev/null); do
-		cp "$f" "$RES/"; tail -15 "$f"
-	done
-	pack
-fi
+[[ $PARTS == *3* ]] && make_check 200
 if [[ $PARTS == *3* ]] && [ "${SANITIZE:-yes}" = yes ]; then
 	T=$(date +%s)
 	timeout 150 make check-sanitize > "$RES/sanitize.txt" 2>&1
@@ -105,9 +97,9 @@ fi
 
 if [[ $PARTS == *4* ]] && [ "$NGPU" -ge 2 ]; then
 	export APOD_MPIRUN_ARGS="--bind-to none -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH"
-	record table-ranks2 200 ./apod table --deck=data/medium.deck --size=8192x8192 --steps=100 \
+	record table-ranks2 200 ./apod table --deck=data/medium.deck --size=8192x8192 --steps=${TSTEPS:-100} \
 		--ranks=2 --json="$RES/table-ranks2.json"
-	record scale-mgpu 200 ./apod scale --deck=data/medium.deck --size=8192x8192 --steps=100 \
+	record scale-mgpu 200 ./apod scale --deck=data/medium.deck --size=8192x8192 --steps=${TSTEPS:-100} \
 		--stage=mgpu --ranks=1,2 --reps=3 --json="$RES/scale-mgpu.json"
 fi
 pack
