@@ -40,8 +40,10 @@ cols() { grep -v '^#' "$1" | awk '{print NF}' | sort -u | tr '\n' ' '; }
 # nbody-mgpu.sh): skip (77) without mpirun or a GPU; use two GPUs where
 # there are two or more (gpus=2, share=0), else the one (gpus=1, share=1:
 # APOD_MGPU_SHARE_GPU puts two ranks on it); NVLink multicast off (the GPU
-# hosts refuse it).  Then run_np N CMD runs CMD at N ranks, one a GPU, and
-# run_on N CMD runs N ranks on these GPUs, sharing where share=1.
+# hosts refuse it).  Then run_np N CMD runs CMD at N ranks, one a GPU,
+# run_on N CMD runs N ranks on these GPUs, sharing where share=1, and
+# run_shared N CMD runs N ranks sharing them, round robin (for more ranks
+# than GPUs: a rank between two others).
 mgpu_hosts() {
 	mpirun=${APOD_MPIRUN:-mpirun}
 	command -v "$mpirun" >/dev/null 2>&1 || { echo "SKIP: no mpirun ($mpirun)"; exit 77; }
@@ -61,6 +63,7 @@ mgpu_launch() {
 }
 run_np() { mgpu_launch 0 "$@"; }
 run_on() { mgpu_launch "$share" "$@"; }
+run_shared() { mgpu_launch 1 "$@"; }
 
 finish() {
 	if [ "$fails" -ne 0 ]; then

@@ -3,7 +3,8 @@
 # at 1 rank and at 2, on 2 GPUs or, where one is visible, both ranks on it
 # (APOD_MGPU_SHARE_GPU=1: NCCL's sockets between them, so the transfers
 # and reductions across ranks are tested on a one-GPU host too).  Held to
-# the gate against serial and the committed reference; ranks given
+# the gate against serial and the committed reference, and at 3 and 4
+# ranks sharing the GPUs (ranks between two others); ranks given
 # different decks, a rank count that does not match the GPUs (unshared), and
 # more ranks than rows, are usage errors on every rank.  Skips elsewhere.
 . "$top_srcdir/tests/lib.sh"
@@ -50,6 +51,30 @@ expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --size=64x40 -
 expect 0 "stage mgpu" run_on 2 "$APOD" run --stage=mgpu --deck="$deck" --size=64x40 --steps=300 \
 	--snapshot_every=0 --out="$work/m-long"
 expect 0 "PASS" "$APOD" verify "$work/s-long" "$work/m-long"
+# 3 and 4 ranks, sharing the GPUs: ranks with a neighbour above and below
+# (both halos exchanged, no grid edge held), of 1 and 2 interior rows on
+# the thin grids, on both kernels, with snapshots, and past the ring.
+for np in 3 4; do
+	expect 0 "stage mgpu" run_shared $np "$APOD" run --stage=mgpu --deck="$deck" --out="$work/mgpu$np"
+	expect 0 "PASS" "$APOD" verify "$ref" "$work/mgpu$np"
+done
+expect 0 "stage mgpu" run_shared 3 "$APOD" run --stage=mgpu --deck="$deck" --size=301x97 --steps=30 \
+	--snapshot_every=10 --out="$work/m3-odd"
+expect 0 "PASS" "$APOD" verify "$work/s2" "$work/m3-odd"
+expect 0 "stage mgpu" run_shared 3 "$APOD" run --stage=mgpu --deck="$deck" --size=1024x515 --steps=25 \
+	--zones=1x1 --out="$work/m3-1024x515"
+expect 0 "PASS" "$APOD" verify "$work/s-1024x515" "$work/m3-1024x515"
+for g in 3:64x5 3:64x8 4:64x9; do
+	np=${g%%:*} size=${g#*:}
+	expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --size=$size --steps=25 \
+		--zones=1x1 --out="$work/s-$size"
+	expect 0 "stage mgpu" run_shared $np "$APOD" run --stage=mgpu --deck="$deck" --size=$size --steps=25 \
+		--zones=1x1 --out="$work/m$np-$size"
+	expect 0 "PASS" "$APOD" verify "$work/s-$size" "$work/m$np-$size"
+done
+expect 0 "stage mgpu" run_shared 3 "$APOD" run --stage=mgpu --deck="$deck" --size=64x40 --steps=300 \
+	--snapshot_every=0 --out="$work/m3-long"
+expect 0 "PASS" "$APOD" verify "$work/s-long" "$work/m3-long"
 
 # Ranks given different decks stop together, said once (the deck is
 # compared before anything else, so 2 ranks run this on one GPU too).
