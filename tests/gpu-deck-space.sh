@@ -14,13 +14,11 @@ if ! "$APOD" stages --workload=heat | grep -q '^gpu[0-9] *available'; then
 fi
 SPACE_KEEP=${SPACE_KEEP:-$PWD/deck-space-failures}
 # mgpu at 2 ranks: its halos and reductions across ranks on every deck,
-# both ranks on the one GPU where there is one (APOD_MGPU_SHARE_GPU=1).
+# both ranks on the one GPU where there is one (APOD_MGPU_SHARE_GPU=1 takes
+# effect only where the ranks outnumber the GPUs).
 SPACE_MGPU_RANKS=${SPACE_MGPU_RANKS:-2}
-if [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -lt "$SPACE_MGPU_RANKS" ]; then
-	APOD_MGPU_SHARE_GPU=${APOD_MGPU_SHARE_GPU:-1}
-	export APOD_MGPU_SHARE_GPU
-fi
-export SPACE_MGPU_RANKS
+APOD_MGPU_SHARE_GPU=${APOD_MGPU_SHARE_GPU:-1}
+export SPACE_MGPU_RANKS APOD_MGPU_SHARE_GPU
 space_sweep gpu "${SPACE_SEED:-20261128}" "${SPACE_DECKS:-400}" "${SPACE_BUDGET:-30000000}" \
 	"${SPACE_CELLS:-4000000}" "${SPACE_SECONDS:-300}"
 finish

@@ -38,12 +38,10 @@ cols() { grep -v '^#' "$1" | awk '{print NF}' | sort -u | tr '\n' ' '; }
 
 # mgpu_hosts: for the tests of the mgpu stages (tests/mgpu.sh,
 # nbody-mgpu.sh): skip (77) without mpirun or a GPU; use two GPUs where
-# there are two or more (gpus=2, share=0), else the one (gpus=1, share=1:
-# APOD_MGPU_SHARE_GPU puts two ranks on it); NVLink multicast off (the GPU
-# hosts refuse it).  Then run_np N CMD runs CMD at N ranks, one a GPU,
-# run_on N CMD runs N ranks on these GPUs, sharing where share=1, and
-# run_shared N CMD runs N ranks sharing them, round robin (for more ranks
-# than GPUs: a rank between two others).
+# there are two or more, else the one (gpus: how many); NVLink multicast
+# off (the GPU hosts refuse it).  Then run_np N CMD runs CMD at N ranks, one
+# a GPU, and run_on N CMD runs N ranks on these GPUs, sharing them where
+# the ranks outnumber them (APOD_MGPU_SHARE_GPU=1 takes effect only there).
 mgpu_hosts() {
 	mpirun=${APOD_MPIRUN:-mpirun}
 	command -v "$mpirun" >/dev/null 2>&1 || { echo "SKIP: no mpirun ($mpirun)"; exit 77; }
@@ -52,7 +50,7 @@ mgpu_hosts() {
 	NCCL_NVLS_ENABLE=0
 	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 	export NCCL_NVLS_ENABLE OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-	if [ "$gpus" -ge 2 ]; then gpus=2; share=0; CUDA_VISIBLE_DEVICES=0,1; else share=1; CUDA_VISIBLE_DEVICES=0; fi
+	if [ "$gpus" -ge 2 ]; then gpus=2; CUDA_VISIBLE_DEVICES=0,1; else CUDA_VISIBLE_DEVICES=0; fi
 	export CUDA_VISIBLE_DEVICES
 }
 mgpu_launch() {
@@ -62,8 +60,7 @@ mgpu_launch() {
 		--mca btl self,vader -x APOD_MGPU_SHARE_GPU "$@"
 }
 run_np() { mgpu_launch 0 "$@"; }
-run_on() { mgpu_launch "$share" "$@"; }
-run_shared() { mgpu_launch 1 "$@"; }
+run_on() { mgpu_launch 1 "$@"; }
 
 finish() {
 	if [ "$fails" -ne 0 ]; then

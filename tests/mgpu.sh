@@ -55,24 +55,24 @@ expect 0 "PASS" "$APOD" verify "$work/s-long" "$work/m-long"
 # (both halos exchanged, no grid edge held), of 1 and 2 interior rows on
 # the thin grids, on both kernels, with snapshots, and past the ring.
 for np in 3 4; do
-	expect 0 "stage mgpu" run_shared $np "$APOD" run --stage=mgpu --deck="$deck" --out="$work/mgpu$np"
+	expect 0 "stage mgpu" run_on $np "$APOD" run --stage=mgpu --deck="$deck" --out="$work/mgpu$np"
 	expect 0 "PASS" "$APOD" verify "$ref" "$work/mgpu$np"
 done
-expect 0 "stage mgpu" run_shared 3 "$APOD" run --stage=mgpu --deck="$deck" --size=301x97 --steps=30 \
+expect 0 "stage mgpu" run_on 3 "$APOD" run --stage=mgpu --deck="$deck" --size=301x97 --steps=30 \
 	--snapshot_every=10 --out="$work/m3-odd"
 expect 0 "PASS" "$APOD" verify "$work/s2" "$work/m3-odd"
-expect 0 "stage mgpu" run_shared 3 "$APOD" run --stage=mgpu --deck="$deck" --size=1024x515 --steps=25 \
+expect 0 "stage mgpu" run_on 3 "$APOD" run --stage=mgpu --deck="$deck" --size=1024x515 --steps=25 \
 	--zones=1x1 --out="$work/m3-1024x515"
 expect 0 "PASS" "$APOD" verify "$work/s-1024x515" "$work/m3-1024x515"
 for g in 3:64x5 3:64x8 4:64x9; do
 	np=${g%%:*} size=${g#*:}
 	expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --size=$size --steps=25 \
 		--zones=1x1 --out="$work/s-$size"
-	expect 0 "stage mgpu" run_shared $np "$APOD" run --stage=mgpu --deck="$deck" --size=$size --steps=25 \
+	expect 0 "stage mgpu" run_on $np "$APOD" run --stage=mgpu --deck="$deck" --size=$size --steps=25 \
 		--zones=1x1 --out="$work/m$np-$size"
 	expect 0 "PASS" "$APOD" verify "$work/s-$size" "$work/m$np-$size"
 done
-expect 0 "stage mgpu" run_shared 3 "$APOD" run --stage=mgpu --deck="$deck" --size=64x40 --steps=300 \
+expect 0 "stage mgpu" run_on 3 "$APOD" run --stage=mgpu --deck="$deck" --size=64x40 --steps=300 \
 	--snapshot_every=0 --out="$work/m3-long"
 expect 0 "PASS" "$APOD" verify "$work/s-long" "$work/m3-long"
 

@@ -39,9 +39,9 @@ for np in 1 2; do
 	expect 0 "PASS" "$APOD" verify "$work/s37" "$work/m37-$np"
 done
 # 3 ranks sharing the GPUs: 12, 12 and 13 of the 37 bodies, and the small deck.
-expect 0 "stage mgpu" run_shared 3 "$APOD" run $W --stage=mgpu --deck="$deck" --n=37 --steps=5 --out="$work/m37-3"
+expect 0 "stage mgpu" run_on 3 "$APOD" run $W --stage=mgpu --deck="$deck" --n=37 --steps=5 --out="$work/m37-3"
 expect 0 "PASS" "$APOD" verify "$work/s37" "$work/m37-3"
-expect 0 "stage mgpu" run_shared 3 "$APOD" run $W --stage=mgpu --deck="$deck" --out="$work/mgpu3"
+expect 0 "stage mgpu" run_on 3 "$APOD" run $W --stage=mgpu --deck="$deck" --out="$work/mgpu3"
 expect 0 "PASS" "$APOD" verify "$work/serial" "$work/mgpu3"
 # 1 rank is gpu4 on one GPU: within gpu4's tolerances of gpu4 itself.
 expect 0 "PASS" "$APOD" verify "$work/gpu4" "$work/mgpu1"

@@ -79,7 +79,6 @@ gpu_mgpu=no
 if "$APOD" stages | grep -q '^mgpu *available' && [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -ge 1 ]; then
 	gpu_mgpu=yes
 	NCCL_NVLS_ENABLE=0 APOD_MGPU_SHARE_GPU=1
-	[ "$(nvidia-smi -L | grep -c '^GPU')" -ge 2 ] && APOD_MGPU_SHARE_GPU=0
 	APOD_MPIRUN_ARGS="$APOD_MPIRUN_ARGS -x NCCL_NVLS_ENABLE -x APOD_MGPU_SHARE_GPU"
 	export NCCL_NVLS_ENABLE APOD_MGPU_SHARE_GPU APOD_MPIRUN_ARGS
 	expect 0 "strong scaling" timeout 300 "$APOD" scale --deck="$deck" --steps=20 --stage=mgpu --ranks=1,2 \
