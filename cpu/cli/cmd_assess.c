@@ -24,6 +24,7 @@
 #include "apod_paths.h"
 #include "cpu/harness/bounds.h"
 #include "commands.h"
+#include "scratch.h"
 #include "cpu/harness/fail.h"
 #include "cpu/harness/outfile.h"
 #include "cpu/harness/params.h"
@@ -81,6 +82,8 @@ static int run_to(char *const argv[], const char *cwd, const char *out_path)
 			apod_outfile_abort(&o);
 		return apod_fail("fork: %s", strerror(errno));
 	}
+	if (pid > 0)
+		apod_scratch_child(pid);
 	if (pid == 0) {
 		int fd = open("/dev/null", O_WRONLY);
 		if (out_path)
@@ -98,6 +101,7 @@ static int run_to(char *const argv[], const char *cwd, const char *out_path)
 			status = -1;
 			break;
 		}
+	apod_scratch_child(0);
 	if (status != 0) {
 		if (out_path)
 			apod_outfile_abort(&o);
@@ -185,8 +189,9 @@ int apod_assess_main(int argc, char **argv)
 {
 	struct apod_open a;
 	const char *out = "profiles";
-	char pg[PATH_MAX], tmp[PATH_MAX] = "", path[PATH_MAX], gmon[PATH_MAX + 16] = "";
-	const char *tmpdir = getenv("TMPDIR");
+	char pg[PATH_MAX], path[PATH_MAX], gmon[PATH_MAX + 16] = "";
+	struct apod_scratch sc = { .fd = -1, .slot = -1 };
+	const char *tmp = sc.path;
 	char flat[PATH_MAX], graph[PATH_MAX], phases[PATH_MAX], cwd[PATH_MAX];
 	char *args[APOD_MAX_SETS + 8], *owned[APOD_MAX_SETS + 4];
 	int na = 0, nowned = 0, nh, threads = 1, rc = APOD_EXIT_FAIL, nphases;
@@ -202,12 +207,8 @@ int apod_assess_main(int argc, char **argv)
 	w = a.w;
 	if (find_profiling_binary(pg, sizeof pg) || apod_mkdirs(out))
 		goto done;
-	snprintf(tmp, sizeof tmp, "%s/apod-assess-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	if (!mkdtemp(tmp)) {
-		apod_fail("cannot make a scratch directory %s: %s", tmp, strerror(errno));
-		tmp[0] = '\0';
+	if (apod_scratch_make(&sc, "assess"))
 		goto done;
-	}
 	/* Set before anything else can fail: the cleanup below removes it. */
 	snprintf(gmon, sizeof gmon, "%s/gmon.out", tmp);
 #ifdef _OPENMP
@@ -345,10 +346,7 @@ done:
 		json_object_put(rep);
 	if (res)
 		json_object_put(res);
-	if (*gmon)
-		unlink(gmon);
-	if (*tmp)
-		rmdir(tmp);
+	apod_scratch_remove(&sc);
 	apod_cmd_close(&a);
 	return rc == APOD_EXIT_OK ? rc : apod_report_failure();
 }

@@ -23,6 +23,7 @@
 #include "cpu/harness/params.h"
 #include "cpu/harness/outfile.h"
 #include "cpu/harness/results.h"
+#include "scratch.h"
 
 /* How much of the speed of light the step loop (the step and the probes)
  * reached in a stage's row, or -1 where it has none. */
@@ -148,34 +149,11 @@ const struct option apod_bench_options[] = {
 	APOD_OPT_HELP, APOD_OPT_END,
 };
 
-/* The scratch directory bench made, and the results directories the runs
- * made in it, each by its record (outdir.h): nothing else, and never by a
- * walk of paths. */
-static int remove_scratch(const char *scratch)
-{
-	int fd = open(scratch, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), failed = 0;
-	DIR *d;
-	struct dirent *e;
-	if (fd < 0 || !(d = fdopendir(fd))) {
-		if (fd >= 0)
-			close(fd);
-		return apod_fail("%s", strerror(errno));
-	}
-	while ((e = readdir(d)) != NULL)
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
-		    apod_outdir_remove(dirfd(d), e->d_name))
-			failed = 1;
-	closedir(d);
-	if (!failed && rmdir(scratch) != 0)
-		return apod_fail("%s", strerror(errno));
-	return failed ? -1 : 0;
-}
-
 int apod_bench_main(int argc, char **argv)
 {
 	struct apod_open b;
-	char scratch[4096];
-	const char *tmpdir = getenv("TMPDIR");
+	struct apod_scratch sc;
+	const char *scratch = sc.path;
 	struct bench_opts o = { .reps = 20 };
 	json_object *out, *rows = NULL, *ov;
 	int failed = 0, k, status = APOD_EXIT_FAIL;
@@ -184,10 +162,8 @@ int apod_bench_main(int argc, char **argv)
 	if (apod_cmd_open(&b, &apod_cmd_bench_entry, argc, argv, bench_opt, &o,
 	                  APOD_OPEN_PROBLEM))
 		return b.status;
-	snprintf(scratch, sizeof scratch, "%s/apod-bench-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	if (!mkdtemp(scratch)) {
+	if (apod_scratch_make(&sc, "bench")) {
 		apod_cmd_close(&b);
-		apod_fail("bench: cannot make a scratch directory: %s", strerror(errno));
 		return apod_report_failure();
 	}
 
@@ -198,9 +174,7 @@ int apod_bench_main(int argc, char **argv)
 			break;
 		case -2:   /* the user's ceilings file: nothing ran; a usage error */
 			status = apod_report_failure();
-			if (remove_scratch(scratch))
-				fprintf(stderr, "%s: could not remove %s: %s\n", apod_prog->name, scratch,
-				        apod_failure());
+			apod_scratch_remove(&sc);
 			json_object_put(out);
 			apod_cmd_close(&b);
 			return status;
@@ -229,9 +203,7 @@ int apod_bench_main(int argc, char **argv)
 		failed = 1, status = apod_report_failure();
 	else if (k > 0)
 		printf("\nkernels: not measured: %s\n", apod_failure());
-	if (remove_scratch(scratch))
-		fprintf(stderr, "%s: could not remove %s: %s\n", apod_prog->name, scratch,
-		        apod_failure());
+	apod_scratch_remove(&sc);
 	if (o.json && apod_json_write(o.json, out))
 		failed = 1, apod_report_failure();
 	json_object_put(out);

@@ -26,6 +26,7 @@ struct row {
 	const struct apod_stage *e;
 	unsigned long long ports;  /* the phases it names in its ports, as bits */
 	int ran;
+	int available;            /* it could run here: its why says what became of it */
 	char why[256];
 	double total;
 	struct apod_bound b;
@@ -401,15 +402,25 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 		nrows++;
 	memset(rows, 0, sizeof rows);
 	memset(runs, 0, sizeof runs);
+	/* Every row names its stage, whether or not it runs: a row the loop
+	 * below never reaches (after the reference failed) is still printed. */
+	for (int i = 0; i < nrows; i++) {
+		rows[i].e = wl->stages[i];
+		rows[i].ports = apod_stage_ports(wl, rows[i].e);
+	}
 	apod_fresh_begin(&fresh, wl, params);
 	for (int n = 0; n < nrows; n++) {
 		int i = apod_cli_table_reverse ? nrows - 1 - n : n;
 		struct row *w = &rows[i];
 		char dir[4096], *outdir = NULL;
-		w->e = wl->stages[i];
-		w->ports = apod_stage_ports(wl, w->e);
 		if (!apod_stage_available(w->e, w->why, sizeof w->why))
 			continue;
+		w->available = 1;
+		if (i != 0 && !rows[0].ran && !apod_cli_table_reverse) {
+			/* Nothing could be held to a reference that failed. */
+			snprintf(w->why, sizeof w->why, "not run: the serial reference failed");
+			continue;
+		}
 		if (out) {
 			snprintf(dir, sizeof dir, "%s/%s", out, w->e->name);
 			outdir = dir;
@@ -417,8 +428,6 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 		if (apod_fresh_run(&fresh, wl, w->e, params, problem, outdir, &runs[i])) {
 			snprintf(w->why, sizeof w->why, "failed: %s", apod_failure());
 			failed = 1;
-			if (i == 0)
-				break;
 			continue;
 		}
 		w->ran = 1;
@@ -496,8 +505,8 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 		if (!w->ran) {
 			/* Six GPU stages without a driver give one reason: said once. */
 			int same = -1;
-			for (int k = 0; k < i && same < 0; k++)
-				if (!rows[k].ran && !strcmp(rows[k].why, w->why))
+			for (int k = 0; k < i && same < 0 && !w->available; k++)
+				if (!rows[k].ran && !rows[k].available && !strcmp(rows[k].why, w->why))
 					same = k;
 			if (same >= 0)
 				printf("%-7s not available: as %s\n", w->e->name, rows[same].e->name);
@@ -621,15 +630,19 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 				       noise.samples[k] == 1 ? "" : "s");
 	}
 	if (!rows[0].ran)
-		fprintf(stderr, "%s: the serial reference failed: %s\n", apod_prog->name, rows[0].why);
-	if (json_rows && rows[0].ran) {
+		fprintf(stderr, "%s: the serial reference %s%s\n", apod_prog->name,
+		        strncmp(rows[0].why, "failed: ", 8) ? "failed: " : "", rows[0].why);
+	/* The JSON holds every row, also where the reference failed: a script
+	 * reads why from the rows rather than finding no file. */
+	if (json_rows) {
 		*json_rows = json_object_new_array();
 		for (int i = 0; i < nrows; i++)
 			json_object_array_add(*json_rows, row_json(wl, params, problem, &rows[i], rows[0].total,
 			                                           omp_total, &rows[0]));
 		/* What the reference's row was held to: its phases' noise. */
-		json_object_object_add(json_object_array_get_idx(*json_rows, 0), "phase_noise",
-		                       noise_json(wl, &noise, rows[0].nphases));
+		if (rows[0].ran)
+			json_object_object_add(json_object_array_get_idx(*json_rows, 0), "phase_noise",
+			                       noise_json(wl, &noise, rows[0].nphases));
 	}
 	if (serial_total)
 		*serial_total = rows[0].total;

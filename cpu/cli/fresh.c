@@ -3,7 +3,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,21 +18,6 @@
 #include "fresh.h"
 #include "mpirun.h"
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
-/* Only what mkdtemp made here. */
-static void remove_tree(const char *dir)
-{
-	nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 static int write_text(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -45,21 +29,20 @@ static int write_text(const char *path, const char *text)
 
 void apod_fresh_begin(struct apod_fresh *f, const struct apod_workload *w, const void *params)
 {
-	const char *tmpdir = getenv("TMPDIR");
 	struct apod_ceilings none;
 	char *deck;
 	ssize_t n;
+
 	memset(f, 0, sizeof *f);
+	f->scratch.fd = f->scratch.slot = -1;
 	n = readlink("/proc/self/exe", f->exe, sizeof f->exe - 1);
 	if (n <= 0)
 		return;
 	f->exe[n] = '\0';
-	snprintf(f->scratch, sizeof f->scratch, "%s/apod-table-XXXXXX",
-	         tmpdir && *tmpdir ? tmpdir : "/tmp");
-	if (!mkdtemp(f->scratch))
+	if (apod_scratch_make(&f->scratch, "table"))
 		return;
-	snprintf(f->deck, sizeof f->deck, "%s/deck", f->scratch);
-	snprintf(f->ceilings, sizeof f->ceilings, "%s/ceilings.json", f->scratch);
+	snprintf(f->deck, sizeof f->deck, "%s/deck", f->scratch.path);
+	snprintf(f->ceilings, sizeof f->ceilings, "%s/ceilings.json", f->scratch.path);
 	/* The children's speed of light is never read (the table works out
 	 * each row's own), so they are given no ceilings: none measures. */
 	memset(&none, 0, sizeof none);
@@ -69,7 +52,7 @@ void apod_fresh_begin(struct apod_fresh *f, const struct apod_workload *w, const
 	deck = apod_params_deck_text(w, params);
 	if (!deck || write_text(f->deck, deck) || apod_ceilings_save(&none, f->ceilings)) {
 		free(deck);
-		remove_tree(f->scratch);
+		apod_scratch_remove(&f->scratch);
 		return;
 	}
 	free(deck);
@@ -78,8 +61,7 @@ void apod_fresh_begin(struct apod_fresh *f, const struct apod_workload *w, const
 
 void apod_fresh_end(struct apod_fresh *f)
 {
-	if (f->ok)
-		remove_tree(f->scratch);
+	apod_scratch_remove(&f->scratch);
 	f->ok = 0;
 }
 
@@ -119,6 +101,8 @@ static int run_child(const struct apod_fresh *f, const struct apod_workload *w,
 	fflush(stderr);
 	if ((pid = fork()) < 0)
 		return apod_fail("fork: %s", strerror(errno));
+	if (pid > 0)
+		apod_scratch_child(pid);
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
 		if (null >= 0)
@@ -132,8 +116,11 @@ static int run_child(const struct apod_fresh *f, const struct apod_workload *w,
 		_exit(127);
 	}
 	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			apod_scratch_child(0);
 			return apod_fail("waitpid: %s", strerror(errno));
+		}
+	apod_scratch_child(0);
 	if (WIFSIGNALED(status))
 		return apod_fail("its process was killed by signal %d", WTERMSIG(status));
 	/* A refusal (the stage cannot run so, here: more ranks than GPUs) stays
@@ -174,12 +161,12 @@ int apod_fresh_run(struct apod_fresh *f, const struct apod_workload *w,
 	if (out)
 		snprintf(dir, sizeof dir, "%s", out);
 	else
-		snprintf(dir, sizeof dir, "%s/%s", f->scratch, e->name);
+		snprintf(dir, sizeof dir, "%s/%s", f->scratch.path, e->name);
 	rc = run_child(f, w, e, f->deck, dir, out != NULL, NULL, 0);
 	if (rc == 0)
 		rc = load(w, dir, problem, r);
 	if (!out)
-		remove_tree(dir);
+		apod_scratch_remove_entry(&f->scratch, e->name);
 	return rc;
 }
 
@@ -193,14 +180,18 @@ int apod_fresh_run_ranks(struct apod_fresh *f, const struct apod_workload *w,
 	if (!f->ok)
 		return apod_fail("no process of its own for %s: this program cannot name itself, or "
 		                 "no scratch folder", e->name);
-	snprintf(deck, sizeof deck, "%s/deck-ranks", f->scratch);
-	snprintf(dir, sizeof dir, "%s/%s-ranks", f->scratch, e->name);
+	snprintf(deck, sizeof deck, "%s/deck-ranks", f->scratch.path);
+	snprintf(dir, sizeof dir, "%s/%s-ranks", f->scratch.path, e->name);
 	if (!(text = apod_params_deck_text(w, params)))
 		return -1;
 	rc = write_text(deck, text);
 	free(text);
 	if (rc == 0 && (rc = run_child(f, w, e, deck, dir, 0, m, nranks)) == 0)
 		rc = load(w, dir, NULL, r);
-	remove_tree(dir);
+	{
+		char name[PATH_MAX];
+		snprintf(name, sizeof name, "%s-ranks", e->name);
+		apod_scratch_remove_entry(&f->scratch, name);
+	}
 	return rc;
 }

@@ -5,7 +5,7 @@
  * it left: a grown heap, glibc's raised mmap threshold, faulted-in pages.
  * A program that allocates and frees megabytes at every step paid for them
  * in serial's run, first, and not in the next stage's, which then ran the
- * same unported code 34-57% faster and was called MODEL BROKEN (issue 32).
+ * same unported code 34-57% faster and was called MODEL BROKEN.
  * So the table runs each stage as `run --no-snapshots` runs it, in a fresh
  * process of this same program, and reads its results directory back.
  */
@@ -15,11 +15,12 @@
 #include <limits.h>
 
 #include "cpu/harness/run.h"
+#include "scratch.h"
 
 struct apod_fresh {
 	int ok;                   /* 0: no fresh processes here; run in this one */
 	char exe[PATH_MAX];       /* this program */
-	char scratch[PATH_MAX];   /* the deck, the children's ceilings, their results */
+	struct apod_scratch scratch;   /* the deck, the children's ceilings, their results */
 	char deck[PATH_MAX + 16], ceilings[PATH_MAX + 16];
 };
 

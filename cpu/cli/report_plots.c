@@ -17,6 +17,7 @@
 
 #include "cpu/harness/fail.h"
 #include "report.h"
+#include "scratch.h"
 
 extern char **environ;
 
@@ -100,9 +101,13 @@ int report_gnuplot(const char *dir, const char *name, const char *script, const 
 	}
 	if (rc)
 		return apod_fail("cannot run %s: %s", exe, strerror(rc));
+	apod_scratch_child(pid);
 	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			apod_scratch_child(0);
 			return apod_fail("waitpid: %s", strerror(errno));
+		}
+	apod_scratch_child(0);
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		char *text = slurp(log);
 		apod_fail("gnuplot failed on %s's picture: %s", name, text ? text : "(no output)");
@@ -220,35 +225,21 @@ static int has_quote(const char *s)
 	return s && strchr(s, '\'') != NULL;
 }
 
-static void remove_dir(const char *dir)
-{
-	static const char *const files[] = {
-		"ladder.gp", "ladder.log", "ladder.dat", "ladder.svg", "roofline.gp", "roofline.log",
-		"roofline.dat", "roofline.svg", "scaling.gp", "scaling.log", "strong.svg", "weak.svg",
-	};
-	char p[4200];
-	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-		snprintf(p, sizeof p, "%s/%s", dir, files[i]);
-		unlink(p);
-	}
-	rmdir(dir);
-}
-
 int report_draw(json_object *table, const char *scale_json, struct report_svgs *out)
 {
-	const char *tmp = getenv("TMPDIR");
-	char dir[1024], path[4200], vars[16384], base[4096];
+	struct apod_scratch sc;
+	const char *dir = sc.path;
+	char path[4200], vars[16384], base[4096];
 	json_object *stages = get(table, "stages");
 	int rc = -1, n;
 
 	memset(out, 0, sizeof *out);
-	snprintf(dir, sizeof dir, "%s/apod-report-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (has_quote(dir) || has_quote(scale_json))
+	if (has_quote(getenv("TMPDIR")) || has_quote(scale_json))
 		return apod_fail("a path with a single quote cannot be handed to gnuplot");
 	if (!stages || !json_object_is_type(stages, json_type_array))
 		return apod_fail("the table has no stages (is it the JSON of apod --json=FILE?)");
-	if (!mkdtemp(dir))
-		return apod_fail("cannot make a scratch folder %s: %s", dir, strerror(errno));
+	if (apod_scratch_make(&sc, "report"))
+		return -1;
 
 	snprintf(path, sizeof path, "%s/ladder.dat", dir);
 	if ((n = write_ladder(path, stages)) < 0)
@@ -293,7 +284,7 @@ int report_draw(json_object *table, const char *scale_json, struct report_svgs *
 	}
 	rc = 0;
 out:
-	remove_dir(dir);
+	apod_scratch_remove(&sc);
 	if (rc)
 		report_svgs_free(out);
 	return rc;

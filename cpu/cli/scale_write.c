@@ -15,6 +15,7 @@
 #include "cpu/harness/results.h"
 #include "report.h"
 #include "scale.h"
+#include "scratch.h"
 
 /* JSON has no NaN or infinity: null stands for either. */
 static json_object *num(double v)
@@ -200,27 +201,23 @@ static void write_gp(FILE *f, const struct scale *s, const char *base)
  * with doc/plots/scaling.gp as built in; the data stay whatever happens. */
 static void draw(const char *base)
 {
-	const char *tmp = getenv("TMPDIR");
-	char dir[1024], vars[8400], p[1100];
+	struct apod_scratch sc;
+	char vars[8400];
 	if (!apod_gnuplot_path()) {
 		printf("no pictures: gnuplot not found (Debian, Ubuntu: apt-get install gnuplot-nox)\n");
 		return;
 	}
-	snprintf(dir, sizeof dir, "%s/apod-scale-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (strchr(base, '\'') || strchr(dir, '\'') || !mkdtemp(dir)) {
+	if (strchr(base, '\'') || (getenv("TMPDIR") && strchr(getenv("TMPDIR"), '\'')) ||
+	    apod_scratch_make(&sc, "scale")) {
 		printf("no pictures: a path with a quote, or no scratch folder\n");
 		return;
 	}
 	snprintf(vars, sizeof vars, "scale = '%s'; prefix = '%s.'; terms = 'png svg'", base, base);
-	if (report_gnuplot(dir, "scaling", apod_gp_scaling, vars))
+	if (report_gnuplot(sc.path, "scaling", apod_gp_scaling, vars))
 		printf("no pictures: %s\n", apod_failure());
 	else
 		printf("pictures: %s.strong.png, .svg and %s.weak.png, .svg (where measured)\n", base, base);
-	snprintf(p, sizeof p, "%s/scaling.gp", dir);
-	unlink(p);
-	snprintf(p, sizeof p, "%s/scaling.log", dir);
-	unlink(p);
-	rmdir(dir);
+	apod_scratch_remove(&sc);
 }
 
 int scale_write_outputs(const struct scale *s, const char *json)
