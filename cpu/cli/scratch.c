@@ -36,7 +36,8 @@ static int handlers_set;
  * the folder is read, so it is read again until a pass removes nothing. */
 static void empty_fd(int dfd, int depth)
 {
-	char buf[4096];
+	/* getdents64's records are 8-byte aligned within an aligned buffer. */
+	unsigned long long buf[512];
 	int removed = 1;
 	if (depth > 16)
 		return;
@@ -53,7 +54,7 @@ static void empty_fd(int dfd, int depth)
 					unsigned short reclen;
 					unsigned char type;
 					char name[];
-				} *e = (void *)(buf + off);
+				} *e = (void *)((char *)buf + off);
 				off += e->reclen;
 				if (!strcmp(e->name, ".") || !strcmp(e->name, ".."))
 					continue;
