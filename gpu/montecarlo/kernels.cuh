@@ -28,6 +28,11 @@
 
 #define MC_BLOCK 256                     /* threads a block, a power of two */
 #define MC_WARPS (MC_BLOCK / 32)
+/* Blocks of gpu2 an SM must hold at once: the compiler caps the registers
+ * to fit (doc/optimize.md, "Monte Carlo", on why). */
+#ifndef MC_GPU2_MIN_BLOCKS
+#define MC_GPU2_MIN_BLOCKS 1
+#endif
 
 /* What a batch's kernels need, by value. */
 struct mc_batch_args {
@@ -86,7 +91,7 @@ MC_DEFINE_PATH(static __device__ __forceinline__, mc_path_pi, mc_normal2_pi)
  * histogram in shared memory (dynamic, bins words), added to the global
  * one once a block; the sums reduced by warp shuffles, then across the
  * block's warps. */
-static __global__ void __launch_bounds__(MC_BLOCK)
+static __global__ void __launch_bounds__(MC_BLOCK, MC_GPU2_MIN_BLOCKS)
 mc_gpu2_kernel(struct mc_batch_args a, double *partial, unsigned *hist)
 {
 	extern __shared__ unsigned sh_hist[];
