@@ -161,6 +161,77 @@ static int dev_step(void *ctx, int phase, long step, long steps)
 	return 0;
 }
 
+/* ---- graph: the same step, captured once as a CUDA graph and replayed
+ * (apod_cuda_graph_run); the step reads and writes the same buffer, so
+ * one graph serves every step. ---- */
+struct graph_ctx {
+	struct dev_ctx d;
+	cudaStream_t stream;
+	struct apod_cuda_graph graph;
+	int captures;           /* times issue ran: 1 whatever the steps */
+};
+
+static void graph_destroy(void *ctx)
+{
+	struct graph_ctx *g = (struct graph_ctx *)ctx;
+	if (g) {
+		apod_cuda_graph_free(&g->graph);
+		if (g->stream)
+			cudaStreamDestroy(g->stream);
+		cudaFree(g->d.d_x);
+	}
+	free(g);
+}
+
+static int graph_init(struct graph_ctx *g, size_t n)
+{
+	if (dev_init(&g->d, n))
+		return -1;
+	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
+	return 0;
+}
+
+static void *graph_create(const struct apod_stage *s, const void *problem)
+{
+	struct graph_ctx *g = (struct graph_ctx *)apod_state_alloc(sizeof *g, s->name);
+	if (!g)
+		return NULL;
+	if (graph_init(g, ((const struct user_problem *)problem)->n)) {
+		graph_destroy(g);
+		return NULL;
+	}
+	return g;
+}
+
+static int graph_issue(void *arg)
+{
+	struct graph_ctx *g = (struct graph_ctx *)arg;
+	unsigned blocks = (unsigned)((g->d.n + 255) / 256);
+	g->captures++;
+	APOD_LAUNCH_TRY((step_kernel<<<blocks, 256, 0, g->stream>>>(g->d.d_x, g->d.n)));
+	return 0;
+}
+
+static int graph_step(void *ctx, int phase, long step, long steps)
+{
+	struct graph_ctx *g = (struct graph_ctx *)ctx;
+	(void)phase;
+	(void)step;
+	(void)steps;
+	return apod_cuda_graph_run(&g->graph, g->stream, graph_issue, g);
+}
+
+static int graph_fetch(void *ctx, int a, void *dst)
+{
+	struct graph_ctx *g = (struct graph_ctx *)ctx;
+	(void)a;
+	if (g->captures != 1)
+		return apod_fail("graph: the step was captured %d times, not once", g->captures);
+	APOD_CUDA_TRY(cudaStreamSynchronize(g->stream));
+	APOD_CUDA_TRY(cudaMemcpy(dst, g->d.d_x, g->d.n * sizeof(double), cudaMemcpyDeviceToHost));
+	return 0;
+}
+
 static int dev_fetch(void *ctx, int a, void *dst)
 {
 	struct dev_ctx *g = (struct dev_ctx *)ctx;
@@ -191,7 +262,17 @@ static const struct apod_stage gpu_stage = {
 	.runs_on = APOD_RUNS_DEVICE, .ops = &gpu_ops,
 };
 
-static const struct apod_stage *const stages[] = { &serial_stage, &gpu_stage, NULL };
+static const struct apod_stage_ops graph_ops = {
+	.available = apod_cuda_available, .create = graph_create, .step = graph_step, .probe = NULL,
+	.fetch = graph_fetch, .destroy = graph_destroy,
+};
+
+static const struct apod_stage graph_stage = {
+	.name = "graph", .about = "gpu's step replayed as a CUDA graph", .ports = "step",
+	.runs_on = APOD_RUNS_DEVICE, .ops = &graph_ops,
+};
+
+static const struct apod_stage *const stages[] = { &serial_stage, &gpu_stage, &graph_stage, NULL };
 
 static int x_shape(const void *prm, size_t dims[2])
 {
