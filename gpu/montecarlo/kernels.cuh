@@ -28,8 +28,10 @@
 
 #define MC_BLOCK 256                     /* threads a block, a power of two */
 #define MC_WARPS (MC_BLOCK / 32)
-/* Blocks of gpu2 an SM must hold at once: the compiler caps the registers
- * to fit (doc/optimize.md, "Monte Carlo", on why). */
+/* Blocks of gpu2 an SM must hold at once, for which the compiler caps the
+ * registers.  1: no cap (80 registers, 3 blocks fit); 4 (64 registers, no
+ * spills) measured 4% slower, its Philox rounds and Box-Muller pair left
+ * with fewer registers in flight (doc/optimize.md, section 21). */
 #ifndef MC_GPU2_MIN_BLOCKS
 #define MC_GPU2_MIN_BLOCKS 1
 #endif
