@@ -24,69 +24,6 @@
 
 #ifndef __CUDACC__
 #error "apod/cuda.h is for .cu files compiled by nvcc; C files need only apod/apod.h"
-/* A step whose launches are captured once into a CUDA graph and replayed
- * after that: one launch for the host to issue instead of one a kernel,
- * copy or event, and no gaps between the graph's kernels for a slow host
- * to open.  Where the host's issue time, not the device, sets a step's
- * pace (small grids, several launches a step), this is what lifts it:
- *
- *     struct apod_cuda_graph graph[2] = {};      // in the stage's state
- *     ...
- *     // in step: one graph for each parity of the ping-pong buffers
- *     if (apod_cuda_graph_run(&g->graph[s % 2], g->stream, issue_step, g))
- *             return -1;
- *     ...
- *     apod_cuda_graph_free(&g->graph[0]); apod_cuda_graph_free(&g->graph[1]);
- *
- * issue(arg) enqueues the step's work on `stream` and returns 0 (or -1
- * after apod_fail); it must enqueue the same work, with the same
- * arguments, every time, since the graph replays what the first call
- * captured: work that changes from step to step needs a graph for each
- * variant (each parity above), or none.  The stream must not be the legacy
- * default stream, which cannot be captured, and issue must not wait on the
- * host (no cudaStreamSynchronize, no synchronous copy).  Phase timing
- * stays outside the graph: a stage that records its phase events where the
- * work changes phase (gpu/phase_events.h's edges) records them on the
- * stream before the replay, so the graph holds no event that a later
- * replay would overwrite. */
-struct apod_cuda_graph {
-	cudaGraphExec_t exec;
-};
-
-static inline int apod_cuda_graph_run(struct apod_cuda_graph *g, cudaStream_t stream,
-                                      int (*issue)(void *arg), void *arg)
-{
-	if (!g->exec) {
-		cudaGraph_t graph = NULL;
-		cudaError_t err;
-		APOD_CUDA_TRY(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-		if (issue(arg)) {
-			/* End the capture whatever it holds, so the stream works again. */
-			if (cudaStreamEndCapture(stream, &graph) == cudaSuccess && graph)
-				cudaGraphDestroy(graph);
-			return -1;
-		}
-		APOD_CUDA_TRY(cudaStreamEndCapture(stream, &graph));
-		err = cudaGraphInstantiate(&g->exec, graph, 0);
-		cudaGraphDestroy(graph);
-		if (err != cudaSuccess) {
-			g->exec = NULL;
-			return apod_cuda_failed(err, "cudaGraphInstantiate", __FILE__, __LINE__);
-		}
-	}
-	APOD_CUDA_TRY(cudaGraphLaunch(g->exec, stream));
-	return 0;
-}
-
-/* Free what apod_cuda_graph_run instantiated; a graph never captured is
- * left alone.  Unchecked, as apod_cuda_free is: destroy cannot report. */
-static inline void apod_cuda_graph_free(struct apod_cuda_graph *g)
-{
-	if (g->exec)
-		(void)cudaGraphExecDestroy(g->exec);
-	g->exec = NULL;
-}
-
 #endif
 
 #include <stddef.h>
