@@ -1,6 +1,7 @@
 #!/bin/sh
 # apod report: a page of the small deck, made by a run and again from the
-# table's JSON; its pictures inline SVG; without gnuplot a clear message
+# table's JSON written before (--from); the command each page shows, pasted,
+# makes it again; its pictures inline SVG; without gnuplot a clear message
 # and exit 1 before anything runs; usage errors exit 2.  Then the page in
 # a real browser (headless Chromium): it loads, its SVGs render, and the
 # screenshot is not one colour.  Skips (77) without gnuplot.
@@ -42,12 +43,47 @@ worst=$(sed -n 's/^omp .*PASS (worst: \([a-z0-9_]*\),.*/\1/p' "$work/o")
 [ -n "$worst" ] || fail "the printed table names no worst output for omp: $(grep '^omp' "$work/o")"
 grep -q "PASS (worst: $worst, " "$page" || fail "the page does not name omp's worst output ($worst)"
 
+# The page's command, as the page shows it (HTML entities undone).
+page_cmd() {
+	sed -n 's|.*<dt>this page</dt><dd><code>\([^<]*\)</code>.*|\1|p' "$1" |
+		sed 's/&lt;/</g; s/&gt;/>/g; s/&quot;/"/g; s/&amp;/\&/g'
+}
+cmd1=$(page_cmd "$page")
+case $cmd1 in
+"apod report "*"--out=$work/r.html"*"--json=$work/t.json"*) ;;
+*) fail "the page does not show its own command: '$cmd'" ;;
+esac
+
 # The same page from the table's JSON, no stage run.
 "$APOD" report --from="$work/t.json" --out="$work/f.html" >"$work/o" 2>&1 ||
 	fail "report --from failed: $(cat "$work/o")"
 grep -q "^serial" "$work/o" && fail "report --from ran the stages"
 [ "$(grep -c '<svg' "$work/f.html")" -ge 2 ] || fail "report --from: fewer than two pictures"
 grep -q "data/small.deck" "$work/f.html" || fail "report --from lost the command"
+# Pasted, the --from page's command (its hotspots' folder named, a space in
+# it quoted) makes that page again, byte for byte.
+"$APOD" report --from="$work/t.json" --out="$work/q.html" --assess="$work/no assess" >"$work/o" 2>&1 || fail "report --from with --assess failed: $(cat "$work/o")"
+cmd=$(page_cmd "$work/q.html")
+case $cmd in
+"apod report --from=$work/t.json --out=$work/q.html '--assess=$work/no assess'") ;;
+*) fail "the --from page's command is not the one given: '$cmd'" ;;
+esac
+grep -q "<dt>the table's run</dt><dd><code>apod report [^<]*--out=$work/r.html" "$work/q.html" ||
+	fail "the --from page does not name the run that made its table"
+mv "$work/q.html" "$work/q1.html"
+( cd "$work" && PATH=$(dirname "$APOD"):$PATH && eval "$cmd" ) >"$work/o" 2>&1 ||
+	fail "the page's command, pasted, failed: $(cat "$work/o")"
+[ "$(page_cmd "$work/q.html")" = "$cmd" ] || fail "the pasted command made another page"
+cmp -s "$work/q1.html" "$work/q.html" ||
+	fail "the pasted command's page differs from the first"
+# The first page's command reruns the stages: pasted, it makes a page of
+# the same deck and stages, showing the same command.
+grep -o '<h2>[^<]*</h2>\|<td>[a-z][a-z0-9]*</td>' "$page" > "$work/parts1"
+( cd "$work" && PATH=$(dirname "$APOD"):$PATH && eval "$(page_cmd "$page")" ) >"$work/o" 2>&1 ||
+	fail "the run's page command, pasted, failed: $(cat "$work/o")"
+grep -o '<h2>[^<]*</h2>\|<td>[a-z][a-z0-9]*</td>' "$page" | cmp -s - "$work/parts1" ||
+	fail "the run's page command, pasted, made a page of other parts"
+[ "$(page_cmd "$page")" = "$cmd1" ] || fail "the pasted run's page shows another command"
 "$APOD" report --from="$work/nonexistent.json" --out="$work/g.html" >"$work/o" 2>&1 &&
 	fail "report --from a missing file succeeded"
 

@@ -51,6 +51,12 @@ static json_object *read_json(const char *path, const char *what)
 	return o;
 }
 
+static void set_text(json_object *o, const char *key, const char *value)
+{
+	if (value)
+		json_object_object_add(o, key, json_object_new_string(value));
+}
+
 static int draw_and_write(const struct report_opts *r, json_object *table)
 {
 	struct report_svgs svgs;
@@ -76,6 +82,7 @@ int apod_report_main(int argc, char **argv)
 	struct report_opts r = { 0 };
 	json_object *table = NULL, *rows = NULL;
 	int failed = 0;
+	char *page_cmd;
 
 	if (apod_cmd_open(&o, &apod_cmd_report_entry, argc, argv, report_opt, &r, APOD_OPEN_PARAMS))
 		return o.status;
@@ -91,6 +98,7 @@ int apod_report_main(int argc, char **argv)
 		        "APOD_GNUPLOT\n", apod_prog->name);
 		return APOD_EXIT_FAIL;
 	}
+	page_cmd = apod_command_text("report", argc - 1, argv + 1);
 	if (r.from) {
 		if (!(table = read_json(r.from, "the JSON of apod --json=FILE")))
 			failed = 1;
@@ -105,11 +113,18 @@ int apod_report_main(int argc, char **argv)
 			failed = rc != 0;
 			table = apod_json_head(o.w, o.params);
 			apod_report_context(table, argc - 1, argv + 1);
+			/* The table was made by this command, not by `apod` alone. */
+			set_text(table, "command", page_cmd);
 			json_object_object_add(table, "stages", rows);
 			if (r.json && apod_json_write(r.json, table))
 				failed = 1, apod_report_failure();
 		}
 	}
+	/* The page's own command: pasted, it makes the page again (from the
+	 * same table's JSON with --from, by running the stages without). */
+	if (table)
+		set_text(table, "report_command", page_cmd);
+	free(page_cmd);
 	if (table && draw_and_write(&r, table))
 		failed = 1, apod_report_failure();
 	else if (!table)

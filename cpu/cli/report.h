@@ -12,6 +12,9 @@
  * from the file (report --from) says where and how it was measured: the
  * command, the date, the device and the ceilings the bounds were held to. */
 void apod_report_context(json_object *head, int argc, char **argv);
+/* "PROG [SUB] ARGV..." with each word quoted for the shell where it needs
+ * it: a line that, pasted, runs the command again (malloc'd, or NULL). */
+char *apod_command_text(const char *sub, int argc, char **argv);
 
 /* The path of gnuplot (APOD_GNUPLOT, else the PATH), or NULL. */
 const char *apod_gnuplot_path(void);

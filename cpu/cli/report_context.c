@@ -34,22 +34,59 @@ static char *device_text(void)
 	return buf;
 }
 
+/* W as the shell reads it back: single-quoted unless every character is
+ * one the shell takes as it is, so that a deck's "0.5 0.5 0.1 50" survives
+ * a paste. */
+static void put_word(FILE *f, const char *w)
+{
+	int plain = *w != '\0';
+	for (const char *c = w; *c && plain; c++)
+		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		               "0123456789-_=+./,:@%^", *c) != NULL;
+	if (plain) {
+		fputs(w, f);
+		return;
+	}
+	fputc('\'', f);
+	for (; *w; w++)
+		if (*w == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*w, f);
+	fputc('\'', f);
+}
+
+char *apod_command_text(const char *sub, int argc, char **argv)
+{
+	char *cmd = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&cmd, &len);
+	if (!f)
+		return NULL;
+	fputs(apod_prog && apod_prog->name ? apod_prog->name : "apod", f);
+	if (sub)
+		fprintf(f, " %s", sub);
+	for (int i = 0; i < argc; i++) {
+		fputc(' ', f);
+		put_word(f, argv[i]);
+	}
+	if (fclose(f) != 0) {
+		free(cmd);
+		return NULL;
+	}
+	return cmd;
+}
+
 void apod_report_context(json_object *head, int argc, char **argv)
 {
 	char date[64], why[256];
 	time_t now = time(NULL);
 	struct tm tm;
 	struct apod_sol_machine m;
-	char *cmd = NULL, *dev;
-	size_t len = 0;
-	FILE *f = open_memstream(&cmd, &len);
+	char *cmd = apod_command_text(NULL, argc, argv), *dev;
 
-	if (f) {
-		fputs(apod_prog && apod_prog->name ? apod_prog->name : "apod", f);
-		for (int i = 0; i < argc; i++)
-			fprintf(f, " %s", argv[i]);
-		fclose(f);
-		json_object_object_add(head, "command", json_object_new_string(cmd ? cmd : ""));
+	if (cmd) {
+		json_object_object_add(head, "command", json_object_new_string(cmd));
 		free(cmd);
 	}
 	if (gmtime_r(&now, &tm) && strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", &tm))

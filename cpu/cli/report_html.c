@@ -221,9 +221,16 @@ int report_write_html(const char *path, json_object *t, const struct report_svgs
 		fputs(", deck ", f);
 		esc(f, text(params, "name"));
 	}
-	fputs("</h1>\n<dl><dt>command</dt><dd><code>", f);
-	esc(f, get(t, "command") ? text(t, "command") : "(not recorded)");
-	fputs("</code></dd><dt>date</dt><dd>", f);
+	fputs("</h1>\n<dl><dt>this page</dt><dd><code>", f);
+	esc(f, get(t, "report_command") ? text(t, "report_command") : "(not recorded)");
+	fputs("</code></dd>", f);
+	/* A page made --from a table's JSON: the run that measured it, too. */
+	if (strcmp(text(t, "command"), text(t, "report_command")) != 0) {
+		fputs("<dt>the table's run</dt><dd><code>", f);
+		esc(f, get(t, "command") ? text(t, "command") : "(not recorded)");
+		fputs("</code></dd>", f);
+	}
+	fputs("<dt>date</dt><dd>", f);
 	esc(f, get(t, "date") ? text(t, "date") : "(not recorded)");
 	fprintf(f, "</dd><dt>host cores</dt><dd>%.0f</dd><dt>device</dt><dd><pre>",
 	        num(t, "host_cores", 0));
