@@ -2,7 +2,8 @@
 # <apod/cuda.h> from a user's side: a tiny GPU stage of its own
 # (tests/cuda_user_stage.cu), compiled by nvcc against the installed headers
 # and linked with libapod through pkg-config.  Without a GPU its `available`
-# must say why and the GPU part skips; with one, the stage runs and the gate
+# must say why and the GPU part is skipped (the test passes on the checks
+# that ran; without nvcc it skips whole); with one, the stage runs and the gate
 # compares it with serial, bit for bit (the workload is exact).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/userbuild.sh"
@@ -107,9 +108,8 @@ if grep -q "^available: 0: " "$work/check"; then
 	why=$(sed -n 's/^available: 0: //p' "$work/check" | cut -c1-40)
 	expect 0 "$why" "$prog" --n=1000 --steps=3
 	expect 0 "serial" "$prog" run --stage=serial --n=1000 --steps=3 --out="$work/serial"
-	[ "$fails" -eq 0 ] || finish
-	echo "SKIP: no usable GPU here, so the user's stage was not run"
-	exit 77
+	echo "skipped: no usable GPU here, so the user's stage was not run (the checks above passed)"
+	finish
 fi
 
 echo "a GPU is here: running the user's stage"

@@ -60,6 +60,12 @@ static int find_profiling_binary(char *buf, size_t len)
 				return 0;
 		}
 	}
+	/* The installed apod-pg holds apod's workloads only: a program of a
+	 * user's own profiled by it would find no workload of its name. */
+	if (strcmp(apod_prog->name, "apod") != 0)
+		return apod_fail("cannot find %s-pg, the profiling build of %s, beside it: build it "
+		                 "first (the skeleton of apod new: make %s-pg), or name it in APOD_PG",
+		                 apod_prog->name, apod_prog->name, apod_prog->name);
 	snprintf(buf, len, "%s/apod-pg", PKGLIBEXECDIR);
 	if (access(buf, X_OK) == 0)
 		return 0;
