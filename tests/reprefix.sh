@@ -5,7 +5,8 @@
 # that hold them must be rebuilt when configure changes them.  In a scratch
 # copy of the distributed sources (APOD_DISTDIR, made by the Makefile's
 # installcheck-local): configure, build, configure with --prefix=P, build,
-# install, then P/bin/apod must find P's files with no environment help.
+# install, then P/bin/apod must find P's files with no environment help, and
+# `apod new`'s next steps, pasted, build a skeleton against P.
 set -eu
 : "${APOD_DISTDIR:?the distributed sources (make distdir)}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/apod-reprefix-XXXXXX")
@@ -29,6 +30,16 @@ cd "$work"
 "$work/P/bin/apod" new fresh > "$work/new.log" 2>&1 \
 	|| { echo "FAIL: P/bin/apod new did not find P's template"; cat "$work/new.log"; exit 1; }
 echo "ok: P/bin/apod new found $work/P/share/apod/template"
+# Its next steps, pasted into one shell as printed, with nothing else set:
+# P is where pkg-config does not look, so they say what to export.
+grep -qxF "    export PKG_CONFIG_PATH=$work/P/lib/pkgconfig\${PKG_CONFIG_PATH:+:\$PKG_CONFIG_PATH}   # pkg-config does not look in this install's folder by itself" "$work/new.log" \
+	|| { echo "FAIL: apod new does not say to export P's PKG_CONFIG_PATH"; cat "$work/new.log"; exit 1; }
+sed -n 's/^    //p' "$work/new.log" > "$work/next.sh"
+( unset PKG_CONFIG_PATH MAKEFLAGS MFLAGS MAKELEVEL; PATH=$work/P/bin:$PATH; cd "$work" && sh -e "$work/next.sh" ) \
+	> "$work/next.log" 2>&1 \
+	|| { echo "FAIL: apod new's next steps, pasted, failed"; cat "$work/new.log" "$work/next.log"; exit 1; }
+grep -q "^serial" "$work/next.log" || { echo "FAIL: apod new's next steps printed no table"; cat "$work/next.log"; exit 1; }
+echo "ok: apod new's next steps, pasted, built fresh against P and printed its table"
 "$work/P/bin/apod" assess --deck="$work/P/share/apod/small.deck" --steps=5 --out="$work/assess" \
 	> "$work/assess.log" 2>&1 \
 	|| { echo "FAIL: P/bin/apod assess did not find P's apod-pg"; cat "$work/assess.log"; exit 1; }

@@ -27,6 +27,31 @@
 #include "cpu/harness/fail.h"
 #include "cpu/harness/outfile.h"
 
+/* DIR is one of the folders of the colon-separated LIST. */
+static int path_has(const char *list, const char *dir)
+{
+	size_t n = strlen(dir);
+	for (const char *p = list; p && *p; p = strchr(p, ':') ? strchr(p, ':') + 1 : NULL)
+		if (strncmp(p, dir, n) == 0 && (p[n] == ':' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+/* The next steps, to paste: with the PKG_CONFIG_PATH the skeleton's make
+ * needs where pkg-config would not find this install's apod.pc by itself
+ * (a --prefix of one's own). */
+static void print_next(const char *name, int gpu, int n)
+{
+	const char *env = getenv("PKG_CONFIG_PATH");
+	int found = path_has(PKGCONFIG_DEFAULT_PATH, PKGCONFIGDIR) || path_has(env, PKGCONFIGDIR);
+	printf("wrote %d files into %s/%s; next:\n", n, name,
+	       gpu ? " (with a GPU stage: nvcc must be on PATH, or make NVCC=...)" : "");
+	if (!found)
+		printf("    export PKG_CONFIG_PATH=%s${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+		       "   # pkg-config does not look in this install's folder by itself\n", PKGCONFIGDIR);
+	printf("    cd %s && make && ./%s\n", name, name);
+}
+
 static int template_dir(char *buf, size_t len)
 {
 	const char *env = getenv("APOD_TEMPLATE_DIR");
@@ -265,8 +290,7 @@ int apod_new_main(int argc, char **argv)
 			return apod_usage_error("new", "'%s' already exists; choose another NAME", name);
 		return apod_fail("cannot create %s: %s", name, strerror(e)), apod_report_failure();
 	}
-	printf("wrote %d files into %s/%s; next: cd %s && make && ./%s\n", n, name,
-	       gpu ? " (with a GPU stage: nvcc must be on PATH, or make NVCC=...)" : "", name, name);
+	print_next(name, gpu, n);
 	return APOD_EXIT_OK;
 }
 
