@@ -5,8 +5,8 @@
 # out of the install tree into a scratch directory and built there with
 # pkg-config alone (no path into the source tree), then run through their
 # table and their gate.  Needs PKG_CONFIG_PATH and PATH pointing at the
-# install, and APOD_EXAMPLE_DIR, APOD_LOOKUP_DIR and APOD_SRAD_DIR (the
-# Makefile's installcheck-local).  Nothing else: the installed apod must
+# install, and APOD_EXAMPLE_DIR, APOD_LOOKUP_DIR, APOD_SRAD_DIR and
+# APOD_DOC_DIR (the Makefile's installcheck-local).  Nothing else: the installed apod must
 # find its own template and apod-pg, and the programs built with apod.pc's
 # flags their library (its rpath), as a user's do.
 set -eu
@@ -44,6 +44,9 @@ if command -v nvcc >/dev/null 2>&1; then
 else
 	echo "installcheck: no nvcc on PATH: the 'apod new --gpu' skeleton was not built"
 fi
+
+echo "installcheck: the code examples of porting.md and extending.md, compiled out of the tree"
+sh "$(dirname "$0")/doc-examples.sh" "$APOD_DOC_DIR"
 
 echo "installcheck: the installed references, verified against a fresh run"
 data=$(pkg-config --variable=pkgdatadir apod)

@@ -7,17 +7,12 @@
  * A build without CUDA (or the profiling build, APOD_NO_GPU_STAGES) has no
  * ops for the GPU stage: NULL there, and the ladder still lists the stage,
  * with what it needs, so `apod stages` tells a user what they are missing.
- * (This folder is also the porting example a user builds on its own, so
- * it says so itself rather than through the tree's cpu/built.h.)
+ * (This folder is also the porting example a user builds on its own: it
+ * says so through the installed apod/built.h.)
  */
+#include "apod/built.h"
 #include "apod/stock.h"
 #include "particles.h"
-
-#if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
-#define GPU_OPS (&particles_gpu_ops)   /* gpu/particles/stage_gpu.cu */
-#else
-#define GPU_OPS NULL
-#endif
 
 static const struct apod_stage serial = {
 	APOD_STAGE_SERIAL,
@@ -41,7 +36,7 @@ static const struct apod_stage gpu = {
 	.ports = "setup,moveParticles,calcEnergy,writeSnapshot,fetchResults",
 	.runs_on = APOD_RUNS_DEVICE,
 	.needs = "CUDA",
-	.ops = GPU_OPS,
+	.ops = APOD_IF_CUDA(particles_gpu_ops),
 };
 
 const struct apod_stage *const particles_stages[] = { &serial, &omp, &gpu, NULL };
