@@ -60,6 +60,14 @@ grep -Eq '"program": *"cpuonly"' cpuonly/check-serial/report.json \
 	|| { echo "FAIL: the README's hand-built line"; sed 's/^/  | /' "$work/byhand.log"; fails=$((fails + 1)); }
 expect 0 "built without OpenMP flags: compile and link with -fopenmp" ./cpuonly/byhand stages
 
+# Its report page (where gnuplot is): no device box for a program with no
+# GPU hooks, and its command names the program.
+if command -v gnuplot >/dev/null 2>&1; then
+	expect 0 "report: " ./cpuonly/cpuonly report --n=1000 --steps=3 --out="$work/sk.html"
+	grep -q "<dt>device</dt>" "$work/sk.html" && { echo "FAIL: a CPU-only skeleton's page has a device box"; fails=$((fails + 1)); }
+	grep -q "<dt>this page</dt><dd><code>cpuonly report " "$work/sk.html" \
+		|| { echo "FAIL: the skeleton's page does not show its command"; fails=$((fails + 1)); }
+fi
 # Its assess before its profiling build: what to build, not apod's own
 # profiling build's "unknown workload".
 expect 1 "make cpuonly-pg" env -u APOD_PG ./cpuonly/cpuonly assess --n=1000 --steps=3 --out="$work/assess"

@@ -54,6 +54,15 @@ case $cmd1 in
 *) fail "the page does not show its own command: '$cmd'" ;;
 esac
 
+# Roofline points numbered in the table as in the plot; roofs in words; a
+# phase with no bytes says so; a page without --assess says where hotspots
+# come from.
+grep -q "<tr><td>1</td><td>serial</td><td>genTimeStep</td>" "$page" || fail "the phases table does not number serial's genTimeStep 1"
+grep -q "<td>host_core" "$page" && fail "the page shows a roof's internal name"
+grep -q "<td>none declared</td>" "$page" || fail "the phases table does not say where no bytes are declared"
+grep -q "Not profiled: give <code>--assess=DIR</code>" "$page" || fail "a page without --assess does not say where hotspots come from"
+grep -q "1  serial/genTimeStep" "$page" || fail "the roofline's key does not name point 1"
+
 # The same page from the table's JSON, no stage run.
 "$APOD" report --from="$work/t.json" --out="$work/f.html" >"$work/o" 2>&1 ||
 	fail "report --from failed: $(cat "$work/o")"

@@ -131,25 +131,50 @@ static void table(FILE *f, json_object *stages)
 	fputs("</table>\n", f);
 }
 
-/* Every phase's point of the roofline, and those with no FP work, which
- * have no point. */
+/* A roof's name in the table's JSON, in words. */
+static const char *roof_words(const char *roof)
+{
+	if (!strcmp(roof, "host_core"))
+		return "one host core";
+	if (!strcmp(roof, "host_cores"))
+		return "every host core";
+	if (!strcmp(roof, "device"))
+		return "the device";
+	return roof;
+}
+
+/* Every phase's point of the roofline, numbered as the plot numbers them
+ * (report_plots.c writes them in this order), and those with no FP work,
+ * which have no point. */
 static void phases(FILE *f, json_object *stages)
 {
-	fputs("<table><tr><th>stage</th><th>phase</th><th>runs</th><th>bytes a run</th>"
-	      "<th>FP operations a run</th><th>seconds (all runs)</th><th>timed on</th>"
-	      "<th>GFLOP/s</th><th>GB/s</th><th>roof</th></tr>\n", f);
+	int point = 0;
+	fputs("<table><tr><th>point</th><th>stage</th><th>phase</th><th>runs</th>"
+	      "<th>bytes a run</th><th>FP operations a run</th><th>seconds (all runs)</th>"
+	      "<th>timed on</th><th>GFLOP/s</th><th>GB/s</th><th>roof</th></tr>\n", f);
 	for (size_t i = 0; i < json_object_array_length(stages); i++) {
 		json_object *r = json_object_array_get_idx(stages, i), *ph = get(r, "roofline");
 		for (size_t k = 0; ph && k < json_object_array_length(ph); k++) {
 			json_object *p = json_object_array_get_idx(ph, k);
 			double occ = num(p, "occurrences", 0), s = num(p, "seconds", 0);
 			double by = num(p, "bytes", 0), fl = num(p, "flops", 0);
-			fputs("<tr><td>", f);
+			if (s > 0 && fl * occ > 0)
+				fprintf(f, "<tr><td>%d</td><td>", ++point);
+			else
+				fputs("<tr><td>-</td><td>", f);
 			esc(f, text(r, "stage"));
 			fputs("</td><td>", f);
 			esc(f, text(p, "phase"));
-			fprintf(f, "</td><td>%.0f</td><td>%.4g</td><td>%.4g</td><td>%.4g</td><td>%s</td>",
-			        occ, by, fl, s, text(p, "timed_on"));
+			fprintf(f, "</td><td>%.0f</td>", occ);
+			if (by > 0)
+				fprintf(f, "<td>%.4g</td>", by);
+			else
+				fputs("<td>none declared</td>", f);
+			if (fl > 0)
+				fprintf(f, "<td>%.4g</td>", fl);
+			else
+				fputs("<td>none declared</td>", f);
+			fprintf(f, "<td>%.4g</td><td>%s</td>", s, text(p, "timed_on"));
 			if (s > 0 && fl > 0)
 				fprintf(f, "<td>%.4g</td>", fl * occ / s / 1e9);
 			else
@@ -159,7 +184,7 @@ static void phases(FILE *f, json_object *stages)
 			else
 				fputs("<td>-</td>", f);
 			fputs("<td>", f);
-			esc(f, text(p, "roof"));
+			esc(f, roof_words(text(p, "roof")));
 			fputs("</td></tr>\n", f);
 		}
 	}
@@ -232,10 +257,15 @@ int report_write_html(const char *path, json_object *t, const struct report_svgs
 	}
 	fputs("<dt>date</dt><dd>", f);
 	esc(f, get(t, "date") ? text(t, "date") : "(not recorded)");
-	fprintf(f, "</dd><dt>host cores</dt><dd>%.0f</dd><dt>device</dt><dd><pre>",
-	        num(t, "host_cores", 0));
-	esc(f, get(t, "device_info") ? text(t, "device_info") : "(not recorded)");
-	fputs("</pre></dd></dl>\n<h2>The APOD table</h2>\n", f);
+	fprintf(f, "</dd><dt>host cores</dt><dd>%.0f</dd>", num(t, "host_cores", 0));
+	/* A program with no GPU hooks (a CPU-only port) has nothing to say of
+	 * a device: no box for it. */
+	if (!get(t, "device_info") || strspn(text(t, "device_info"), " \t\n") < strlen(text(t, "device_info"))) {
+		fputs("<dt>device</dt><dd><pre>", f);
+		esc(f, get(t, "device_info") ? text(t, "device_info") : "(not recorded)");
+		fputs("</pre></dd>", f);
+	}
+	fputs("</dl>\n<h2>The APOD table</h2>\n", f);
 	table(f, get(t, "stages"));
 	fputs("<p>P: the fraction of the serial run in the phases a stage declares it changes. "
 	      "bound: the least of Amdahl's law at the stage's N and its speed of light (SoL: the "
@@ -248,8 +278,9 @@ int report_write_html(const char *path, json_object *t, const struct report_svgs
 	if (svgs->roofline)
 		figure(f, svgs->roofline, "Each phase's arithmetic intensity (declared FP operations "
 		       "per declared byte) against the throughput it reached, under the measured "
-		       "ceilings of the host and the device. '>': a phase that declares no bytes, at "
-		       "the right edge.");
+		       "ceilings of the host and the device, each point numbered as in the table below "
+		       "and named in the key. '>': a phase that declares FP operations but no bytes, "
+		       "drawn at the right edge.");
 	else
 		fputs("<p>No phase with declared FP work and a time: no roofline.</p>\n", f);
 	phases(f, get(t, "stages"));
@@ -265,6 +296,9 @@ int report_write_html(const char *path, json_object *t, const struct report_svgs
 		      "<code>apod scale --json=FILE</code>.</p>\n", f);
 	if (assess_dir)
 		hotspots(f, assess_dir);
+	else
+		fputs("<h2>Hotspots (gprof, serial)</h2>\n<p>Not profiled: give <code>--assess=DIR</code>, "
+		      "the folder <code>apod assess --out=DIR</code> wrote.</p>\n", f);
 	fputs("</body></html>\n", f);
 	if (ferror(f)) {
 		apod_outfile_abort(&of);

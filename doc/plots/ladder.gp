@@ -12,6 +12,7 @@
 # 4 speedup_vs_serial  5 amdahl_at_n  6 amdahl_limit (NaN: unbounded)
 # 7 the speed-of-light speedup (NaN: none).  A GPU stage's Amdahl at N is its
 # speed of light (N: the ceiling ratio of what it ports): the marks coincide.
+# Row 1 is serial, the reference: its bar only, no bound.
 
 if (!exists("ladder")) { print "ladder.gp: give the data: gnuplot -e \"ladder='ladder.dat'\" ladder.gp"; exit }
 if (!exists("outdir")) { outdir = "." }
@@ -35,7 +36,10 @@ stats ladder using 7 nooutput
 nsol = STATS_records
 if (nsol > 0) { yhi = (STATS_max > yhi) ? STATS_max : yhi }
 ylo = (ylo > 1) ? 1 : ylo
-ytop = yhi * 4
+# Whole decades, at least two, so that the log axis labels each decade.
+ylo = 10 ** floor(log10(ylo / 2) + 1e-9)
+ytop = 10 ** ceil(log10(yhi * 4) - 1e-9)
+if (ytop / ylo < 99) { ylo = ytop / 100 }
 clip(v) = (v > ytop) ? ytop : v
 
 do for [t in terms] {
@@ -45,7 +49,9 @@ do for [t in terms] {
 	set title (heading eq "" ? "The APOD ladder: each stage against its bound" : "The APOD ladder: ".heading)
 	set ylabel "speedup over serial (log)"
 	set logscale y
-	set yrange [ylo / 2:ytop]
+	set yrange [ylo:ytop]
+	set format y "%gx"
+	set mytics 10
 	set xrange [0.4:nstages + 0.6]
 	set xtics scale 0
 	set bmargin 4
@@ -55,10 +61,10 @@ do for [t in terms] {
 	set style fill solid 0.6 border -1
 	set boxwidth 0.6
 	plot ladder using 1:4:xtic(sprintf("%s\n%.3g s", strcol(2), $3)) title "measured speedup" with boxes linecolor rgb "#d62728", \
-	     ladder using 1:5 title "Amdahl at N" with points pointtype 9 pointsize 2 linecolor rgb "#1f77b4", \
-	     ladder using 1:(clip($6)):($1 - 0.35):($1 + 0.35) title "Amdahl limit (N without end)" with xerrorbars pointtype 0 linewidth 3 linecolor rgb "#000000", \
-	     ladder using 1:(clip($6)):($6 > ytop ? sprintf("limit %.4gx", $6) : "") notitle with labels offset 0, -0.8 font ",9", \
-	     ladder using 1:7 title "speed of light" with points pointtype 7 pointsize 1.2 linecolor rgb "#2ca02c"
+	     ladder using 1:($1 == 1 ? NaN : $5) title "Amdahl at N" with points pointtype 9 pointsize 2 linecolor rgb "#1f77b4", \
+	     ladder using 1:($1 == 1 ? NaN : clip($6)):($1 - 0.35):($1 + 0.35) title "Amdahl limit (N without end)" with xerrorbars pointtype 0 linewidth 3 linecolor rgb "#000000", \
+	     ladder using 1:($1 == 1 ? NaN : clip($6)):($1 > 1 && $6 > ytop ? sprintf("limit %.4gx", $6) : "") notitle with labels offset 0, -0.8 font ",9", \
+	     ladder using 1:($1 == 1 ? NaN : $7) title (nsol > 0 ? "speed of light" : "") with points pointtype 7 pointsize 1.2 linecolor rgb "#2ca02c"
 	unset output
 }
 print sprintf("ladder.gp: %sladder.{%s}", prefix, terms)

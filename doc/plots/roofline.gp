@@ -10,7 +10,7 @@
 #
 # Ceilings in GB/s and GFLOP/s, 0 where not measured.  Columns of the data:
 # 1 stage  2 phase  3 intensity (flop/byte; a phase that declares no bytes
-# is drawn at the right edge, marked ">")  4 GFLOP/s reached  5 roof
+# is drawn at the right edge, marked ">" in the key)  4 GFLOP/s reached  5 roof
 # (0 one core, 1 all cores, 2 the device)  6 1 where the intensity is off
 # the scale (no bytes declared).  Writes DIR/roofline.svg (and .png where
 # terms says so).
@@ -39,32 +39,57 @@ do for [k = 1:3] {
 		yhi = (fl > yhi) ? fl : yhi
 	}
 }
-xlo = xlo / 4; xhi = xhi * 4
-ylo = ylo / 4; yhi = yhi * 2
+# Whole decades, at least two on each axis, so that every decade's tick is
+# labelled (a range inside one decade would label one tick or none).
+decade_lo(v) = 10 ** floor(log10(v) + 1e-9)
+decade_hi(v) = 10 ** ceil(log10(v) - 1e-9)
+xlo = decade_lo(xlo / 2); xhi = decade_hi(xhi * 2)
+ylo = decade_lo(ylo / 2); yhi = decade_hi(yhi * 1.5)
+if (xhi / xlo < 99) { xhi = xlo * 100 }
+if (yhi / ylo < 99) { ylo = yhi / 100 }
 edge = xhi / 1.6
 roofline(x, bw, fl) = (bw > 0 && fl > 0) ? ((x * bw < fl) ? x * bw : fl) : NaN
+
+# Each point is numbered and named in the key ("3 omp/genTimeStep"): names
+# written beside the points overlap wherever two phases reach the same
+# place.  The names and roofs of the rows, as words, in the data's order.
+names = ""; roofs = ""
+stats roof using (names = names." ".($6 > 0 ? ">" : "").strcol(1)."/".strcol(2), \
+                  roofs = roofs." ".sprintf("%d", $5), $4) nooutput
+npoints = STATS_records
+roof_of(i) = int(word(roofs, i))
+point_type(i) = roof_of(i) == 2 ? 7 : roof_of(i) == 1 ? 5 : 9
+point_colour(i) = roof_of(i) == 2 ? 0x2ca02c : roof_of(i) == 1 ? 0x1f77b4 : 0x7f7f7f
+# A number's place around its point, turning with the number, so that the
+# numbers of points at one place do not cover each other.
+ox(i) = (i % 2 == 1) ? 1.0 : -1.8
+oy(i) = (i % 4 == 3) ? 0.7 : (i % 4 == 0) ? -0.7 : 0
 
 do for [t in terms] {
 	reset
 	if (t eq "png") { eval "set terminal ".png_term." size 1000,680 font \",11\""; set output prefix."roofline.png" }
 	if (t eq "svg") { set terminal svg size 1000,680 dynamic font ",11"; set output prefix."roofline.svg" }
 	set title (heading eq "" ? "Roofline: every phase of every stage" : "Roofline: ".heading)
-	set xlabel "arithmetic intensity (FP operations per byte, as declared)"
-	set ylabel "GFLOP/s reached"
+	set xlabel "arithmetic intensity (FP operations per byte, as declared; log)"
+	set ylabel "GFLOP/s reached (log)"
 	set logscale xy 10
 	set xrange [xlo:xhi]
 	set yrange [ylo:yhi]
+	set format x "%g"
+	set format y "%g"
+	set mxtics 10
+	set mytics 10
 	set grid xtics ytics
-	set key outside right top vertical box
+	set key outside right top vertical box font ",9" spacing 1.1
 	set samples 400
 	plot roofline(x, dev_bw, dev_fl) title (dev_bw > 0 ? "roof: the device" : "") with lines linewidth 2.5 linecolor rgb "#2ca02c", \
 	     roofline(x, cores_bw, cores_fl) title (cores_bw > 0 ? "roof: every host core" : "") with lines linewidth 2 linecolor rgb "#1f77b4", \
 	     roofline(x, core_bw, core_fl) title (core_bw > 0 ? "roof: one host core" : "") with lines linewidth 2 dashtype 2 linecolor rgb "#7f7f7f", \
-	     roof using ($6 > 0 ? edge : $3):4:($5 == 2 ? 7 : $5 == 1 ? 5 : 9):($5 == 2 ? 0x2ca02c : $5 == 1 ? 0x1f77b4 : 0x7f7f7f) notitle with points pointsize 1.3 pointtype variable linecolor rgb variable, \
-	     roof using ($6 > 0 ? edge : $3):4:(sprintf("%s%s/%s", $6 > 0 ? "> " : "", strcol(1), strcol(2))) notitle with labels left offset 0.8, 0.5 font ",8" textcolor rgb "#404040", \
-	     NaN title "a phase on the device" with points pointtype 7 linecolor rgb "#2ca02c", \
-	     NaN title "on every host core" with points pointtype 5 linecolor rgb "#1f77b4", \
-	     NaN title "on one core" with points pointtype 9 linecolor rgb "#7f7f7f"
+	     for [i = 1:npoints] roof every ::(i - 1)::(i - 1) using ($6 > 0 ? edge : $3):4 \
+	         title sprintf("%d  %s", i, word(names, i)) with points pointsize 1.3 \
+	         pointtype point_type(i) linecolor rgb sprintf("#%06x", point_colour(i)), \
+	     for [i = 1:npoints] roof every ::(i - 1)::(i - 1) using ($6 > 0 ? edge : $3):4:(sprintf("%d", i)) \
+	         notitle with labels offset ox(i), oy(i) font ",9" textcolor rgb "#202020"
 	unset output
 }
 print sprintf("roofline.gp: %sroofline.{%s}", prefix, terms)
