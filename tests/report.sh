@@ -54,6 +54,14 @@ case $cmd1 in
 *) fail "the page does not show its own command: '$cmd'" ;;
 esac
 
+# A table where no phase declares bytes (Monte Carlo's): every point at the
+# right edge, none with an intensity; the roofline is still drawn.
+sed 's/"bytes": *[0-9][0-9.e+-]*/"bytes": 0/g' "$work/t.json" > "$work/nobytes.json"
+"$APOD" report --from="$work/nobytes.json" --out="$work/nb.html" >"$work/o" 2>&1 ||
+	fail "report of a table with no bytes declared failed: $(cat "$work/o")"
+grep -q "1  &gt;serial/genTimeStep\|1  >serial/genTimeStep" "$work/nb.html" ||
+	fail "the roofline of a table with no bytes declared has no point 1 at the edge"
+
 # Roofline points numbered in the table as in the plot; roofs in words; a
 # phase with no bytes says so; a page without --assess says where hotspots
 # come from.

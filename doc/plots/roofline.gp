@@ -25,8 +25,12 @@ png_term = (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) ? "pngcairo" : "png"
 
 # The axes fitted to the points and to the roofs' corners (the ridge: peak
 # over bandwidth), so that every point and every ridge is in view.
+# Where every phase declares no bytes (Monte Carlo's) no point has an
+# intensity: stats finds none and defines nothing, and the decades below
+# are then the default's.
+xlo = NaN; xhi = NaN
 stats roof using ($6 > 0 ? NaN : $3):4 nooutput
-xlo = STATS_min_x; xhi = STATS_max_x; ylo = STATS_min_y; yhi = STATS_max_y
+if (exists("STATS_min_x")) { xlo = STATS_min_x; xhi = STATS_max_x }
 stats roof using 4 nooutput
 ylo = STATS_min; yhi = STATS_max
 if (xlo != xlo || xlo <= 0) { xlo = 0.1; xhi = 10 }
