@@ -37,6 +37,15 @@ int report_gnuplot(const char *dir, const char *name, const char *script, const 
 int report_write_html(const char *path, json_object *table, const struct report_svgs *svgs,
                       json_object *scale, const char *assess_dir);
 
+/* The roofline's point numbers: for the n points at (lx, ly) (log10 of
+ * intensity and throughput) on a plot that must hold extent (least and
+ * greatest lx, then ly: the points and the roofs' corners), each number's
+ * offset from its point in characters, so that no number covers a point
+ * or another number where there is room (report_labels.c). */
+#define REPORT_MAX_POINTS 512
+void report_place_labels(int n, const double *lx, const double *ly, const double extent[4],
+                         double *ox, double *oy);
+
 extern const char apod_gp_ladder[], apod_gp_scaling[], apod_gp_roofline[];
 
 #endif

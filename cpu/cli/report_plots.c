@@ -172,32 +172,81 @@ static int write_ladder(const char *path, json_object *stages)
 	return n;
 }
 
-/* roofline.gp's columns: one row a phase with FP work declared. */
-static int write_roofline(const char *path, json_object *stages)
+/* roofline.gp's columns: one row a phase with FP work declared, with the
+ * offset of its number (report_place_labels). */
+static int write_roofline(const char *path, json_object *stages, json_object *ceilings)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f;
 	int n = 0;
-	if (!f)
-		return apod_fail("%s: %s", path, strerror(errno));
-	fprintf(f, "# 1 stage  2 phase  3 flop/byte  4 GFLOP/s  5 roof (0 core, 1 cores, 2 device)  "
-	        "6 no bytes declared\n");
+	double x[REPORT_MAX_POINTS], y[REPORT_MAX_POINTS], lx[REPORT_MAX_POINTS],
+		ly[REPORT_MAX_POINTS], ox[REPORT_MAX_POINTS], oy[REPORT_MAX_POINTS];
+	int roof[REPORT_MAX_POINTS], nobytes[REPORT_MAX_POINTS];
+	const char *stage[REPORT_MAX_POINTS], *phase[REPORT_MAX_POINTS];
+
 	for (size_t i = 0; i < json_object_array_length(stages); i++) {
 		json_object *r = json_object_array_get_idx(stages, i), *ph = get(r, "roofline");
 		for (size_t k = 0; ph && k < json_object_array_length(ph); k++) {
 			json_object *p = json_object_array_get_idx(ph, k);
 			double flops = num(p, "flops", 0) * num(p, "occurrences", 0);
 			double bytes = num(p, "bytes", 0), s = num(p, "seconds", 0);
-			const char *roof = str(p, "roof", "host_core");
+			const char *rf = str(p, "roof", "host_core");
 			if (!(flops > 0) || !(s > 0))
 				continue;   /* no FP work: not on a roofline (the page lists it) */
-			word(f, str(r, "stage", "?"));
-			fputc(' ', f);
-			word(f, str(p, "phase", "?"));
-			fprintf(f, " %.9g %.9g %d %d\n", bytes > 0 ? num(p, "flops", 0) / bytes : 1,
-			        flops / s / 1e9, !strcmp(roof, "device") ? 2 : !strcmp(roof, "host_cores"),
-			        !(bytes > 0));
+			if (n == REPORT_MAX_POINTS)
+				return apod_fail("more than %d phases with FP work: too many for one roofline",
+				                 REPORT_MAX_POINTS);
+			stage[n] = str(r, "stage", "?");
+			phase[n] = str(p, "phase", "?");
+			x[n] = bytes > 0 ? num(p, "flops", 0) / bytes : 1;
+			y[n] = flops / s / 1e9;
+			roof[n] = !strcmp(rf, "device") ? 2 : !strcmp(rf, "host_cores");
+			nobytes[n] = !(bytes > 0);
+			/* A phase with no bytes is drawn at the right edge: past every intensity. */
+			lx[n] = nobytes[n] ? NAN : log10(x[n]);
+			ly[n] = log10(y[n]);
 			n++;
 		}
+	}
+	/* The plot's extent as roofline.gp fits it: the points, and each roof's
+	 * corner (its ridge, peak over bandwidth, and its peak). */
+	{
+		static const char *const names[] = { "host_core", "host_cores", "device" };
+		double ext[4] = { INFINITY, -INFINITY, INFINITY, -INFINITY };
+		for (int i = 0; i < n; i++) {
+			if (isfinite(lx[i])) {
+				ext[0] = fmin(ext[0], lx[i]);
+				ext[1] = fmax(ext[1], lx[i]);
+			}
+			ext[2] = fmin(ext[2], ly[i]);
+			ext[3] = fmax(ext[3], ly[i]);
+		}
+		for (int k = 0; k < 3; k++) {
+			json_object *c = get(ceilings, names[k]);
+			double bw = num(c, "bytes_per_second", 0) / 1e9;
+			double fl = fmax(num(c, "flops32_per_second", 0), num(c, "flops64_per_second", 0)) / 1e9;
+			if (bw > 0 && fl > 0) {
+				ext[0] = fmin(ext[0], log10(fl / bw));
+				ext[1] = fmax(ext[1], log10(fl / bw));
+				ext[3] = fmax(ext[3], log10(fl));
+			}
+		}
+		if (!isfinite(ext[0]))
+			ext[0] = -1, ext[1] = 1;
+		/* A phase with no bytes sits at the right edge (roofline.gp's xhi / 1.6). */
+		for (int i = 0; i < n; i++)
+			if (!isfinite(lx[i]))
+				lx[i] = ceil(ext[1] + log10(2.0)) - log10(1.6);
+		report_place_labels(n, lx, ly, ext, ox, oy);
+	}
+	if (!(f = fopen(path, "w")))
+		return apod_fail("%s: %s", path, strerror(errno));
+	fprintf(f, "# 1 stage  2 phase  3 flop/byte  4 GFLOP/s  5 roof (0 core, 1 cores, 2 device)  "
+	        "6 no bytes declared  7 8 the number's offset (characters)\n");
+	for (int i = 0; i < n; i++) {
+		word(f, stage[i]);
+		fputc(' ', f);
+		word(f, phase[i]);
+		fprintf(f, " %.9g %.9g %d %d %g %g\n", x[i], y[i], roof[i], nobytes[i], ox[i], oy[i]);
 	}
 	if (fclose(f))
 		return apod_fail("%s: %s", path, strerror(errno));
@@ -253,7 +302,7 @@ int report_draw(json_object *table, const char *scale_json, struct report_svgs *
 		out->ladder = svg_of(path);
 	}
 	snprintf(path, sizeof path, "%s/roofline.dat", dir);
-	if ((n = write_roofline(path, stages)) < 0)
+	if ((n = write_roofline(path, stages, get(table, "ceilings"))) < 0)
 		goto out;
 	if (n > 0) {
 		int used = snprintf(vars, sizeof vars, "roof = '%s'; prefix = '%s/'; terms = 'svg'; ",

@@ -12,7 +12,8 @@
 # 1 stage  2 phase  3 intensity (flop/byte; a phase that declares no bytes
 # is drawn at the right edge, marked ">" in the key)  4 GFLOP/s reached  5 roof
 # (0 one core, 1 all cores, 2 the device)  6 1 where the intensity is off
-# the scale (no bytes declared).  Writes DIR/roofline.svg (and .png where
+# the scale (no bytes declared)  7 8 (optional) the offset of the point's
+# number, in characters.  Writes DIR/roofline.svg (and .png where
 # terms says so).
 
 if (!exists("roof")) { print "roofline.gp: give the data: gnuplot -e \"roof='roofline.dat'\" roofline.gp"; exit }
@@ -57,17 +58,20 @@ roofline(x, bw, fl) = (bw > 0 && fl > 0) ? ((x * bw < fl) ? x * bw : fl) : NaN
 # Each point is numbered and named in the key ("3 omp/genTimeStep"): names
 # written beside the points overlap wherever two phases reach the same
 # place.  The names and roofs of the rows, as words, in the data's order.
-names = ""; roofs = ""
+names = ""; roofs = ""; oxs = ""; oys = ""
 stats roof using (names = names." ".($6 > 0 ? ">" : "").strcol(1)."/".strcol(2), \
-                  roofs = roofs." ".sprintf("%d", $5), $4) nooutput
+                  roofs = roofs." ".sprintf("%d", $5), \
+                  oxs = oxs." ".sprintf("%g", valid(7) ? $7 : 1.3), \
+                  oys = oys." ".sprintf("%g", valid(8) ? $8 : 0), $4) nooutput
 npoints = STATS_records
 roof_of(i) = int(word(roofs, i))
 point_type(i) = roof_of(i) == 2 ? 7 : roof_of(i) == 1 ? 5 : 9
 point_colour(i) = roof_of(i) == 2 ? 0x2ca02c : roof_of(i) == 1 ? 0x1f77b4 : 0x7f7f7f
-# A number's place around its point, turning with the number, so that the
-# numbers of points at one place do not cover each other.
-ox(i) = (i % 2 == 1) ? 1.0 : -1.8
-oy(i) = (i % 4 == 3) ? 0.7 : (i % 4 == 0) ? -0.7 : 0
+# A number's place beside its point, in characters: columns 7 and 8, where
+# `apod report` chose one clear of the other points and numbers
+# (report_labels.c), else to the right.
+ox(i) = real(word(oxs, i))
+oy(i) = real(word(oys, i))
 
 do for [t in terms] {
 	reset
