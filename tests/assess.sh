@@ -6,6 +6,11 @@ expect 0 "Amdahl" "$APOD" assess --deck="$top_srcdir/data/small.deck" --steps=60
 for f in flat.txt callgraph.txt phases.json assess.json; do
 	[ -s "$work/prof/$f" ] || { echo "FAIL: assess did not write $f"; fails=$((fails + 1)); }
 done
+# The small deck gives gprof a handful of samples: said, and recorded.
+grep -q "assess: warning: gprof's profile holds [0-9]* samples\{0,1\} " "$work/out" \
+	|| { echo "FAIL: assess on the small deck does not warn of its few samples"; fails=$((fails + 1)); }
+grep -q '"profile_samples"' "$work/prof/assess.json" \
+	|| { echo "FAIL: assess.json has no profile_samples"; fails=$((fails + 1)); }
 grep -q genTimeStep "$work/prof/flat.txt" || { echo "FAIL: genTimeStep not in the flat profile"; cat "$work/prof/flat.txt"; fails=$((fails + 1)); }
 grep -q calcStats "$work/out" || { echo "FAIL: calcStats not among the phases"; fails=$((fails + 1)); }
 # Ranked by heat: each phase alone, its P never above the one before; then

@@ -30,6 +30,10 @@
 #include "cpu/harness/params.h"
 #include "cpu/harness/results.h"
 
+/* Fewer samples than this in gprof's profile, and assess says its shares
+ * are too coarse to rank by (one sample is 1% of 100). */
+#define ASSESS_FEW_SAMPLES 100
+
 #ifndef GPROF_PATH
 #define GPROF_PATH "gprof"
 #endif
@@ -123,16 +127,19 @@ struct hotspot {
 };
 
 /* Read gprof's flat profile: "%time cumulative self [calls ms/call ms/call] name". */
-static int parse_flat(const char *path, struct hotspot *h, int max)
+static int parse_flat(const char *path, struct hotspot *h, int max, double *period)
 {
 	FILE *f = fopen(path, "r");
 	char line[1024];
 	int n = 0, in_table = 0;
 	if (!f)
 		return apod_fail("%s: %s", path, strerror(errno));
+	*period = 0;
 	while (fgets(line, sizeof line, f) && n < max) {
 		double pct, cum, self;
 		char *name;
+		if (sscanf(line, " Each sample counts as %lf", period) == 1)
+			continue;
 		if (strstr(line, "time   seconds")) {
 			in_table = 1;
 			continue;
@@ -204,7 +211,7 @@ int apod_assess_main(int argc, char **argv)
 	const struct apod_workload *w;
 	struct hotspot hot[64];
 	json_object *rep = NULL, *ph, *x, *res = NULL, *harr, *barr;
-	double sec[APOD_MAX_PHASES], total = 0;
+	double sec[APOD_MAX_PHASES], total = 0, period = 0, profiled = 0, samples = 0;
 
 	/* The deck is checked here, so a bad one is reported once and as a usage error. */
 	if (apod_cmd_open(&a, &apod_cmd_assess_entry, argc, argv, assess_opt, &out,
@@ -254,8 +261,17 @@ int apod_assess_main(int argc, char **argv)
 		if (run_to(gp_flat, NULL, flat) || run_to(gp_graph, NULL, graph))
 			goto done;
 	}
-	if ((nh = parse_flat(flat, hot, 64)) < 0)
+	if ((nh = parse_flat(flat, hot, 64, &period)) < 0)
 		goto done;
+	/* gprof's shares are counts of samples (every 10 ms of the serial
+	 * run's own code): on a small deck a few samples decide the ranking. */
+	for (int i = 0; i < nh; i++)
+		profiled += hot[i].self;
+	samples = period > 0 ? profiled / period : 0;
+	if (samples < ASSESS_FEW_SAMPLES)
+		fprintf(stderr, "%s: assess: warning: gprof's profile holds %.0f sample%s (%.2f s): "
+		        "its shares are that coarse; a larger problem or more --steps gives it more\n",
+		        apod_prog->name, samples, samples == 1 ? "" : "s", profiled);
 
 	rep = json_object_from_file(phases);
 	if (!rep || !json_object_object_get_ex(rep, "phase_seconds", &ph)) {
@@ -333,6 +349,7 @@ int apod_assess_main(int argc, char **argv)
 	json_object_object_add(res, "workload", json_object_new_string(w->name));
 	json_object_object_add(res, "params", apod_params_json(w, a.params));
 	json_object_object_add(res, "hotspots", harr);
+	json_object_object_add(res, "profile_samples", json_object_new_double(samples));
 	json_object_get(ph);
 	json_object_object_add(res, "phase_seconds", ph);
 	json_object_object_add(res, "total_seconds", json_object_new_double(total));
