@@ -45,6 +45,15 @@ else
 	echo "installcheck: no nvcc on PATH: the 'apod new --gpu' skeleton was not built"
 fi
 
+echo "installcheck: the installed README's and docs' links to one another"
+broken=$(cd "$APOD_DOC_DIR/.." && for f in README.md doc/*.md doc/labs/*.md; do
+	d=$(dirname "$f")
+	# Links into the records (doc/results/, profiles/) are the source tree's.
+	grep -o '](\([^)#]*\)' "$f" | sed 's/^](//' | grep -v '^http\|^$\|results/\|profiles' |
+		while read -r l; do [ -e "$d/$l" ] || echo "$f: $l"; done
+done)
+[ -z "$broken" ] || { echo "FAIL: broken links in the installed documentation:"; echo "$broken"; exit 1; }
+
 echo "installcheck: the code examples of porting.md and extending.md, compiled out of the tree"
 sh "$(dirname "$0")/doc-examples.sh" "$APOD_DOC_DIR"
 
