@@ -74,6 +74,9 @@ AS_IF([test -n "$NVCC"], [
   ], [
     CUDA_ARCHS=`echo "$with_cuda_arch" | tr ',;' '  ' | sed 's/sm_//g; s/compute_//g'`
   ])
+  dnl One space between architectures and none at the ends ("75," gave
+  dnl "75 "): configure's summary prints the list as it is.
+  CUDA_ARCHS=`echo $CUDA_ARCHS`
   newest=""
   for a in $CUDA_ARCHS; do
     AS_CASE([" $supported "], [*" $a "*], [], [AC_MSG_ERROR([architecture $a is not supported by $NVCC (it supports: $supported)])])
