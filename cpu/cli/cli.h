@@ -40,6 +40,7 @@ enum {
 	OPT_NO_SNAPSHOTS,           /* run: the table's own runs, in a process each */
 	OPT_ABBREV,                 /* apod_getopt: an option given by a prefix of its name */
 	OPT_REVERSE,                /* table: the stages run in reverse order, serial last */
+	OPT_RUNS, OPT_BUDGET, OPT_STAGES,   /* table, bench, report: how the stages run */
 	OPT_PARAM = 2000            /* + the key's index in the workload's table */
 };
 
@@ -129,6 +130,10 @@ int apod_cli_trace_begin(void);
 struct apod_sol_machine;
 extern const char *apod_cli_ceilings_file;
 int apod_cli_machine(struct apod_sol_machine *m, char *why, size_t len);
+struct apod_ceilings;
+/* The same, and the ceilings themselves into c (when it returns 0). */
+int apod_cli_machine_ceilings(struct apod_sol_machine *m, struct apod_ceilings *c, char *why,
+                              size_t len);
 unsigned apod_run_flags(void);
 /* Add APOD_SIM_ flags to every later run of the command (run's --no-snapshots). */
 void apod_run_flags_add(unsigned flags);
@@ -138,21 +143,37 @@ void apod_run_flags_add(unsigned flags);
 int apod_run_stage(const struct apod_workload *w, const struct apod_stage *e, const void *params,
                    const void *problem, const char *out, struct apod_run *r);
 
-/* The APOD table: every stage on the problem, verified against serial,
- * each against its bound and its speed of light (cmd_table.c).  Rows go to
- * *json_rows if not NULL.  0 if every stage that ran passed; -1 if one did
- * not; -2 before anything ran, where the ceilings file the user named
- * cannot be read (a usage failure recorded, for the caller to report). */
+/* How the table runs its stages: the options table, bench and report share. */
+struct apod_ladder_opts {
+	int reverse;        /* --reverse: serial last (their order must not change their times:
+	                       each runs in a process of its own) */
+	int ranks;          /* --ranks=N: under each row of a stage that runs across ranks, its
+	                       weak scaling at N ranks under mpirun (table_ranks.h); 0: none */
+	const struct apod_mpirun *mpirun;
+	int runs;           /* --runs=N: the most runs of each stage (0: the default) */
+	double budget;      /* --budget=SECONDS: the most the runs after the first may add
+	                       (< 0: the default) */
+	const char *stages; /* --stages=LIST: the stages to run (serial always); NULL: all */
+};
+/* Defaults: every stage, APOD_SPREAD_RUNS runs, the default budget. */
+void apod_ladder_opts_init(struct apod_ladder_opts *o);
+/* --runs, --budget and --stages into o: 0, -1 after a usage failure, 1 when
+ * c is none of them. */
+int apod_ladder_opt(struct apod_ladder_opts *o, int c, const char *arg);
+#define APOD_OPT_LADDER \
+	{ "runs", required_argument, NULL, OPT_RUNS }, \
+	{ "budget", required_argument, NULL, OPT_BUDGET }, \
+	{ "stages", required_argument, NULL, OPT_STAGES }
+
+/* The APOD table: every stage on the problem (those of o->stages), verified
+ * against serial, each against its bound and its speed of light
+ * (cmd_table.c).  Rows go to *json_rows if not NULL.  0 if every stage that
+ * ran passed; -1 if one did not; -2 before anything ran, where the ceilings
+ * file the user named cannot be read or --stages names no stage (a usage
+ * failure recorded, for the caller to report). */
 int apod_ladder(const struct apod_workload *w, const void *params, const void *problem,
-                const char *out, json_object **json_rows, double *serial_total);
-/* table --reverse: apod_ladder runs the stages serial last (their order
- * must not change their times: each runs in a process of its own). */
-extern int apod_cli_table_reverse;
-/* table --ranks=N: apod_ladder adds, under each row of a stage that runs
- * across ranks, its weak scaling at N ranks under this launcher
- * (table_ranks.h); 0 and NULL elsewhere. */
-extern int apod_cli_table_ranks;
-extern const struct apod_mpirun *apod_cli_table_mpirun;
+                const char *out, const struct apod_ladder_opts *o, json_object **json_rows,
+                double *serial_total);
 
 void apod_print_phases(FILE *f, const struct apod_run *r);
 

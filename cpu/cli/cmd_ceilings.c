@@ -5,7 +5,9 @@
  * machine's file.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cpu/harness/ceilings.h"
 #include "commands.h"
@@ -45,6 +47,7 @@ int apod_ceilings_get(struct apod_ceilings *c, const char *file, int how)
 {
 	char path[4096], unsettled[1024], why[512];
 	double t0;
+	double load[1];
 	int rc, contradict = 0;
 	memset(c, 0, sizeof *c);
 	if (file)
@@ -64,6 +67,11 @@ int apod_ceilings_get(struct apod_ceilings *c, const char *file, int how)
 	}
 	announce(path);
 	memset(c, 0, sizeof *c);
+	/* Before measuring: the measuring itself loads every core. */
+	c->cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (getloadavg(load, 1) != 1)
+		load[0] = -1;
+	c->load = load[0];
 	t0 = apod_now();
 	/* Figures that contradict each other are measured once more, then
 	 * refused: cached, they would bound every later table. */
@@ -85,6 +93,12 @@ int apod_ceilings_get(struct apod_ceilings *c, const char *file, int how)
 		return apod_fail("this machine's ceilings contradict each other twice (%s), so they "
 		                 "are not kept: measure them on an idle machine with `%s ceilings "
 		                 "--refresh`", why, apod_prog->name);
+	/* Every later table would be bounded by a busy moment's figures. */
+	if (c->load > c->cores && c->cores > 0)
+		return apod_fail("this host was busy (load average %.2f on %d cores) when its "
+		                 "ceilings were measured, so they are not kept: measure them on an "
+		                 "idle machine with `%s ceilings --refresh`", c->load, c->cores,
+		                 apod_prog->name);
 	fprintf(stderr, "%s: ceilings measured in %.1f s\n", apod_prog->name, c->seconds);
 	return apod_ceilings_save(c, path);
 }
@@ -94,9 +108,12 @@ static void print_ceilings(const struct apod_ceilings *c)
 	printf("ceilings of %s (%s)", c->host, c->cpu);
 	if (c->device[0])
 		printf(" with %s", c->device);
-	printf(",\nmeasured %s in %.1f s; host kernels: %s\nfile: %s\n\n", c->measured_at,
-	       c->seconds, c->build,
-	       c->file[0] ? c->file : "none: not kept, the host's figures contradict each other");
+	printf(",\nmeasured %s in %.1f s", c->measured_at, c->seconds);
+	if (c->load >= 0 && c->cores > 0)
+		printf(" at load average %.2f on %d cores", c->load, c->cores);
+	printf("; host kernels: %s\nfile: %s\n\n", c->build,
+	       c->file[0] ? c->file : "none: not kept (the host was busy, or its figures "
+	       "contradict each other)");
 	printf("%-16s %8s %10s %11s %12s %12s %13s %9s %9s\n", "resource", "threads", "copy GB/s",
 	       "triad GB/s", "FP32 GFLOP/s", "FP64 GFLOP/s", "special Gop/s", "launch us",
 	       "back2back");

@@ -17,11 +17,15 @@ enum { OPT_FROM = 3000, OPT_SCALE, OPT_ASSESS };
 
 struct report_opts {
 	const char *out, *json, *from, *scale, *assess;
+	struct apod_ladder_opts ladder;
 };
 
 static int report_opt(int c, const char *arg, void *ctx)
 {
 	struct report_opts *r = ctx;
+	int rc = apod_ladder_opt(&r->ladder, c, arg);
+	if (rc <= 0)
+		return rc;
 	switch (c) {
 	case OPT_OUT: r->out = arg; break;
 	case OPT_JSON: r->json = arg; break;
@@ -39,7 +43,7 @@ const struct option apod_report_options[] = {
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "scaling", required_argument, NULL, OPT_SCALE },
 	{ "assess", required_argument, NULL, OPT_ASSESS },
-	APOD_OPT_CEILINGS, APOD_OPT_HELP, APOD_OPT_END,
+	APOD_OPT_CEILINGS, APOD_OPT_LADDER, APOD_OPT_HELP, APOD_OPT_END,
 };
 
 /* A JSON file the user named: their mistake, said plainly, where it is not one. */
@@ -84,6 +88,7 @@ int apod_report_main(int argc, char **argv)
 	int failed = 0;
 	char *page_cmd;
 
+	apod_ladder_opts_init(&r.ladder);
 	if (apod_cmd_open(&o, &apod_cmd_report_entry, argc, argv, report_opt, &r, APOD_OPEN_PARAMS))
 		return o.status;
 	if (!r.out) {
@@ -105,7 +110,7 @@ int apod_report_main(int argc, char **argv)
 	} else if (!(o.problem = o.w->problem_create(o.params))) {
 		failed = 1;
 	} else {
-		int rc = apod_ladder(o.w, o.params, o.problem, NULL, &rows, NULL);
+		int rc = apod_ladder(o.w, o.params, o.problem, NULL, &r.ladder, &rows, NULL);
 		if (rc == -2 || !rows) {
 			failed = 1;
 		} else {

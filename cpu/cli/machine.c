@@ -17,18 +17,24 @@ const char *apod_cli_ceilings_file;
 int apod_cli_machine(struct apod_sol_machine *m, char *why, size_t len)
 {
 	struct apod_ceilings c;
+	return apod_cli_machine_ceilings(m, &c, why, len);
+}
+
+int apod_cli_machine_ceilings(struct apod_sol_machine *m, struct apod_ceilings *c, char *why,
+                              size_t len)
+{
 	const char *file = apod_cli_ceilings_file;
 	int rc;
 	if (!file || !*file)
 		file = getenv("APOD_CEILINGS");
 	if (file && !*file)
 		file = NULL;
-	rc = apod_ceilings_get(&c, file, APOD_CEILINGS_MEASURE);
+	rc = apod_ceilings_get(c, file, APOD_CEILINGS_MEASURE);
 	if (rc != 0) {
 		snprintf(why, len, "%s", rc < 0 ? apod_failure() : "this machine's ceilings are not measured");
 		/* A file the user named that cannot be read is their mistake to hear of. */
 		return file && rc < 0 ? -2 : -1;
 	}
-	apod_sol_machine_from(&c, m);
+	apod_sol_machine_from(c, m);
 	return 0;
 }

@@ -119,6 +119,10 @@ json_object *apod_ceilings_json(const struct apod_ceilings *c)
 	json_object_object_add(o, "build", json_object_new_string(c->build));
 	json_object_object_add(o, "measured_at", json_object_new_string(c->measured_at));
 	json_object_object_add(o, "seconds", json_object_new_double(c->seconds));
+	if (c->load >= 0 && c->cores > 0) {
+		json_object_object_add(o, "load_average", json_object_new_double(c->load));
+		json_object_object_add(o, "cores", json_object_new_int(c->cores));
+	}
 	for (int k = 0; k < APOD_CEIL_COUNT; k++) {
 		const struct apod_ceiling *r = &c->r[k];
 		json_object *x = json_object_new_object();
@@ -250,6 +254,13 @@ int apod_ceilings_from_json(struct apod_ceilings *c, json_object *o, const char 
 	    get_string(o, "measured_at", c->measured_at, sizeof c->measured_at, what) ||
 	    get_number(o, "seconds", &c->seconds, 0, what, ""))
 		return -1;
+	/* Files written before the load was recorded have none. */
+	c->load = -1;
+	if (json_object_object_get_ex(o, "load_average", &v) &&
+	    get_number(o, "load_average", &c->load, 0, what, ""))
+		return -1;
+	if (json_object_object_get_ex(o, "cores", &v))
+		c->cores = json_object_get_int(v);
 	if (!json_object_object_get_ex(o, "resources", &res) || !json_object_is_type(res, json_type_object))
 		return apod_usage_fail("%s: not a ceilings file: \"resources\" is missing or not an object",
 		                       what);

@@ -60,6 +60,11 @@ struct apod_ceilings {
 	double seconds;          /* how long measuring took */
 	char file[4096];         /* the file these were read from or saved to */
 	struct apod_ceiling r[APOD_CEIL_COUNT];
+	/* The host's 1-minute load average just before measuring, and its
+	 * cores then: a cache is never kept from a host busier than its cores.
+	 * -1 and 0 in a file that does not record them. */
+	double load;
+	int cores;
 };
 
 enum {
