@@ -55,7 +55,7 @@ static void choose_bound(struct row *w)
 	                 w->b.speedup > w->bound * (1 + APOD_BOUND_NOISE);
 }
 
-/* The noise of each phase (bounds.h): every run of the reference, its
+/* The noise of each phase (bounds.h): the reference's median, its
  * setup and fetchResults timed again where that is cheap, and writeReport
  * as every stage that leaves it to the harness ran it (the same code,
  * whatever the stage). */
@@ -65,10 +65,10 @@ static void sample_noise(struct ladder *l)
 	int fetch = apod_phase_fetch(wl), report = apod_phase_report(wl);
 	const struct row *ref = &l->rows[0];
 	double cost = ref->phase[0] + ref->phase[fetch];
-	apod_noise_init(&l->noise, ref->nphases, ref->t.phase[0]);
-	for (int j = 1; j < ref->t.n; j++)
-		for (int k = 0; k < ref->nphases; k++)
-			apod_noise_add(&l->noise, k, ref->t.phase[j][k]);
+	/* The median of its runs as one timing: their spread is the interval's
+	 * to judge (judge_sure), and counted here too it would forgive a liar
+	 * everything on a loaded host. */
+	apod_noise_init(&l->noise, ref->nphases, ref->phase);
 	/* A reference of several processes would have to agree on the count. */
 	for (int k = 1; k <= NOISE_RETIMES && !ref->e->ops->reporter &&
 	                k * cost <= NOISE_BUDGET * ref->total; k++) {
