@@ -8,12 +8,21 @@
  */
 #include "commands.h"
 
+/* What --runs, --budget and --stages do, for the table, bench and report. */
+#define APOD_LADDER_ABOUT \
+	"--runs=N: each stage runs up to N times (default 5, at least 3 where the budget\n" \
+	"allows), in rounds, until the interval of its median time is within 2%; the\n" \
+	"table gives the median, the spread and the runs, and calls a model broken only\n" \
+	"when the whole interval lies beyond the bound.  --budget=SECONDS: the most the\n" \
+	"runs after the first may add (default: half the first round, at least 5 s).\n" \
+	"--stages=LIST: only these stages (comma-separated; serial always runs).\n"
+
 const struct apod_cmd apod_cmd_table_entry = {
 	.name = NULL,
 	.help = "run the deck through every available stage and print the APOD table (time, "
 	        "speedups, Amdahl bound, verification against serial); also 'table'",
 	.synopsis = "[deck options] [--out=DIR] [--json=FILE] [--ceilings=FILE] [--trace] [--reverse] "
-	            "[--ranks=N]",
+	            "[--ranks=N] [--runs=N] [--budget=SECONDS] [--stages=LIST]",
 	.about = "Run every available stage and print the APOD table.  --out=DIR: the results\n"
 	         "of each stage in DIR/STAGE; --json=FILE: the table's rows.  --ceilings=FILE:\n"
 	         "hold the speed of light to that file's ceilings (`apod ceilings --json`, of\n"
@@ -22,7 +31,8 @@ const struct apod_cmd apod_cmd_table_entry = {
 	         "slows CUDA calls).  --reverse runs the stages serial last: each runs in a\n"
 	         "process of its own, so the times must not depend on the order.  --ranks=N:\n"
 	         "under each stage that runs across ranks (mpi, mgpu), its weak scaling at N\n"
-	         "ranks (the problem grown N times, under APOD_MPIRUN) beside Gustafson's bound.\n",
+	         "ranks (the problem grown N times, under APOD_MPIRUN) beside Gustafson's bound.\n"
+	         APOD_LADDER_ABOUT,
 	.options = apod_table_options,
 	.deck = 1,
 	.main = apod_table_main,
@@ -105,13 +115,14 @@ const struct apod_cmd apod_cmd_info_entry = {
 const struct apod_cmd apod_cmd_bench_entry = {
 	.name = "bench",
 	.help = "measure every stage (and, where there are some, the GPU kernels); write JSON",
-	.synopsis = "[deck options] [--reps=N] [--kernels] [--json=FILE] [--ceilings=FILE] [--trace]",
+	.synopsis = "[deck options] [--reps=N] [--kernels] [--json=FILE] [--ceilings=FILE] [--trace] "
+	            "[--runs=N] [--budget=SECONDS] [--stages=LIST]",
 	.about = "Measure every stage (whole runs, with snapshots) and the GPU kernels;\n"
 	         "--kernels measures the kernels only, and fails where there are none to measure\n"
 	         "(no GPU, or none for the workload).  --ceilings=FILE: the speed of light\n"
 	         "against that file's ceilings (also APOD_CEILINGS).  --trace adds each stage's\n"
 	         "device busy time per step (CUPTI; it slows every CUDA call, so whole runs are\n"
-	         "slower).\n",
+	         "slower).\n" APOD_LADDER_ABOUT,
 	.options = apod_bench_options,
 	.deck = 1,
 	.main = apod_bench_main,
@@ -172,7 +183,7 @@ const struct apod_cmd apod_cmd_report_entry = {
 	.help = "the APOD table as one HTML page: the ladder, a roofline of every phase, the "
 	        "scaling curves, the hotspots",
 	.synopsis = "[deck options] --out=FILE [--from=TABLE] [--scaling=SCALE] [--assess=DIR] "
-	            "[--json=FILE] [--ceilings=FILE]",
+	            "[--json=FILE] [--ceilings=FILE] [--runs=N] [--budget=SECONDS] [--stages=LIST]",
 	.about = "Run every available stage (as apod with no command) and write one HTML page,\n"
 	         "its pictures inline SVG drawn by gnuplot (needed: apt-get install gnuplot-nox):\n"
 	         "the table, the ladder (each speedup beside its Amdahl and speed-of-light bounds),\n"
@@ -183,7 +194,8 @@ const struct apod_cmd apod_cmd_report_entry = {
 	         "  --scaling=SCALE the scaling curves, from `apod scale --json=SCALE` and its files\n"
 	         "  --assess=DIR   the gprof hotspots of `apod assess --out=DIR`\n"
 	         "  --json=FILE    also the table's JSON, as apod --json writes it\n"
-	         "  --ceilings=FILE  the speed of light against that file's ceilings\n",
+	         "  --ceilings=FILE  the speed of light against that file's ceilings\n"
+	         "  --runs, --budget, --stages  as for the table\n",
 	.options = apod_report_options,
 	.deck = 1,
 	.main = apod_report_main,
