@@ -22,6 +22,31 @@ if command -v python3 >/dev/null; then
 	python3 -c 'import json,sys; t=json.load(open(sys.argv[1])); assert len(t["stages"]) == 9, t; assert t["stages"][1]["verify_against_serial"]["pass"]' "$work/table.json" ||
 		{ echo "FAIL: table.json"; fails=$((fails + 1)); }
 fi
+# --stages: serial and the stages named; a name the workload lacks is refused,
+# with its stages, by the table, bench and report alike.  --runs=N: each
+# stage at most N times, and each row says how many, with its interval.
+expect 0 "not run: not in --stages" "$APOD" --deck="$deck" --stages=omp --runs=2 --json="$work/two.json"
+grep -q '^gpu1 .*not in --stages' "$work/out" && grep -q '^mpi .*not in --stages' "$work/out" ||
+	{ echo "FAIL: --stages=omp ran more than serial and omp"; cat "$work/out"; fails=$((fails + 1)); }
+for cmd in table bench "report --out=$work/r.html"; do
+	# shellcheck disable=SC2086 # $cmd is the command and its option
+	expect 2 "its stages: serial, omp, gpu1" "$APOD" $cmd --deck="$deck" --stages=omp,nosuch
+done
+expect 2 "--runs" "$APOD" --deck="$deck" --runs=0
+expect 2 "--budget=x" "$APOD" --deck="$deck" --budget=x
+if command -v python3 >/dev/null; then
+	python3 - "$work/two.json" <<'PY' || { echo "FAIL: --runs=2 in the JSON"; fails=$((fails + 1)); }
+import json, sys
+t = json.load(open(sys.argv[1]))["stages"]
+ran = [r for r in t if r["ran"]]
+assert [r["stage"] for r in ran] == ["serial", "omp"], ran
+for r in ran:
+    lo, hi = r["total_seconds_interval"]
+    assert 1 <= r["runs"] <= 2 and lo <= r["total_seconds"] <= hi, r
+    for p, (lo, hi) in r["phase_seconds_interval"].items():
+        assert lo <= r["phase_seconds"][p] <= hi, (r["stage"], p)
+PY
+fi
 # The table runs each stage in a process of its own as `run --no-snapshots`
 # (cpu/cli/fresh.c; tests/check_fresh.c shows no stage inherits another's
 # process): the results, and no snapshots.

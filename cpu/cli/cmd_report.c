@@ -111,7 +111,11 @@ int apod_report_main(int argc, char **argv)
 		failed = 1;
 	} else {
 		int rc = apod_ladder(o.w, o.params, o.problem, NULL, &r.ladder, &rows, NULL);
-		if (rc == -2 || !rows) {
+		if (rc == -2) {   /* nothing ran: the user's ceilings file, or --stages */
+			apod_cmd_close(&o);
+			return apod_report_failure();
+		}
+		if (!rows) {
 			failed = 1;
 		} else {
 			/* A stage that failed its gate is reported, and the page made. */
