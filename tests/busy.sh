@@ -66,7 +66,10 @@ for r in json.load(open(sys.argv[1]))["stages"]:
     if not r["ran"]:
         continue
     lo, hi = r["total_seconds_interval"]
-    assert r["runs"] >= 3 and lo <= r["total_seconds"] <= hi, r["stage"]
+    # Serial, the cheapest and first of each round, always fits the budget
+    # three times; a stage that the load slowed may not.
+    assert r["runs"] >= (3 if r["stage"] == "serial" else 1), (r["stage"], r["runs"])
+    assert lo <= r["total_seconds"] <= hi, r["stage"]
     assert r["verdict"] in ("holds", "too_noisy"), (r["stage"], r["verdict"])
     assert len(r["cells"]) == 13 and r["cells"][0] == r["stage"], r["cells"]
 PY

@@ -230,7 +230,7 @@ START_TEST(the_line_names_the_worst_output)
 	ck_assert_int_gt(v.out[1].max_ulp, 1000000);
 	ck_assert_int_eq(apod_verdict_worst(&v), 1);
 	apod_verdict_line(&v, line, sizeof line);
-	ck_assert_str_eq(line, "PASS (worst: momenta, max 3e-07, 0.3 of tol)");
+	ck_assert_str_eq(line, "PASS (worst: momenta, max 3e-07, at 0.3x its tolerance)");
 	/* verify keeps every output's line, and says why the ulps are no alarm. */
 	print_verdict(&v, &got, out, sizeof out);
 	ck_assert_ptr_nonnull(strstr(out, "positions   ok  "));
@@ -250,7 +250,7 @@ START_TEST(the_line_names_the_worst_output)
 	mg[7] = mw[7] + 3e-7;
 	ck_assert_int_eq(apod_verify(NULL, &want, &got, &v), 0);
 	apod_verdict_line(&v, line, sizeof line);
-	ck_assert_str_eq(line, "FAIL (positions; worst: positions, 2x tol)");
+	ck_assert_str_eq(line, "FAIL (positions; worst: positions, 2x its tolerance)");
 	apod_run_free(&want);
 	apod_run_free(&got);
 }

@@ -43,6 +43,35 @@ worst=$(sed -n 's/^omp .*PASS (worst: \([a-z0-9_]*\),.*/\1/p' "$work/o")
 [ -n "$worst" ] || fail "the printed table names no worst output for omp: $(grep '^omp' "$work/o")"
 grep -q "PASS (worst: $worst, " "$page" || fail "the page does not name omp's worst output ($worst)"
 
+# The page's table is the terminal's: the same header, and each row that ran
+# the same cells, word for word, as the printed line (both made by
+# cpu/cli/table_print.c); the lines under the table are there too.
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$page" "$work/o" <<'PY' || fail "the page's table is not the terminal's"
+import html, re, sys
+page = open(sys.argv[1]).read()
+printed = [l for l in open(sys.argv[2])]
+words = lambda s: " ".join(s.split())
+table = page[page.index("<h2>The APOD table</h2>"):]
+table = table[:table.index("</table>")]
+heads = [html.unescape(h) for h in re.findall(r"<th>(.*?)</th>", table)]
+assert words(" ".join(heads)) == words(next(l for l in printed if l.startswith("stage "))), heads
+rows = 0
+for tr in re.findall(r"<tr>((?:<td[^>]*>.*?</td>)+)</tr>", table):
+    cells = [html.unescape(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", tr)]
+    if len(cells) != len(heads):
+        continue
+    line = next(l for l in printed if l.split()[:1] == [cells[0]])
+    assert words(" ".join(cells)) == words(line), (cells, line)
+    rows += 1
+assert rows >= 2, rows
+for l in printed:
+    if l.startswith(("MODEL BROKEN", "too noisy", "BUSY HOST", "ceilings: ")):
+        assert html.escape(l.rstrip("\n"), quote=False) in page, l
+print("rows alike:", rows)
+PY
+fi
+
 # The page's command, as the page shows it (HTML entities undone).
 page_cmd() {
 	sed -n 's|.*<dt>this page</dt><dd><code>\([^<]*\)</code>.*|\1|p' "$1" |

@@ -112,7 +112,7 @@ for r in t[1:]:
     assert tol[w["output"]] == max(x for x in tol.values() if x is not None), v
     assert 0 < w["of_tolerance"] <= 1 and w["pass"], v
     assert "worst: %s, " % w["output"] in lines[r["stage"]], (r["stage"], lines[r["stage"]])
-    assert "%.2g of tol)" % w["of_tolerance"] in lines[r["stage"]], (w, lines[r["stage"]])
+    assert ", at %.2gx its tolerance)" % w["of_tolerance"] in lines[r["stage"]], (w, lines[r["stage"]])
     checked += 1
 print("worst outputs checked:", checked)
 PY

@@ -311,6 +311,7 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 {
 	struct apod_ladder_opts defaults;
 	struct ladder l = { .wl = wl, .params = params, .problem = problem, .out = out, .o = o };
+	char *notes;
 	int rc;
 	if (!o) {
 		apod_ladder_opts_init(&defaults);
@@ -344,12 +345,13 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 	l.load_end = load_now();
 	if (l.rows[0].ran)
 		apod_table_judge(&l);
-	apod_table_print(&l);
+	notes = apod_table_print(&l);
 	if (!l.rows[0].ran)
 		fprintf(stderr, "%s: the serial reference failed: %s\n", apod_prog->name,
 		        l.rows[0].why);
 	if (json_rows && l.rows[0].ran)
-		*json_rows = apod_table_rows_json(&l);
+		*json_rows = apod_table_rows_json(&l, notes);
+	free(notes);
 	if (serial_total)
 		*serial_total = l.rows[0].total;
 	rc = l.failed || !l.rows[0].ran ? -1 : 0;

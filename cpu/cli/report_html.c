@@ -9,6 +9,7 @@
 
 #include "cpu/harness/outfile.h"
 #include "report.h"
+#include "table_print.h"
 
 static json_object *get(json_object *o, const char *key)
 {
@@ -40,37 +41,6 @@ static const char *text(json_object *o, const char *key)
 	return v ? json_object_get_string(v) : "";
 }
 
-static void cell_x(FILE *f, double v)
-{
-	if (v > 0 && isfinite(v))
-		fprintf(f, "<td>%.4gx</td>", v);
-	else
-		fputs("<td>-</td>", f);
-}
-
-/* The gate's verdict and, as the printed table gives it, the output that
- * came closest to its tolerance (the table's JSON "worst"). */
-static void verdict(FILE *f, int reference, json_object *v)
-{
-	json_object *worst = get(v, "worst");
-	int pass = json_object_get_boolean(get(v, "pass"));
-	if (reference) {
-		fputs("<td>reference</td></tr>\n", f);
-		return;
-	}
-	fprintf(f, "<td class=\"%s\">%s", pass ? "pass" : "fail", pass ? "PASS" : "FAIL");
-	if (worst) {
-		fputs(" (worst: ", f);
-		esc(f, text(worst, "output"));
-		if (get(worst, "of_tolerance"))
-			fprintf(f, ", %.2g of tol", num(worst, "of_tolerance", NAN));
-		fputs(")", f);
-	} else {
-		fputs(" (bitwise)", f);
-	}
-	fputs("</td></tr>\n", f);
-}
-
 /* Under a stage that runs across ranks, in a table of `--ranks=N`: its
  * weak point beside Gustafson's bound, as the printed table's line. */
 static void weak(FILE *f, json_object *r)
@@ -78,7 +48,7 @@ static void weak(FILE *f, json_object *r)
 	int holds = json_object_get_boolean(get(r, "gustafson_holds"));
 	if (!get(r, "ranks"))
 		return;
-	fprintf(f, "<tr><td></td><td colspan=\"9\" class=\"why\">weak, %d ranks: ",
+	fprintf(f, "<tr><td></td><td colspan=\"12\" class=\"why\">weak, %d ranks: ",
 	        json_object_get_int(get(r, "ranks")));
 	if (!get(r, "weak_efficiency")) {
 		fputs(json_object_get_boolean(get(r, "weak_refused")) ? "not run here: " : "failed: ", f);
@@ -95,40 +65,53 @@ static void weak(FILE *f, json_object *r)
 	        num(r, "gustafson_p", NAN), holds ? "" : " <span class=\"fail\">MODEL BROKEN</span>");
 }
 
+/* The table as the terminal printed it: its columns, each row's cells
+ * (the JSON's "cells", made by the code that printed them), the lines under
+ * it and what the columns mean. */
 static void table(FILE *f, json_object *stages)
 {
-	fputs("<table><tr><th>stage</th><th>time (s)</th><th>vs serial</th><th>vs omp</th>"
-	      "<th>P</th><th>bound</th><th>bound kind</th><th>Amdahl limit</th><th>% SoL</th>"
-	      "<th>verification</th></tr>\n", f);
+	json_object *notes = get(json_object_array_get_idx(stages, 0), "notes");
+	fputs("<table><tr>", f);
+	for (int k = 0; k < APOD_TABLE_NCOLS; k++) {
+		fputs("<th>", f);
+		esc(f, apod_table_columns[k]);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
 	for (size_t i = 0; i < json_object_array_length(stages); i++) {
-		json_object *r = json_object_array_get_idx(stages, i), *v = get(r, "verify_against_serial");
-		json_object *sol = get(r, "speed_of_light");
-		fputs("<tr><td>", f);
-		esc(f, text(r, "stage"));
-		fputs("</td>", f);
-		if (!json_object_get_boolean(get(r, "ran"))) {
-			fputs("<td colspan=\"9\" class=\"why\">", f);
-			esc(f, text(r, "why"));
+		json_object *r = json_object_array_get_idx(stages, i), *cells = get(r, "cells");
+		if (!json_object_get_boolean(get(r, "ran")) || !cells ||
+		    json_object_array_length(cells) != APOD_TABLE_NCOLS) {
+			fputs("<tr><td>", f);
+			esc(f, text(r, "stage"));
+			fprintf(f, "</td><td colspan=\"%d\" class=\"why\">", APOD_TABLE_NCOLS - 1);
+			esc(f, json_object_get_boolean(get(r, "ran")) ?
+			       "a table of an older apod: its cells were not kept" : text(r, "why"));
 			fputs("</td></tr>\n", f);
 			continue;
 		}
-		fprintf(f, "<td>%.4f</td>", num(r, "total_seconds", NAN));
-		cell_x(f, num(r, "speedup_vs_serial", -1));
-		cell_x(f, num(r, "speedup_vs_omp", -1));
-		fprintf(f, "<td>%.5g</td>", num(r, "ported_fraction", NAN));
-		cell_x(f, num(r, "bound", -1));
-		fputs("<td>", f);
-		esc(f, text(r, "bound_kind"));
-		fputs("</td>", f);
-		cell_x(f, num(r, "amdahl_limit", -1));
-		if (get(sol, "reached"))
-			fprintf(f, "<td>%.1f%%</td>", 100 * num(sol, "reached", 0));
-		else
-			fputs("<td>-</td>", f);
-		verdict(f, i == 0, v);
+		fputs("<tr>", f);
+		for (int k = 0; k < APOD_TABLE_NCOLS; k++) {
+			const char *c = json_object_get_string(json_object_array_get_idx(cells, (size_t)k));
+			if (k == APOD_TABLE_NCOLS - 1 && i > 0)
+				fprintf(f, "<td class=\"%s\">", strncmp(c, "PASS", 4) ? "fail" : "pass");
+			else
+				fputs("<td>", f);
+			esc(f, c);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
 		weak(f, r);
 	}
 	fputs("</table>\n", f);
+	if (notes) {
+		fputs("<pre class=\"notes\">", f);
+		esc(f, json_object_get_string(notes));
+		fputs("</pre>\n", f);
+	}
+	fputs("<p class=\"legend\">", f);
+	esc(f, apod_table_legend);
+	fputs("</p>\n", f);
 }
 
 /* A roof's name in the table's JSON, in words. */
@@ -267,10 +250,7 @@ int report_write_html(const char *path, json_object *t, const struct report_svgs
 	}
 	fputs("</dl>\n<h2>The APOD table</h2>\n", f);
 	table(f, get(t, "stages"));
-	fputs("<p>P: the fraction of the serial run in the phases a stage declares it changes. "
-	      "bound: the least of Amdahl's law at the stage's N and its speed of light (SoL: the "
-	      "declared work over the measured ceilings). % SoL: the bound's time over the time "
-	      "taken.</p>\n<h2>The ladder</h2>\n", f);
+	fputs("<h2>The ladder</h2>\n", f);
 	if (svgs->ladder)
 		figure(f, svgs->ladder, "Each stage's speedup over serial beside Amdahl's bound at its "
 		       "N, Amdahl's limit and its speed of light.");

@@ -256,7 +256,7 @@ static json_object *row_json(const struct apod_workload *wl, const void *params,
 }
 
 
-json_object *apod_table_rows_json(const struct ladder *l)
+json_object *apod_table_rows_json(const struct ladder *l, const char *notes)
 {
 	json_object *a = json_object_new_array(), *ref;
 	for (int i = 0; i < l->nrows; i++) {
@@ -281,5 +281,7 @@ json_object *apod_table_rows_json(const struct ladder *l)
 	json_object_object_add(ref, "load_average", json_object_new_double(fmax(l->load_start,
 	                                                                         l->load_end)));
 	json_object_object_add(ref, "cores", json_object_new_int64(l->cores));
+	if (notes)
+		json_object_object_add(ref, "notes", json_object_new_string(notes));
 	return a;
 }

@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu/harness/fail.h"
@@ -131,72 +132,72 @@ static void print_legend(const struct ladder *l)
 }
 
 /* Where the speed of light came from, and the host's state. */
-static void print_machine(const struct ladder *l)
+static void print_machine(FILE *f, const struct ladder *l)
 {
 	const struct row *ref = &l->rows[0];
 	if (!l->m)
-		printf("No speed of light: %s\n", l->no_machine);
+		fprintf(f, "No speed of light: %s\n", l->no_machine);
 	for (int i = 0; i < l->nrows; i++)
 		if (l->rows[i].ran && !l->rows[i].sol.have && l->m) {
-			printf("No speed of light for %s: %s\n", l->rows[i].e->name, l->rows[i].sol.why);
+			fprintf(f, "No speed of light for %s: %s\n", l->rows[i].e->name, l->rows[i].sol.why);
 			break;
 		}
 	if (l->ceilings.have) {
-		printf("ceilings: measured %s", l->ceilings.measured_at);
+		fprintf(f, "ceilings: measured %s", l->ceilings.measured_at);
 		if (l->ceilings.load >= 0 && l->ceilings.cores > 0)
-			printf(" at load average %.2f on %d cores", l->ceilings.load, l->ceilings.cores);
+			fprintf(f, " at load average %.2f on %d cores", l->ceilings.load, l->ceilings.cores);
 		else
-			printf(" (the load then not recorded)");
-		printf(", %s\n", l->ceilings.file);
+			fprintf(f, " (the load then not recorded)");
+		fprintf(f, ", %s\n", l->ceilings.file);
 	}
 	if (!apod_table_busy(l))
 		return;
-	printf("BUSY HOST: ");
+	fprintf(f, "BUSY HOST: ");
 	if (l->cores > 0 && fmax(l->load_start, l->load_end) > (double)l->cores)
-		printf("load average %.2f on %ld cores", fmax(l->load_start, l->load_end), l->cores);
+		fprintf(f, "load average %.2f on %ld cores", fmax(l->load_start, l->load_end), l->cores);
 	if (ref->ran && ref->total_s.n >= APOD_SPREAD_MIN_RUNS &&
 	    apod_spread_rel(&ref->total_s) > APOD_SPREAD_BUSY)
-		printf("%sserial's %d runs spread %.0f%% (%.4f-%.4f s)",
+		fprintf(f, "%sserial's %d runs spread %.0f%% (%.4f-%.4f s)",
 		       l->cores > 0 && fmax(l->load_start, l->load_end) > (double)l->cores ? "; " : "",
 		       ref->total_s.n, 100 * apod_spread_rel(&ref->total_s), ref->total_s.lo,
 		       ref->total_s.hi);
-	printf(".\n  The times above are slower and less steady than this machine can do, and\n"
+	fprintf(f, ".\n  The times above are slower and less steady than this machine can do, and\n"
 	       "  a verdict needs its whole interval beyond the bound.  Run again when the\n"
 	       "  machine is idle (stop builds and other jobs, or take a node of your own), or\n"
 	       "  give more runs (--runs=N --budget=SECONDS); --stages=LIST times fewer stages.\n");
 }
 
 /* One phase of a row against serial's, with both intervals. */
-static void print_phase(const struct ladder *l, const struct row *w, int k)
+static void print_phase(FILE *f, const struct ladder *l, const struct row *w, int k)
 {
 	const struct row *ref = &l->rows[0];
-	printf("  %s's %s took %.4f s (%.4f-%.4f, %d runs) against serial's %.4f s "
+	fprintf(f, "  %s's %s took %.4f s (%.4f-%.4f, %d runs) against serial's %.4f s "
 	       "(%.4f-%.4f, %d runs): %.1f%% less\n", w->e->name, apod_phase_name(l->wl, k),
 	       w->phase[k], w->phase_s[k].lo, w->phase_s[k].hi, w->phase_s[k].n, ref->phase[k],
 	       ref->phase_s[k].lo, ref->phase_s[k].hi, ref->phase_s[k].n,
 	       100 * (1 - w->phase[k] / ref->phase[k]));
 }
 
-static void print_faster_than_light(const struct ladder *l, const struct row *w,
+static void print_faster_than_light(FILE *f, const struct ladder *l, const struct row *w,
                                     unsigned long long faster)
 {
 	char list[256];
 	apod_table_phase_list(l->wl, faster & ~APOD_SOL_LOOP, w->nphases, list, sizeof list);
-	printf("MODEL BROKEN for %s: faster than its speed of light in %s%s: the work "
+	fprintf(f, "MODEL BROKEN for %s: faster than its speed of light in %s%s: the work "
 	       "%s declares there, or this machine's ceilings, are wrong\n", w->e->name,
 	       list, faster & APOD_SOL_LOOP ? (*list ? " and in its step and "
 	       "probes together" : "its step and probes together") : "", l->wl->name);
 	for (int k = 0; k < w->nphases; k++)
 		if (faster & (1ull << k))
-			printf("  %s's %s took %.4g s at its slowest; its speed of light is %.4g s\n",
+			fprintf(f, "  %s's %s took %.4g s at its slowest; its speed of light is %.4g s\n",
 			       w->e->name, apod_phase_name(l->wl, k), w->phase_s[k].hi, w->sol.phase[k]);
 }
 
-static void print_broken(const struct ladder *l, const struct row *w)
+static void print_broken(FILE *f, const struct ladder *l, const struct row *w)
 {
 	char list[256];
 	apod_table_phase_list(l->wl, w->undeclared_sure, w->nphases, list, sizeof list);
-	printf("MODEL BROKEN for %s: %s%s%s%s\n", w->e->name,
+	fprintf(f, "MODEL BROKEN for %s: %s%s%s%s\n", w->e->name,
 	       !w->beyond_sure ? "" :
 	       w->b.above_limit ? "its speedup exceeds its Amdahl limit; " :
 	       w->above_bound ? "its speedup exceeds its bound; " :
@@ -204,53 +205,50 @@ static void print_broken(const struct ladder *l, const struct row *w)
 	       *list ? "faster than serial in " : "", list,
 	       *list ? ", which it does not declare (its ports)" : "");
 	if (w->beyond_sure && w->bound_kind != BOUND_NONE)
-		printf("  its speedup %.3gx, %.3gx-%.3gx over its %d runs and serial's %d, against "
+		fprintf(f, "  its speedup %.3gx, %.3gx-%.3gx over its %d runs and serial's %d, against "
 		       "its bound %.3gx\n", w->b.speedup, w->speedup_lo, w->speedup_hi, w->total_s.n,
 		       l->rows[0].total_s.n, w->bound);
 	for (int k = 0; k < w->nphases; k++)
 		if (w->undeclared_sure & (1ull << k))
-			print_phase(l, w, k);
+			print_phase(f, l, w, k);
 }
 
-static void print_too_noisy(const struct ladder *l, const struct row *w, int reference)
+static void print_too_noisy(FILE *f, const struct ladder *l, const struct row *w, int reference)
 {
 	const struct row *ref = &l->rows[0];
 	unsigned long long phases = w->b.undeclared_faster & ~w->undeclared_sure;
-	printf("too noisy to tell for %s: ", w->e->name);
+	fprintf(f, "too noisy to tell for %s: ", w->e->name);
 	if (w->sol.faster & ~w->faster_sure)
-		printf("faster than its speed of light at its median, not at its slowest run; ");
+		fprintf(f, "faster than its speed of light at its median, not at its slowest run; ");
 	if (!reference && (w->above_bound || w->b.above_n || w->b.above_limit) && !w->beyond_sure)
-		printf("its speedup %.3gx is beyond its bound %.3gx, but its runs and serial's allow "
+		fprintf(f, "its speedup %.3gx is beyond its bound %.3gx, but its runs and serial's allow "
 		       "%.3gx-%.3gx; ", w->b.speedup, w->bound_kind != BOUND_NONE ? w->bound :
 		       w->b.amdahl_n, w->speedup_lo, w->speedup_hi);
 	if (!reference && phases)
-		printf("phases it does not declare ran faster than serial's at the median, within "
+		fprintf(f, "phases it does not declare ran faster than serial's at the median, within "
 		       "the spread of the runs; ");
-	printf("spread %.1f%% over its %d runs, serial's %.1f%% over %d: no verdict.  Run it on "
+	fprintf(f, "spread %.1f%% over its %d runs, serial's %.1f%% over %d: no verdict.  Run it on "
 	       "an idle machine, or with more --runs\n", 100 * apod_spread_rel(&w->total_s),
 	       w->total_s.n, 100 * apod_spread_rel(&ref->total_s), ref->total_s.n);
 	for (int k = 0; k < w->nphases && !reference; k++)
 		if (phases & (1ull << k))
-			print_phase(l, w, k);
+			print_phase(f, l, w, k);
 }
 
-static void print_verdicts(const struct ladder *l)
+static void print_verdicts(FILE *f, const struct ladder *l)
 {
-	for (int i = 0; i < l->nrows; i++)
-		if (l->rows[i].has_weak)
-			apod_table_weak_broken(l->rows[i].e, &l->rows[i].weak);
 	for (int i = 0; i < l->nrows; i++) {
 		const struct row *w = &l->rows[i];
 		if (!apod_table_suspect(w, i == 0))
 			continue;
 		if (w->faster_sure)
-			print_faster_than_light(l, w, w->faster_sure);
+			print_faster_than_light(f, l, w, w->faster_sure);
 		if (i > 0 && (w->beyond_sure || w->undeclared_sure))
-			print_broken(l, w);
+			print_broken(f, l, w);
 		if ((w->sol.faster & ~w->faster_sure) ||
 		    (i > 0 && !w->beyond_sure && (w->above_bound || w->b.above_n || w->b.above_limit)) ||
 		    (i > 0 && (w->b.undeclared_faster & ~w->undeclared_sure)))
-			print_too_noisy(l, w, i == 0);
+			print_too_noisy(f, l, w, i == 0);
 	}
 }
 
@@ -265,13 +263,30 @@ void apod_table_phase_list(const struct apod_workload *wl, unsigned long long ma
 			                         apod_phase_name(wl, i));
 }
 
-void apod_table_print(const struct ladder *l)
+char *apod_table_print(const struct ladder *l)
 {
+	char *notes = NULL;
+	size_t len = 0;
+	FILE *f;
 	print_rows(l);
 	print_legend(l);
-	print_machine(l);
+	for (int i = 0; i < l->nrows; i++)
+		if (l->rows[i].has_weak)
+			apod_table_weak_broken(l->rows[i].e, &l->rows[i].weak);
+	/* The lines under the table, kept for the report's page as printed. */
+	if (!(f = open_memstream(&notes, &len)))
+		f = stdout;
+	print_machine(f, l);
 	if (l->rows[0].ran)
-		print_verdicts(l);
+		print_verdicts(f, l);
+	if (f == stdout)
+		return NULL;
+	if (fclose(f)) {
+		free(notes);
+		return NULL;
+	}
+	fputs(notes, stdout);
+	return notes;
 }
 
 const char apod_table_legend[] =

@@ -107,10 +107,12 @@ int apod_table_sure(const struct row *w, int reference);
 /* The host was busy: load above its cores, or serial's runs spread wide. */
 int apod_table_busy(const struct ladder *l);
 
-/* table_print.c */
-void apod_table_print(const struct ladder *l);
+/* table_print.c: the table on stdout; returns the lines under it (the
+ * host's state, the verdicts) to free, or NULL where they could not be kept. */
+char *apod_table_print(const struct ladder *l);
 
-/* table_json.c */
-json_object *apod_table_rows_json(const struct ladder *l);
+/* table_json.c: the rows; notes (the lines under the table) go on the
+ * reference's row. */
+json_object *apod_table_rows_json(const struct ladder *l, const char *notes);
 
 #endif

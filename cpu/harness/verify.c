@@ -507,7 +507,7 @@ void apod_verdict_line(const struct apod_verdict *v, char *buf, size_t len)
 		}
 		worst_figure(&v->out[worst], fig, sizeof fig);
 		apod_verdict_label(&v->out[worst], name, sizeof name);
-		snprintf(buf, len, "PASS (worst: %s, %s, %.2g of tol)", name, fig,
+		snprintf(buf, len, "PASS (worst: %s, %s, at %.2gx its tolerance)", name, fig,
 		         v->out[worst].of_tol);
 		return;
 	}
@@ -522,7 +522,7 @@ void apod_verdict_line(const struct apod_verdict *v, char *buf, size_t len)
 	/* How far out the worst went, where its tolerance allowed anything. */
 	if (used < len && worst >= 0 && isfinite(v->out[worst].of_tol)) {
 		apod_verdict_label(&v->out[worst], name, sizeof name);
-		used += (size_t)snprintf(buf + used, len - used, "; worst: %s, %.2gx tol", name,
+		used += (size_t)snprintf(buf + used, len - used, "; worst: %s, %.2gx its tolerance", name,
 		                         v->out[worst].of_tol);
 	}
 	if (used < len)

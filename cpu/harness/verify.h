@@ -106,7 +106,8 @@ void apod_verdict_kind(const struct apod_output_verdict *o, char *buf, size_t le
  * "chaos (stats past step 400)". */
 void apod_verdict_label(const struct apod_output_verdict *o, char *buf, size_t len);
 /* A short human line: "PASS (bitwise)", "PASS (worst: momenta, max 2.8e-14,
- * 0.31 of tol)", or what failed ("FAIL (momenta; worst: momenta, 3.1x tol)");
+ * at 0.31x its tolerance)", or what failed ("FAIL (momenta; worst: momenta, 3.1x
+ * its tolerance)");
  * an output with a horizon is named with its part's comparison
  * ("worst: chaos (stats past step 400), ..."). */
 void apod_verdict_line(const struct apod_verdict *v, char *buf, size_t len);
