@@ -124,6 +124,12 @@ static double first_round(struct ladder *l, struct apod_fresh *fresh)
 		}
 		if (!apod_stage_available(w->e, w->why, sizeof w->why))
 			continue;
+		w->available = 1;
+		if (i != 0 && !l->rows[0].ran && !l->o->reverse) {
+			/* Nothing could be held to a reference that failed. */
+			snprintf(w->why, sizeof w->why, "not run: the serial reference failed");
+			continue;
+		}
 		if (l->out) {
 			snprintf(dir, sizeof dir, "%s/%s", l->out, w->e->name);
 			outdir = dir;
@@ -132,8 +138,6 @@ static double first_round(struct ladder *l, struct apod_fresh *fresh)
 		if (apod_fresh_run(fresh, l->wl, w->e, l->params, l->problem, outdir, &l->runs[i])) {
 			snprintf(w->why, sizeof w->why, "failed: %s", apod_failure());
 			l->failed = 1;
-			if (i == 0)
-				break;
 			continue;
 		}
 		w->cost = apod_now() - t;
@@ -347,9 +351,11 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 		apod_table_judge(&l);
 	notes = apod_table_print(&l);
 	if (!l.rows[0].ran)
-		fprintf(stderr, "%s: the serial reference failed: %s\n", apod_prog->name,
-		        l.rows[0].why);
-	if (json_rows && l.rows[0].ran)
+		fprintf(stderr, "%s: the serial reference %s%s\n", apod_prog->name,
+		        strncmp(l.rows[0].why, "failed: ", 8) ? "failed: " : "", l.rows[0].why);
+	/* The JSON holds every row, also where the reference failed: a script
+	 * reads why from the rows rather than finding no file. */
+	if (json_rows)
 		*json_rows = apod_table_rows_json(&l, notes);
 	free(notes);
 	if (serial_total)

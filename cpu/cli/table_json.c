@@ -276,7 +276,9 @@ json_object *apod_table_rows_json(const struct ladder *l, const char *notes)
 	}
 	/* What the reference's row was held to: its phases' noise. */
 	ref = json_object_array_get_idx(a, 0);
-	json_object_object_add(ref, "phase_noise", noise_json(l->wl, &l->noise, l->rows[0].nphases));
+	if (l->rows[0].ran)
+		json_object_object_add(ref, "phase_noise",
+		                       noise_json(l->wl, &l->noise, l->rows[0].nphases));
 	json_object_object_add(ref, "busy_host", json_object_new_boolean(apod_table_busy(l)));
 	json_object_object_add(ref, "load_average", json_object_new_double(fmax(l->load_start,
 	                                                                         l->load_end)));

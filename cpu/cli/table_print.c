@@ -86,8 +86,9 @@ static void print_rows(const struct ladder *l)
 		if (!w->ran) {
 			/* Six GPU stages without a driver give one reason: said once. */
 			int same = -1;
-			for (int k = 0; k < i && same < 0 && w->chosen; k++)
-				if (!l->rows[k].ran && l->rows[k].chosen && !strcmp(l->rows[k].why, w->why))
+			for (int k = 0; k < i && same < 0 && w->chosen && !w->available; k++)
+				if (!l->rows[k].ran && l->rows[k].chosen && !l->rows[k].available &&
+				    !strcmp(l->rows[k].why, w->why))
 					same = k;
 			if (same >= 0)
 				printf("%-7s not available: as %s\n", w->e->name, l->rows[same].e->name);

@@ -32,6 +32,7 @@ struct row {
 	unsigned long long ports;  /* the phases it names in its ports, as bits */
 	int chosen;                /* in --stages (the reference always is) */
 	int ran;
+	int available;             /* it could run here: its why says what became of it */
 	char why[256];
 	double cost;               /* wall seconds of its first run, its process included */
 	struct row_timings t;
