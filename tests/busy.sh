@@ -4,7 +4,7 @@
 # core, and none may say MODEL BROKEN: each stage runs several times, and a
 # verdict needs the whole interval of its times beyond the bound.  A port
 # that does lie (tests/check_liar.c: it declares one phase and runs another
-# 40 times faster) is still caught, loaded as it is quiet (the quiet table is
+# 33 times faster) is still caught, loaded as it is quiet (the quiet table is
 # check_liar's own test).  The loops are stopped however the test ends.
 . "$top_srcdir/tests/lib.sh"
 : "${APOD_WORKLOAD_FACTS:?run through make check}"
