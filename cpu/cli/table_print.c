@@ -197,18 +197,18 @@ static void print_faster_than_light(FILE *f, const struct ladder *l, const struc
 static void print_broken(FILE *f, const struct ladder *l, const struct row *w)
 {
 	char list[256];
+	const char *beyond = !w->beyond_sure ? "" :
+	                     w->b.above_limit ? "its speedup exceeds its Amdahl limit" :
+	                     w->above_bound ? "its speedup exceeds its bound" :
+	                     "its speedup exceeds Amdahl's law at its N";
 	apod_table_phase_list(l->wl, w->undeclared_sure, w->nphases, list, sizeof list);
-	fprintf(f, "MODEL BROKEN for %s: %s%s%s%s\n", w->e->name,
-	       !w->beyond_sure ? "" :
-	       w->b.above_limit ? "its speedup exceeds its Amdahl limit; " :
-	       w->above_bound ? "its speedup exceeds its bound; " :
-	       "its speedup exceeds Amdahl's law at its N; ",
-	       *list ? "faster than serial in " : "", list,
-	       *list ? ", which it does not declare (its ports)" : "");
+	fprintf(f, "MODEL BROKEN for %s: %s%s%s%s%s\n", w->e->name, beyond,
+	        *beyond && *list ? "; " : "", *list ? "faster than serial in " : "", list,
+	        *list ? ", which it does not declare (its ports)" : "");
 	if (w->beyond_sure && w->bound_kind != BOUND_NONE)
-		fprintf(f, "  its speedup %.3gx, %.3gx-%.3gx over its %d runs and serial's %d, against "
-		       "its bound %.3gx\n", w->b.speedup, w->speedup_lo, w->speedup_hi, w->total_s.n,
-		       l->rows[0].total_s.n, w->bound);
+		fprintf(f, "  its speedup %.3gx, %.3gx-%.3gx over its %d run%s and serial's %d, "
+		        "against its bound %.3gx\n", w->b.speedup, w->speedup_lo, w->speedup_hi,
+		        w->total_s.n, w->total_s.n == 1 ? "" : "s", l->rows[0].total_s.n, w->bound);
 	for (int k = 0; k < w->nphases; k++)
 		if (w->undeclared_sure & (1ull << k))
 			print_phase(f, l, w, k);
