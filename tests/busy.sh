@@ -75,9 +75,11 @@ for r in json.load(open(sys.argv[1]))["stages"]:
 PY
 fi
 "$liar" --json="$work/liar.json" >"$work/liar.out" 2>&1
-grep -q "^MODEL BROKEN for liar: .*faster than serial in exchange" "$work/liar.out" &&
-	! grep -q "MODEL BROKEN for honest" "$work/liar.out" &&
-	echo "ok: the liar caught under load" ||
-	{ echo "FAIL: the liar under load"; sed 's/^/  | /' "$work/liar.out"; fails=$((fails + 1)); }
+if grep -q "^MODEL BROKEN for liar: .*faster than serial in exchange" "$work/liar.out" &&
+	! grep -q "MODEL BROKEN for honest" "$work/liar.out"; then
+	echo "ok: the liar caught under load"
+else
+	echo "FAIL: the liar under load"; sed 's/^/  | /' "$work/liar.out"; fails=$((fails + 1))
+fi
 stop_load
 finish
