@@ -8,6 +8,12 @@
 # check_liar's own test).  The loops are stopped however the test ends.
 . "$top_srcdir/tests/lib.sh"
 : "${APOD_WORKLOAD_FACTS:?run through make check}"
+# heat's table runs the mpi stage, whose Open MPI does not free all it
+# allocates (tests/table.sh): under the sanitizers, no leak check.
+if [ "${APOD_SANITIZE:-no}" = yes ]; then
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	export ASAN_OPTIONS
+fi
 liar=$(dirname "$APOD")/tests/check_liar
 [ -x "$liar" ] || { echo "no $liar: build it with make check"; exit 1; }
 cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
@@ -48,7 +54,10 @@ echo "load: $cores busy loops:$spinners"
 for fact in $APOD_WORKLOAD_FACTS; do
 	w=${fact%%:*} rest=${fact#*:}
 	deck=${rest%%:*}
-	if [ -n "$deck" ]; then
+	if [ "$w" = heat ]; then
+		# A budget no load can exhaust: every row's runs and interval are checked below.
+		no_broken "$w" "$APOD" --workload="$w" --deck="$top_srcdir/$deck" --runs=3 --budget=300
+	elif [ -n "$deck" ]; then
 		no_broken "$w" "$APOD" --workload="$w" --deck="$top_srcdir/$deck"
 	else
 		# A workload without a small deck: a small problem of its own keys.
@@ -66,9 +75,7 @@ for r in json.load(open(sys.argv[1]))["stages"]:
     if not r["ran"]:
         continue
     lo, hi = r["total_seconds_interval"]
-    # Serial, the cheapest and first of each round, always fits the budget
-    # three times; a stage that the load slowed may not.
-    assert r["runs"] >= (3 if r["stage"] == "serial" else 1), (r["stage"], r["runs"])
+    assert r["runs"] == 3, (r["stage"], r["runs"])
     assert lo <= r["total_seconds"] <= hi, r["stage"]
     assert r["verdict"] in ("holds", "too_noisy"), (r["stage"], r["verdict"])
     assert len(r["cells"]) == 13 and r["cells"][0] == r["stage"], r["cells"]
