@@ -8,12 +8,8 @@
 # check_liar's own test).  The loops are stopped however the test ends.
 . "$top_srcdir/tests/lib.sh"
 : "${APOD_WORKLOAD_FACTS:?run through make check}"
-# heat's table runs the mpi stage, whose Open MPI does not free all it
-# allocates (tests/table.sh): under the sanitizers, no leak check.
-if [ "${APOD_SANITIZE:-no}" = yes ]; then
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-	export ASAN_OPTIONS
-fi
+# heat's table runs the mpi stage.
+no_mpi_leak_check
 liar=$(dirname "$APOD")/tests/check_liar
 [ -x "$liar" ] || { echo "no $liar: build it with make check"; exit 1; }
 cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)

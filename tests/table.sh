@@ -4,14 +4,7 @@
 # reason they cannot.
 . "$top_srcdir/tests/lib.sh"
 deck=$top_srcdir/data/small.deck
-# Open MPI does not free everything it allocates by MPI_Finalize (its
-# components are unloaded first, so LeakSanitizer cannot even name them):
-# in the sanitizers' build, the table (which runs the mpi stage, at one rank) is not checked for leaks;
-# addresses and undefined behaviour still are.
-if [ "${APOD_SANITIZE:-no}" = yes ]; then
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-	export ASAN_OPTIONS
-fi
+no_mpi_leak_check
 expect 0 "reference" "$APOD" --deck="$deck" --json="$work/table.json"
 grep -E '^omp .*PASS' "$work/out" >/dev/null || { echo "FAIL: omp row not verified"; cat "$work/out"; fails=$((fails + 1)); }
 for s in gpu1 gpu2 gpu3 gpu4 gpu5 mpi mgpu; do
