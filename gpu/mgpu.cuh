@@ -3,8 +3,8 @@
  * alike, written once: NCCL's calls checked, the one GPU of this host a
  * rank drives, the ranks linked by an NCCL communicator, and the rule that
  * once they are linked a failure on one rank ends them all.  For a .cu
- * compiled with MPI's and NCCL's headers, after heat's MPI start
- * (cpu/heat/mpi_comm.h).
+ * compiled with MPI's and NCCL's headers, after the ranks have started
+ * (apod_ranks_start, apod/ranks.h).
  */
 #ifndef APOD_GPU_MGPU_CUH
 #define APOD_GPU_MGPU_CUH
@@ -17,7 +17,7 @@
 #include <nccl.h>
 
 #include "apod/cuda.h"
-#include "cpu/heat/mpi_comm.h"
+#include "apod/ranks_mpi.h"
 
 /* Record "CALL failed at FILE:LINE: ncclError: description"; returns -1. */
 static inline int apod_nccl_fail(ncclResult_t r, const char *call, const char *file, int line)
@@ -37,7 +37,7 @@ static inline int apod_nccl_fail(ncclResult_t r, const char *call, const char *f
 static inline int apod_mgpu_must(const char *who, int rc)
 {
 	if (rc) {
-		fprintf(stderr, "apod: %s rank %d: %s; aborting every rank\n", who, heat_mpi_rank,
+		fprintf(stderr, "apod: %s rank %d: %s; aborting every rank\n", who, apod_ranks_rank(),
 		        apod_failure());
 		fflush(stderr);
 		MPI_Abort(MPI_COMM_WORLD, APOD_EXIT_FAIL);
@@ -59,18 +59,18 @@ static inline int apod_mgpu_share(int ndev)
 	if (v && *v && strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
 		return apod_usage_fail("mgpu: APOD_MGPU_SHARE_GPU is '%s': set it to 1 (ranks may share a GPU, "
 		                       "for tests) or 0", v);
-	if (!v || strcmp(v, "1") != 0 || heat_mpi_local_size <= ndev)
+	if (!v || strcmp(v, "1") != 0 || apod_ranks_local_size() <= ndev)
 		return 0;
 	if (gethostname(host, sizeof host) != 0)
 		snprintf(host, sizeof host, "host");
 	host[sizeof host - 1] = '\0';
-	snprintf(id, sizeof id, "%s/apod-rank-%d", host, heat_mpi_rank);
+	snprintf(id, sizeof id, "%s/apod-rank-%d", host, apod_ranks_rank());
 	if (setenv("NCCL_HOSTID", id, 1) != 0)
 		return apod_fail("mgpu: cannot set NCCL_HOSTID for APOD_MGPU_SHARE_GPU");
-	if (heat_mpi_rank == 0)
+	if (apod_ranks_rank() == 0)
 		fprintf(stderr, "apod: mgpu: APOD_MGPU_SHARE_GPU=1: %d ranks on %d GPU%s of this host, linked "
 		        "by NCCL's sockets as if each were a host: for testing, its times are not the stage's\n",
-		        heat_mpi_local_size, ndev, ndev == 1 ? "" : "s");
+		        apod_ranks_local_size(), ndev, ndev == 1 ? "" : "s");
 	return 1;
 }
 
@@ -87,13 +87,13 @@ static inline int apod_mgpu_device(int *device)
 	APOD_CUDA_TRY(cudaGetDeviceCount(&ndev));
 	if ((shared = apod_mgpu_share(ndev)) < 0)
 		return -1;
-	if (heat_mpi_local_size > 1 && ndev != heat_mpi_local_size && !shared)
+	if (apod_ranks_local_size() > 1 && ndev != apod_ranks_local_size() && !shared)
 		return apod_usage_fail("mgpu: %d ranks but %d visible GPU%s on this host: run one "
 		                       "rank per GPU of each host (mpirun -np %d on one host), or set "
 		                       "CUDA_VISIBLE_DEVICES (to test more ranks than GPUs, at no "
-		                       "speed: APOD_MGPU_SHARE_GPU=1)", heat_mpi_local_size, ndev,
+		                       "speed: APOD_MGPU_SHARE_GPU=1)", apod_ranks_local_size(), ndev,
 		                       ndev == 1 ? "" : "s", ndev);
-	*device = ndev > 0 ? heat_mpi_local_rank % ndev : 0;
+	*device = ndev > 0 ? apod_ranks_local_rank() % ndev : 0;
 	APOD_CUDA_TRY(cudaSetDevice(*device));
 	return 0;
 }
@@ -106,10 +106,10 @@ static inline int apod_mgpu_link(ncclComm_t *comm)
 	ncclUniqueId id;
 	setenv("NCCL_NVLS_ENABLE", "0", 0);
 	memset(&id, 0, sizeof id);
-	if (heat_mpi_rank == 0)
+	if (apod_ranks_rank() == 0)
 		NCCL_TRY(ncclGetUniqueId(&id));
-	MPI_TRY(MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, heat_mpi_comm));
-	NCCL_TRY(ncclCommInitRank(comm, heat_mpi_size, id, heat_mpi_rank));
+	APOD_MPI_TRY(MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, apod_ranks_comm()));
+	NCCL_TRY(ncclCommInitRank(comm, apod_ranks_size(), id, apod_ranks_rank()));
 	return 0;
 }
 

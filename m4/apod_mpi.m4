@@ -1,15 +1,16 @@
-# apod_mpi.m4: find MPI for heat's multi-process stages.
+# apod_mpi.m4: find MPI for the stages of several processes (libapod's ranks).
 #
-# APOD_CHECK_MPI: --with-mpi / --without-mpi.  Asks the compiler wrapper
-# for its flags (Open MPI's mpicc --showme:compile and --showme:link), or
-# pkg-config's ompi-c, then checks that a program calling MPI_Init_thread
-# links.  Sets and substitutes MPI_CFLAGS, MPI_LIBS and MPIRUN, defines
+# APOD_CHECK_MPI: --with-mpi / --without-mpi; libapod links what it finds
+# (apod/ranks.h).  Asks the compiler wrapper for its flags (Open MPI's
+# mpicc --showme:compile and --showme:link), or pkg-config's ompi-c, then
+# checks that a program calling MPI_Init_thread links.  Sets and
+# substitutes MPI_CFLAGS, MPI_INCLUDES, MPI_LIBS and MPIRUN, defines
 # HAVE_MPI and sets the automake conditional HAVE_MPI.  A missing MPI is
 # not an error unless --with-mpi was given: the stage is then listed as
 # unavailable.
 AC_DEFUN([APOD_CHECK_MPI], [
 AC_ARG_WITH([mpi],
-  [AS_HELP_STRING([--without-mpi], [do not build heat's mpi stage (default: build it where MPI is found)])],
+  [AS_HELP_STRING([--without-mpi], [build without MPI: no stage of several processes (default: with MPI where it is found)])],
   [], [with_mpi=check])
 have_mpi=no
 mpi_summary="no (the mpi stage is listed as unavailable)"
@@ -38,6 +39,13 @@ AS_IF([test "x$have_mpi" = xyes], [
   mpi_summary="yes ($MPI_LIBS; run with ${MPIRUN:-mpirun})"
 ], [MPI_CFLAGS=; MPI_LIBS=])
 AC_SUBST([MPI_CFLAGS])
+# Its include folders alone, for apod.pc (a wrapper's other flags, such as
+# -pthread, are not every compiler's: nvcc takes -I only).
+MPI_INCLUDES=
+for apod_f in $MPI_CFLAGS; do
+  case $apod_f in -I*) MPI_INCLUDES="$MPI_INCLUDES $apod_f" ;; esac
+done
+AC_SUBST([MPI_INCLUDES])
 AC_SUBST([MPI_LIBS])
 AC_SUBST([MPIRUN])
 AC_SUBST([HAVE_MPI_VALUE], [$have_mpi])

@@ -6,11 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apod/ranks.h"
 #include "commands.h"
 #include "cpu/harness/fail.h"
 #include "cpu/harness/results.h"
 #include "cpu/harness/sol.h"
 #include "cpu/harness/typed.h"
+#include "mpirun.h"
 
 /* A column of seconds, or "-" where the phase has no such figure. */
 static void cell(FILE *f, int has, double v)
@@ -140,6 +142,12 @@ int apod_run_main(int argc, char **argv)
 	if (!(e = apod_stage_find(args.deck.w, args.stage)))
 		return apod_usage_error("run", "unknown stage '%s' of workload %s (see '%s stages')",
 		                        args.stage, args.deck.w->name, apod_prog->name);
+	/* Under a launcher every rank got this same stage (apod_main); one of a
+	 * single process would run whole on each, all writing the same results. */
+	if (apod_ranks_size() > 1 && !apod_stage_runs_ranks(e))
+		return apod_usage_error("run", "stage %s runs as one process, but this is rank %d of "
+		                        "%d: run it without the launcher, or choose a stage of ranks",
+		                        e->name, apod_ranks_rank(), apod_ranks_size());
 	/* A file the user named is read before the run, so that a wrong one
 	 * stops it; this machine's cache (measured the first time) after it,
 	 * by the reporter alone, so that a stage's processes do not all

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apod/ranks.h"
 #include "commands.h"
 #include "cpu/harness/fail.h"
 #include "cpu/harness/registry.h"
@@ -83,6 +84,24 @@ static int dispatch(int argc, char **argv, const struct apod_program *prog)
 	return apod_usage_error(NULL, "unknown command '%s'", argv[1]);
 }
 
+/* Started by a launcher as one of several processes: every one starts MPI
+ * here, before it reads a stage, and they compare their whole command lines
+ * at once.  Ranks given different stages or options would otherwise part:
+ * one running a stage of one process and writing its results while
+ * another waits for it in MPI's start, or a collective, for ever. */
+static int agree_on_args(int argc, char **argv)
+{
+	int n = apod_ranks_launched();
+	if (n == 0 || n == 1)
+		return 0;
+	if (!apod_ranks_built())
+		return n < 0 ? 0 : apod_usage_fail("a launcher started %d processes of this program, "
+		                                   "whose apod library was built without MPI: each "
+		                                   "would run alone, all writing the same results; "
+		                                   "run it without the launcher", n);
+	return apod_ranks_same_args(argc, argv);
+}
+
 int apod_main(int argc, char **argv, const struct apod_program *prog)
 {
 	apod_cap_threads();
@@ -90,5 +109,10 @@ int apod_main(int argc, char **argv, const struct apod_program *prog)
 		return fprintf(stderr, "%s: %s\n", prog && prog->name ? prog->name : "apod",
 		               apod_failure()), APOD_EXIT_FAIL;
 	apod_report_set_program(apod_prog->name);
+	/* Every rank says why it stops: each one's output may go to a file of
+	 * its own. */
+	if (agree_on_args(argc, argv))
+		return fprintf(stderr, "%s: rank %d of %d: %s\n", apod_prog->name, apod_ranks_rank(),
+		               apod_ranks_size(), apod_failure()), apod_failure_status();
 	return apod_close_stdout(dispatch(argc, argv, apod_prog));
 }

@@ -31,7 +31,8 @@ gpu_headers += gpu/heat/kernels.cuh gpu/heat/reduce.cuh gpu/heat/heat_resident.h
 	gpu/heat/thread_stats.cuh gpu/heat/tuned.cuh gpu/heat/resident_stage.cuh \
 	gpu/heat/temporal.cuh gpu/heat/temporal.h
 
-# ---- MPI: heat's stages of several processes, the one library that links MPI
+# ---- MPI: heat's stage of several processes and its rows over the ranks
+# (the ranks are libapod's, apod/ranks.h), compiled with MPI's headers
 heat_mpi_sources = cpu/heat/mpi_comm.c cpu/heat/mpi_comm.h cpu/heat/stage_mpi.c
 if HAVE_MPI
 noinst_LIBRARIES += libheatmpi.a

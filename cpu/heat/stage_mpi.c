@@ -63,7 +63,7 @@ static int mpi_width(const struct apod_stage *stage)
 #else
 	int threads = 1;
 #endif
-	return (heat_mpi_started() ? heat_mpi_size : 1) * threads;
+	return apod_ranks_size() * threads;
 }
 
 static heat_real *local_row(const struct mpi *s, heat_real *field, size_t global)
@@ -104,11 +104,11 @@ static void *mpi_create(const struct apod_stage *stage, const void *problem)
 	s = calloc(1, sizeof *s);
 	if (s) {
 		s->row = MPI_DATATYPE_NULL;
-		heat_mpi_split(p->ny, heat_mpi_rank, heat_mpi_size, &s->lo, &s->hi);
-		heat_mpi_held(p->ny, heat_mpi_rank, heat_mpi_size, &s->own0, &s->own1);
+		heat_mpi_split(p->ny, apod_ranks_rank(), apod_ranks_size(), &s->lo, &s->hi);
+		heat_mpi_held(p->ny, apod_ranks_rank(), apod_ranks_size(), &s->own0, &s->own1);
 		s->nloc = s->hi - s->lo + 2;
-		s->up = heat_mpi_rank > 0 ? heat_mpi_rank - 1 : MPI_PROC_NULL;
-		s->down = heat_mpi_rank < heat_mpi_size - 1 ? heat_mpi_rank + 1 : MPI_PROC_NULL;
+		s->up = apod_ranks_rank() > 0 ? apod_ranks_rank() - 1 : MPI_PROC_NULL;
+		s->down = apod_ranks_rank() < apod_ranks_size() - 1 ? apod_ranks_rank() + 1 : MPI_PROC_NULL;
 #ifdef _OPENMP
 		s->nthreads = omp_get_max_threads();
 #else
@@ -121,16 +121,16 @@ static void *mpi_create(const struct apod_stage *stage, const void *problem)
 		s->seg = malloc(nheld * (size_t)p->zones_x * sizeof *s->seg);
 		s->zone_row = malloc(nheld * sizeof *s->zone_row);
 		s->zone_acc = malloc((size_t)p->nzones * sizeof *s->zone_acc);
-		s->counts = malloc((size_t)heat_mpi_size * sizeof *s->counts);
-		s->displs = malloc((size_t)heat_mpi_size * sizeof *s->displs);
+		s->counts = malloc((size_t)apod_ranks_size() * sizeof *s->counts);
+		s->displs = malloc((size_t)apod_ranks_size() * sizeof *s->displs);
 	}
 	if (!s || fields || !s->rowm || !s->thread_hist || !s->seg || !s->zone_row || !s->zone_acc ||
 	    !s->counts || !s->displs) {
 		apod_fail("mpi: rank %d cannot allocate its %zu of %zu rows (%zu bytes a field)",
-		          heat_mpi_rank, s ? s->nloc : 0, p->ny, s ? s->nloc * p->nx * sizeof(heat_real) : 0);
+		          apod_ranks_rank(), s ? s->nloc : 0, p->ny, s ? s->nloc * p->nx * sizeof(heat_real) : 0);
 		failed = 1;
 	}
-	if (heat_mpi_agree(failed)) {
+	if (apod_ranks_agree(failed)) {
 		mpi_destroy(s);
 		return NULL;
 	}
@@ -176,10 +176,10 @@ static int mpi_step(void *ctx, int phase, long step, long steps)
 	/* The halos: my first row up in exchange for the row below my last,
 	 * then my last row down for the row above my first.  At an edge the
 	 * neighbour is MPI_PROC_NULL and the fixed edge row stays. */
-	MPI_TRY(MPI_Sendrecv(s->h.cur + nx, 1, s->row, s->up, TAG_UP, s->h.cur + (s->nloc - 1) * nx, 1,
-	                     s->row, s->down, TAG_UP, heat_mpi_comm, MPI_STATUS_IGNORE));
-	MPI_TRY(MPI_Sendrecv(s->h.cur + (s->nloc - 2) * nx, 1, s->row, s->down, TAG_DOWN, s->h.cur, 1,
-	                     s->row, s->up, TAG_DOWN, heat_mpi_comm, MPI_STATUS_IGNORE));
+	APOD_MPI_TRY(MPI_Sendrecv(s->h.cur + nx, 1, s->row, s->up, TAG_UP, s->h.cur + (s->nloc - 1) * nx, 1,
+	                     s->row, s->down, TAG_UP, apod_ranks_comm(), MPI_STATUS_IGNORE));
+	APOD_MPI_TRY(MPI_Sendrecv(s->h.cur + (s->nloc - 2) * nx, 1, s->row, s->down, TAG_DOWN, s->h.cur, 1,
+	                     s->row, s->up, TAG_DOWN, apod_ranks_comm(), MPI_STATUS_IGNORE));
 	return 0;
 }
 
@@ -188,20 +188,20 @@ static int mpi_step(void *ctx, int phase, long step, long steps)
  * the next; the last rank sends the result to rank 0. */
 static void relay_in(double *acc, int count, int tag)
 {
-	if (heat_mpi_rank > 0)
-		MPI_TRY(MPI_Recv(acc, count, MPI_DOUBLE, heat_mpi_rank - 1, tag, heat_mpi_comm,
+	if (apod_ranks_rank() > 0)
+		APOD_MPI_TRY(MPI_Recv(acc, count, MPI_DOUBLE, apod_ranks_rank() - 1, tag, apod_ranks_comm(),
 		                 MPI_STATUS_IGNORE));
 }
 
 static void relay_out(double *acc, int count, int tag)
 {
-	int last = heat_mpi_size - 1;
-	if (heat_mpi_rank < last)
-		MPI_TRY(MPI_Send(acc, count, MPI_DOUBLE, heat_mpi_rank + 1, tag, heat_mpi_comm));
+	int last = apod_ranks_size() - 1;
+	if (apod_ranks_rank() < last)
+		APOD_MPI_TRY(MPI_Send(acc, count, MPI_DOUBLE, apod_ranks_rank() + 1, tag, apod_ranks_comm()));
 	else if (last > 0)
-		MPI_TRY(MPI_Send(acc, count, MPI_DOUBLE, 0, tag, heat_mpi_comm));
-	if (heat_mpi_rank == 0 && last > 0)
-		MPI_TRY(MPI_Recv(acc, count, MPI_DOUBLE, last, tag, heat_mpi_comm, MPI_STATUS_IGNORE));
+		APOD_MPI_TRY(MPI_Send(acc, count, MPI_DOUBLE, 0, tag, apod_ranks_comm()));
+	if (apod_ranks_rank() == 0 && last > 0)
+		APOD_MPI_TRY(MPI_Recv(acc, count, MPI_DOUBLE, last, tag, apod_ranks_comm(), MPI_STATUS_IGNORE));
 }
 
 static void mpi_calcStats(void *ctx, struct apod_moments *m, unsigned *hist)
@@ -236,8 +236,8 @@ static void mpi_calcStats(void *ctx, struct apod_moments *m, unsigned *hist)
 	for (int t = 0; t < s->nthreads; t++)
 		for (size_t b = 0; b < nb; b++)
 			hist[b] += s->thread_hist[(size_t)t * nb + b];
-	MPI_TRY(MPI_Reduce(heat_mpi_rank == 0 ? MPI_IN_PLACE : hist, hist, p->nbins, MPI_UNSIGNED,
-	                   MPI_SUM, 0, heat_mpi_comm));
+	APOD_MPI_TRY(MPI_Reduce(apod_ranks_rank() == 0 ? MPI_IN_PLACE : hist, hist, p->nbins, MPI_UNSIGNED,
+	                   MPI_SUM, 0, apod_ranks_comm()));
 }
 
 static void mpi_calcSummaryData(void *ctx, double *zone_means)
@@ -285,8 +285,8 @@ static int mpi_fetch(void *ctx, int array, void *dst)
 {
 	struct mpi *s = ctx;
 	(void)array;   /* heat has one array, the field */
-	MPI_TRY(MPI_Gatherv(local_row(s, s->h.cur, s->own0), (int)(s->own1 - s->own0), s->row, dst,
-	                    s->counts, s->displs, s->row, 0, heat_mpi_comm));
+	APOD_MPI_TRY(MPI_Gatherv(local_row(s, s->h.cur, s->own0), (int)(s->own1 - s->own0), s->row, dst,
+	                    s->counts, s->displs, s->row, 0, apod_ranks_comm()));
 	return 0;
 }
 
@@ -298,6 +298,6 @@ const struct apod_stage_ops heat_mpi_ops = {
 	.probe = mpi_probe,
 	.fetch = mpi_fetch,
 	.destroy = mpi_destroy,
-	.reporter = heat_mpi_reporter,
-	.agree = heat_mpi_stage_agree,
+	.reporter = apod_ranks_reporter,
+	.agree = apod_ranks_stage_agree,
 };

@@ -31,8 +31,8 @@ nbody_sanitize_args = --deck=$(srcdir)/data/nbody/small.deck --n=1000 --steps=4 
 	--snapshot_every=2
 gpu_headers += gpu/nbody/probes.cuh
 
-# nbody's mgpu stage (CUDA, MPI and NCCL), built as heat's is; it starts MPI
-# and agrees on failure with heat's libheatmpi.a, linked after it.
+# nbody's mgpu stage (CUDA, MPI and NCCL), built as heat's is; its ranks
+# are libapod's (apod/ranks.h).
 nbody_mgpu_sources = gpu/nbody/stage_mgpu.cu
 if HAVE_NCCL
 noinst_LIBRARIES += libnbodymgpu.a

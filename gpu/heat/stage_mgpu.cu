@@ -37,7 +37,7 @@
  * one-column kernel (gpu4's fused_scalar_kernel).
  *
  * Failures: before the NCCL communicator exists every rank agrees on
- * failure (heat_mpi_agree), so all stop together.  Once ranks wait on each
+ * failure (apod_ranks_agree), so all stop together.  Once ranks wait on each
  * other's NCCL transfers a failure on one cannot be agreed on (its peers may
  * be blocked on a transfer that will never come): the failing rank prints
  * why and MPI_Abort ends every rank.
@@ -364,7 +364,7 @@ static void plan_bands(struct mgpu *g, int resident)
 	 * least a row a block), less room for the bands' blocks and NCCL's:
 	 * a wave that filled every SM would let them start only when it ended,
 	 * and the next step's bands wait for the transfer. */
-	int room = (int)g->gx + (heat_mpi_size > 1 ? MGPU_NCCL_BLOCKS : 0);
+	int room = (int)g->gx + (apod_ranks_size() > 1 ? MGPU_NCCL_BLOCKS : 0);
 	g->top.gy = g->bottom.gy = 1;
 	g->middle.gy = (unsigned)((size_t)(resident > 2 * room ? resident - room : resident) / g->gx);
 	if (g->middle.gy < 1)
@@ -385,7 +385,7 @@ static int setup_local(struct mgpu *g)
 {
 	const struct heat_problem *p = g->p;
 	size_t nheld = g->own1 - g->own0, field = g->nloc * p->nx * sizeof(heat_real);
-	size_t nbins = (size_t)p->nbins, nz = (size_t)p->nzones, ranks = (size_t)heat_mpi_size;
+	size_t nbins = (size_t)p->nbins, nz = (size_t)p->nzones, ranks = (size_t)apod_ranks_size();
 	size_t need = 2 * field + nheld * p->nx * sizeof(heat_real) + (64u << 20);
 	int resident = 0, sms = 0, least = 0, greatest = 0;
 
@@ -512,15 +512,15 @@ static void *mgpu_create(const struct apod_stage *s, const void *problem)
 	} else {
 		g->p = p;
 		g->row = MPI_DATATYPE_NULL;
-		heat_mpi_split(p->ny, heat_mpi_rank, heat_mpi_size, &g->lo, &g->hi);
-		heat_mpi_held(p->ny, heat_mpi_rank, heat_mpi_size, &g->own0, &g->own1);
+		heat_mpi_split(p->ny, apod_ranks_rank(), apod_ranks_size(), &g->lo, &g->hi);
+		heat_mpi_held(p->ny, apod_ranks_rank(), apod_ranks_size(), &g->own0, &g->own1);
 		g->base = g->lo - 1;
 		g->nloc = g->hi - g->lo + 2;
-		g->up = heat_mpi_rank > 0 ? heat_mpi_rank - 1 : -1;
-		g->down = heat_mpi_rank < heat_mpi_size - 1 ? heat_mpi_rank + 1 : -1;
+		g->up = apod_ranks_rank() > 0 ? apod_ranks_rank() - 1 : -1;
+		g->down = apod_ranks_rank() < apod_ranks_size() - 1 ? apod_ranks_rank() + 1 : -1;
 		failed = setup_local(g) != 0;
 	}
-	if (heat_mpi_agree(failed)) {
+	if (apod_ranks_agree(failed)) {
 		mgpu_destroy(g);
 		return NULL;
 	}
@@ -659,7 +659,7 @@ static int collect_stats(struct mgpu *g, long first, long count, void *const *ro
 {
 	const struct heat_problem *p = g->p;
 	size_t nbins = (size_t)p->nbins;
-	int ranks = heat_mpi_size;
+	int ranks = apod_ranks_size();
 	if (issue(g))
 		return -1;
 	APOD_LAUNCH_TRY((merge_slots_kernel<<<(unsigned)count, MGPU_BLOCK, 0, g->edge>>>(
@@ -680,7 +680,7 @@ static int collect_stats(struct mgpu *g, long first, long count, void *const *ro
 		                    g->edge));
 		NCCL_TRY(ncclGroupEnd());
 	}
-	if (heat_mpi_rank != 0)
+	if (apod_ranks_rank() != 0)
 		return 0;
 	APOD_CUDA_TRY(cudaMemcpyAsync(g->h_all_m, ranks > 1 ? g->d_all_m : g->d_row_m,
 	                              (size_t)count * ranks * sizeof *g->h_all_m, cudaMemcpyDeviceToHost, g->edge));
@@ -715,12 +715,12 @@ static int collect_zones(struct mgpu *g, long first, long count, void *const *ro
 		return -1;
 	APOD_LAUNCH_TRY((zone_rows_kernel<<<(unsigned)count, MGPU_BLOCK, 0, g->edge>>>(
 		g->d_zone_parts, p->nzones, g->zone_slices, first, MGPU_SLOTS, g->d_zone_loc)));
-	if (heat_mpi_size > 1)
+	if (apod_ranks_size() > 1)
 		NCCL_TRY(ncclReduce(g->d_zone_loc, g->d_zone_sum, (size_t)count * nz, ncclFloat64, ncclSum, 0, g->comm,
 		                    g->edge));
-	if (heat_mpi_rank != 0)
+	if (apod_ranks_rank() != 0)
 		return 0;
-	APOD_CUDA_TRY(cudaMemcpyAsync(g->h_zone_sum, heat_mpi_size > 1 ? g->d_zone_sum : g->d_zone_loc,
+	APOD_CUDA_TRY(cudaMemcpyAsync(g->h_zone_sum, apod_ranks_size() > 1 ? g->d_zone_sum : g->d_zone_loc,
 	                              (size_t)count * nz * sizeof(double), cudaMemcpyDeviceToHost, g->edge));
 	APOD_CUDA_TRY(cudaStreamSynchronize(g->edge));
 	if (!zones)
@@ -787,8 +787,8 @@ static int mgpu_fetch(void *ctx, int array, void *dst)
 	struct mgpu *g = (struct mgpu *)ctx;
 	(void)array;   /* heat has one array, the field */
 	must(download_held(g));
-	MPI_TRY(MPI_Gatherv(g->h_rows, (int)(g->own1 - g->own0), g->row, dst, g->counts, g->displs,
-	                    g->row, 0, heat_mpi_comm));
+	APOD_MPI_TRY(MPI_Gatherv(g->h_rows, (int)(g->own1 - g->own0), g->row, dst, g->counts, g->displs,
+	                    g->row, 0, apod_ranks_comm()));
 	return 0;
 }
 
@@ -805,6 +805,6 @@ extern "C" const struct apod_stage_ops heat_mgpu_ops = {
 	.collect = mgpu_collect,
 	.mark = apod_phase_events_mark_op<struct mgpu>,
 	.device_seconds = apod_phase_events_seconds_op<struct mgpu>,
-	.reporter = heat_mpi_reporter,
-	.agree = heat_mpi_stage_agree,
+	.reporter = apod_ranks_reporter,
+	.agree = apod_ranks_stage_agree,
 };

@@ -25,8 +25,9 @@
  * velocities are gathered like the positions, then rank 0 copies them.
  *
  * Failures: before the NCCL communicator exists every rank agrees on
- * failure (heat_mpi_agree), so all stop together; after, a failing rank
- * prints why and MPI_Abort ends every rank (heat's mgpu does the same).
+ * failure (apod_ranks_agree, apod/ranks.h), so all stop together; after,
+ * a failing rank prints why and MPI_Abort ends every rank (heat's mgpu does
+ * the same).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -42,7 +43,7 @@
 #include "probes.cuh"
 #include "cpu/nbody/nbody.h"
 #include "nbody_resident.h"
-#include "cpu/heat/mpi_comm.h"
+#include "apod/ranks_mpi.h"
 #include "gpu/mgpu.cuh"
 
 #define BLOCK NBODY_PROBE_BLOCK
@@ -93,17 +94,20 @@ static void mgpu_destroy(void *ctx)
  * every rank with the failure recorded. */
 static int mgpu_open(const struct nbody_problem *p)
 {
-	if (heat_mpi_start() || heat_mpi_same_params("nbody", nbody_params_table, p->prm))
+	struct apod_workload keys = {};   /* the key table is all the comparison reads */
+	keys.name = "nbody";
+	keys.params = nbody_params_table;
+	if (apod_ranks_start() || apod_ranks_same_params(&keys, p->prm))
 		return -1;
 	/* Every rank finds this alike; agreeing still gives one message. */
-	if (p->n < (size_t)heat_mpi_size) {
+	if (p->n < (size_t)apod_ranks_size()) {
 		apod_usage_fail("mgpu: %d ranks but n = %zu bodies: each rank integrates n / ranks "
 		                "bodies, so give at least one body a rank (n >= %d), or fewer ranks",
-		                heat_mpi_size, p->n, heat_mpi_size);
-		heat_mpi_agree(1);
+		                apod_ranks_size(), p->n, apod_ranks_size());
+		apod_ranks_agree(1);
 		return -1;
 	}
-	return heat_mpi_agree(0);
+	return apod_ranks_agree(0);
 }
 
 /* Everything a rank can do before the ranks are linked by NCCL. */
@@ -120,9 +124,9 @@ static int setup_local(struct nbody_mgpu *g)
 	if (parts < STATS_BLOCKS)
 		parts = STATS_BLOCKS;
 	g->n = (int)n;
-	g->q = g->n / heat_mpi_size;
-	g->i0 = heat_mpi_rank * g->q;
-	g->i1 = heat_mpi_rank == heat_mpi_size - 1 ? g->n : g->i0 + g->q;
+	g->q = g->n / apod_ranks_size();
+	g->i0 = apod_ranks_rank() * g->q;
+	g->i1 = apod_ranks_rank() == apod_ranks_size() - 1 ? g->n : g->i0 + g->q;
 
 	if (apod_mgpu_device(&g->device))
 		return -1;
@@ -164,12 +168,12 @@ static int link_ranks(struct nbody_mgpu *g)
  * remainder by broadcast. */
 static int gather_all(struct nbody_mgpu *g, float4 *buf)
 {
-	size_t q = (size_t)g->q, rem = (size_t)g->n - q * (size_t)heat_mpi_size;
+	size_t q = (size_t)g->q, rem = (size_t)g->n - q * (size_t)apod_ranks_size();
 	NCCL_TRY(ncclGroupStart());
 	NCCL_TRY(ncclAllGather(buf + (size_t)g->i0, buf, 4 * q, ncclFloat, g->comm, g->stream));
 	if (rem)
-		NCCL_TRY(ncclBroadcast(buf + q * heat_mpi_size, buf + q * heat_mpi_size, 4 * rem, ncclFloat,
-		                       heat_mpi_size - 1, g->comm, g->stream));
+		NCCL_TRY(ncclBroadcast(buf + q * apod_ranks_size(), buf + q * apod_ranks_size(), 4 * rem, ncclFloat,
+		                       apod_ranks_size() - 1, g->comm, g->stream));
 	NCCL_TRY(ncclGroupEnd());
 	return 0;
 }
@@ -211,7 +215,7 @@ static void *mgpu_create(const struct apod_stage *s, const void *problem)
 		g->p = p;
 		failed = setup_local(g) != 0;
 	}
-	if (heat_mpi_agree(failed)) {
+	if (apod_ranks_agree(failed)) {
 		mgpu_destroy(g);
 		return NULL;
 	}
@@ -287,11 +291,11 @@ static int fetch_array(struct nbody_mgpu *g, int a, void *dst)
 	float4 *src = a == NBODY_ARRAY_POS ? g->d_pos : g->d_vel;
 	if (a != NBODY_ARRAY_POS && gather_all(g, g->d_vel))
 		return -1;
-	if (heat_mpi_rank == 0)
+	if (apod_ranks_rank() == 0)
 		APOD_CUDA_TRY(cudaMemcpyAsync(g->h_stage, src, (size_t)g->n * sizeof(float4),
 		                         cudaMemcpyDeviceToHost, g->stream));
 	APOD_CUDA_TRY(cudaStreamSynchronize(g->stream));
-	if (heat_mpi_rank == 0)
+	if (apod_ranks_rank() == 0)
 		nbody_unpack3(g->h_stage, (size_t)g->n, (float *)dst);
 	return 0;
 }
@@ -310,6 +314,6 @@ extern "C" const struct apod_stage_ops nbody_mgpu_ops = {
 	.probe = mgpu_probe,
 	.fetch = mgpu_fetch,
 	.destroy = mgpu_destroy,
-	.reporter = heat_mpi_reporter,
-	.agree = heat_mpi_stage_agree,
+	.reporter = apod_ranks_reporter,
+	.agree = apod_ranks_stage_agree,
 };
