@@ -74,6 +74,25 @@ mgpu_launch() {
 run_np() { mgpu_launch 0 "$@"; }
 run_on() { mgpu_launch 1 "$@"; }
 
+# refused FRAGMENT CMD...: CMD (a launch of ranks) fails, not by the timeout, and
+# says FRAGMENT.  Every rank exits 2; mpirun passes on the status of the first
+# rank to end, or 1 where it ended the others itself.
+refused() {
+	rf_fragment=$1
+	shift
+	"$@" >"$work/out" 2>&1
+	rf_got=$?
+	if [ "$rf_got" != 1 ] && [ "$rf_got" != 2 ]; then
+		echo "FAIL: '$*' exited $rf_got, expected a refusal (1 or 2)"; sed 's/^/  | /' "$work/out"
+		fails=$((fails + 1))
+	elif ! grep -qF -- "$rf_fragment" "$work/out"; then
+		echo "FAIL: '$*' did not say: $rf_fragment"; sed 's/^/  | /' "$work/out"
+		fails=$((fails + 1))
+	else
+		echo "ok: $* -> $rf_got ($rf_fragment)"
+	fi
+}
+
 finish() {
 	if [ "$fails" -ne 0 ]; then
 		echo "$fails check(s) failed"

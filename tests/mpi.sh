@@ -6,7 +6,7 @@
 # gate (with serial, and with the committed reference).  Failures: too many
 # ranks for the rows, and a results directory that rank 0 cannot make, end
 # every rank with one message and never hang; nor do ranks given different
-# decks.
+# decks (ranks given different command lines: tests/ranks.sh).
 . "$top_srcdir/tests/lib.sh"
 deck=$top_srcdir/data/small.deck
 ref=$top_srcdir/data/ref/small
@@ -72,23 +72,33 @@ expect 1 "cannot create" run_np 2 "$APOD" run --stage=mpi --deck="$deck" --out="
 # One rank per interior row is allowed (2 ranks, 2 interior rows).
 expect 0 "stage mpi" run_np 2 "$APOD" run --stage=mpi --deck="$top_srcdir/tests/decks/tiny.deck" --size=9x4 --zones=1x1
 
-# Ranks given different decks (here, different options on one rank; mpirun's
-# "A : B" runs A as rank 0 and B as rank 1) hung, overflowed the gather or
-# wrote results of no one deck: now every rank stops at once with a usage
-# error that names the rank and the key, said once.
+# Ranks given different decks hung, overflowed the gather or wrote results
+# of no one deck: now every rank stops at once with a usage error that names
+# the rank and the key, said once.  Different options are different command
+# lines, refused before a stage is chosen (tests/ranks.sh); here the command
+# lines are the same and the deck file each rank reads is not (a deck of
+# one name that differs between hosts): each rank reads its own on fd 3.
 tiny=$top_srcdir/tests/decks/tiny.deck
+# deck_with KEY=VALUE FILE: the tiny deck with KEY set to VALUE, into FILE.
+deck_with() {
+	awk -v k="${1%%=*}" -v v="${1#*=}" '$1 == k { $0 = k " = " v; done = 1 } { print }
+		END { if (!done) print k " = " v }' "$tiny" >"$2"
+}
 for kv in steps=5 alpha=0.1 size=12x9 summary_every=2; do
-	opt=--$kv
+	deck_with "$kv" "$work/other.deck"
 	expect 2 "ranks were given different decks: rank 1's differs from rank 0's (rank 1: ${kv%%=*} = ${kv#*=};" \
 		timeout 120 "$mpirun" --oversubscribe --mca btl self,vader \
-		-np 1 "$APOD" run --stage=mpi --deck="$tiny" : -np 1 "$APOD" run --stage=mpi --deck="$tiny" "$opt"
+		-np 1 sh -c "exec \"\$0\" run --stage=mpi --deck=/dev/fd/3 3<\"\$1\"" "$APOD" "$tiny" \
+		: -np 1 sh -c "exec \"\$0\" run --stage=mpi --deck=/dev/fd/3 3<\"\$1\"" "$APOD" "$work/other.deck"
 	n=$(grep -c "different decks" "$work/out")
 	[ "$n" = 1 ] || { echo "FAIL: the different-decks message came $n times, not once"; fails=$((fails + 1)); }
 done
 # Rank 2 of 3 alone differs (a larger grid): it is the one named.
+deck_with size=12x9 "$work/other.deck"
 expect 2 "rank 2's differs from rank 0's (rank 2: size = 12x9; rank 0: size = 9x9)" \
 	timeout 120 "$mpirun" --oversubscribe --mca btl self,vader \
-	-np 2 "$APOD" run --stage=mpi --deck="$tiny" : -np 1 "$APOD" run --stage=mpi --deck="$tiny" --size=12x9
+	-np 2 sh -c "exec \"\$0\" run --stage=mpi --deck=/dev/fd/3 3<\"\$1\"" "$APOD" "$tiny" \
+	: -np 1 sh -c "exec \"\$0\" run --stage=mpi --deck=/dev/fd/3 3<\"\$1\"" "$APOD" "$work/other.deck"
 
 # MPI starts only for the mpi stage: with a transport that cannot load,
 # MPI_Init fails (the mpi stage cannot run) but serial never calls it.
