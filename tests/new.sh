@@ -12,7 +12,7 @@ cd "$work" || exit 1
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
 # Bad requests: a usage error, exit 2, and nothing written.
-expect 2 "unknown option '--gpus'" "$APOD" new --gpus cpuonly
+expect 2 "unknown option '--gpus' (the options are --gpu and --mpi)" "$APOD" new --gpus cpuonly
 expect 2 "unknown option '-g'" "$APOD" new cpuonly -g
 expect 2 "expected a NAME" "$APOD" new --gpu
 expect 2 "expected one NAME, got 'a' and 'b'" "$APOD" new a b
@@ -27,8 +27,23 @@ for f in Makefile README.md main.c workload.c withgpu.h stage_gpu.cu; do
 	[ -f "withgpu/$f" ] || { echo "FAIL: --gpu wrote no $f"; fails=$((fails + 1)); }
 done
 [ ! -e cpuonly/stage_gpu.cu ] || { echo "FAIL: without --gpu, stage_gpu.cu was written"; fails=$((fails + 1)); }
+[ ! -e cpuonly/stage_mpi.c ] && [ ! -e withgpu/stage_mpi.c ] \
+	|| { echo "FAIL: without --mpi, stage_mpi.c was written"; fails=$((fails + 1)); }
+if grep -qi "mpirun\|stage_mpi\|ranks" cpuonly/Makefile || grep -q "mpi_stage\\|stage_mpi\\|MPI" cpuonly/workload.c withgpu/workload.c; then
+	echo "FAIL: a skeleton without --mpi mentions the mpi stage"; fails=$((fails + 1)); fi
 # Every mark is filled in or dropped; the GPU lines only with --gpu.
-if grep -rn "@NAME@\|^@GPU@" cpuonly withgpu; then echo "FAIL: a template mark was left"; fails=$((fails + 1)); fi
+if [ "${APOD_HAVE_MPI:-no}" = yes ]; then
+	expect 0 "wrote 6 files into withmpi/ (with an MPI stage" "$APOD" new withmpi --mpi
+	expect 0 "wrote 7 files into both/" "$APOD" new --mpi both --gpu
+	grep -q "&withmpi_stage_mpi" withmpi/workload.c && grep -q "^MPI_OBJS = stage_mpi.o" withmpi/Makefile \
+		&& grep -q "withmpi_stage_mpi = {" withmpi/stage_mpi.c && [ -f both/stage_mpi.c ] && [ -f both/stage_gpu.cu ] \
+		&& echo "ok: --mpi put the stage in the ladder and its object in the Makefile" \
+		|| { echo "FAIL: the --mpi skeleton lacks its stage or its object"; fails=$((fails + 1)); }
+else
+	expect 2 "--mpi: this apod was built without MPI" "$APOD" new withmpi --mpi
+	[ ! -e withmpi ] || { echo "FAIL: a refused --mpi wrote files"; fails=$((fails + 1)); }
+fi
+if grep -rn "@NAME@\|^@GPU@\|^@MPI@" cpuonly withgpu $(ls -d withmpi both 2>/dev/null); then echo "FAIL: a template mark was left"; fails=$((fails + 1)); fi
 if grep -qi "nvcc\|cuda\|stage_gpu" cpuonly/Makefile cpuonly/workload.c; then
 	echo "FAIL: the CPU-only skeleton mentions the GPU stage"; fails=$((fails + 1)); fi
 grep -q "&withgpu_stage_gpu" withgpu/workload.c && grep -q "^stage_gpu.o:" withgpu/Makefile \
@@ -72,6 +87,30 @@ fi
 # profiling build's "unknown workload".
 expect 1 "make cpuonly-pg" env -u APOD_PG ./cpuonly/cpuonly assess --n=1000 --steps=3 --out="$work/assess"
 grep -q "unknown workload" "$work/out" && { echo "FAIL: assess ran apod's profiling build"; fails=$((fails + 1)); }
+
+# The --mpi skeleton: its make check runs the mpi stage at 1, 2 and 3 ranks
+# and verifies each against serial (a timeout: a hang fails, not waits).
+if [ "${APOD_HAVE_MPI:-no}" = yes ] && command -v "${APOD_MPIRUN:-mpirun}" >/dev/null 2>&1; then
+	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+	( cd withmpi && PATH=/usr/bin:/bin make && PATH=/usr/bin:/bin timeout 300 make check \
+		MPIRUN="${APOD_MPIRUN:-mpirun}" MPIRUN_FLAGS="--oversubscribe --mca btl self,vader" ) \
+		> "$work/mpi.log" 2>&1 \
+		&& echo "ok: the --mpi skeleton builds with pkg-config alone and passes its gate" \
+		|| { echo "FAIL: the --mpi skeleton"; sed 's/^/  | /' "$work/mpi.log"; fails=$((fails + 1)); }
+	for np in 1 2 3; do
+		grep -q -- "-np $np .* run --stage=mpi" "$work/mpi.log" && [ -f "withmpi/check-mpi$np/report.json" ] \
+			&& echo "ok: the --mpi skeleton's gate ran the mpi stage at $np ranks" \
+			|| { echo "FAIL: the --mpi skeleton's gate did not run $np ranks"; fails=$((fails + 1)); }
+		expect 0 "PASS" ./withmpi/withmpi verify withmpi/check-serial "withmpi/check-mpi$np"
+	done
+	# A user's program, too, refuses ranks given different command lines.
+	refused "rank 1's argument 2 is '--stage=serial', rank 0's is '--stage=mpi'" \
+		timeout 120 "${APOD_MPIRUN:-mpirun}" --oversubscribe --mca btl self,vader \
+		-np 1 ./withmpi/withmpi run --stage=mpi --n=100 : -np 1 ./withmpi/withmpi run --stage=serial --n=100
+else
+	echo "no MPI or no mpirun here: the --mpi skeleton was not built"
+fi
 
 # The CPU checks above are this test's pass; the GPU part is said skipped.
 if [ -z "$user_nvcc" ]; then

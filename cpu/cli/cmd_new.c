@@ -10,7 +10,10 @@
  * With --gpu it also writes a GPU stage: the files of the template's gpu/
  * folder, and the lines of the common files marked @GPU@ (the stage's
  * place in the ladder, its nvcc rule).  Without --gpu those lines are
- * left out, so a CPU-only port never needs the CUDA toolkit.
+ * left out, so a CPU-only port never needs the CUDA toolkit.  --mpi does
+ * the same for a stage of MPI ranks: the template's mpi/ folder and the
+ * lines marked @MPI@ (only where this apod was built with MPI, which the
+ * stage's file needs).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -22,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "apod/ranks.h"
 #include "apod_paths.h"
 #include "commands.h"
 #include "cpu/harness/fail.h"
@@ -40,12 +44,13 @@ static int path_has(const char *list, const char *dir)
 /* The next steps, to paste: with the PKG_CONFIG_PATH the skeleton's make
  * needs where pkg-config would not find this install's apod.pc by itself
  * (a --prefix of one's own). */
-static void print_next(const char *name, int gpu, int n)
+static void print_next(const char *name, int gpu, int mpi, int n)
 {
 	const char *env = getenv("PKG_CONFIG_PATH");
 	int found = path_has(PKGCONFIG_DEFAULT_PATH, PKGCONFIGDIR) || path_has(env, PKGCONFIGDIR);
-	printf("wrote %d files into %s/%s; next:\n", n, name,
-	       gpu ? " (with a GPU stage: nvcc must be on PATH, or make NVCC=...)" : "");
+	printf("wrote %d files into %s/%s%s; next:\n", n, name,
+	       gpu ? " (with a GPU stage: nvcc must be on PATH, or make NVCC=...)" : "",
+	       mpi ? " (with an MPI stage: its ranks started by mpirun)" : "");
 	if (!found)
 		printf("    export PKG_CONFIG_PATH=%s${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 		       "   # pkg-config does not look in this install's folder by itself\n", PKGCONFIGDIR);
@@ -69,11 +74,24 @@ static int template_dir(char *buf, size_t len)
 	                 "to the source tree's data/template)", buf);
 }
 
-#define GPU_MARK "@GPU@"
+/* The marks of optional lines, each five characters, and the option that
+ * keeps them. */
+#define OPT_GPU 1u
+#define OPT_MPI 2u
+#define MARK_LEN 5
+static unsigned line_mark(const char *line)
+{
+	if (!strncmp(line, "@GPU@", MARK_LEN))
+		return OPT_GPU;
+	if (!strncmp(line, "@MPI@", MARK_LEN))
+		return OPT_MPI;
+	return 0;
+}
 
 /* text with every @NAME@ replaced by name, written atomically to path; a
- * line that starts with @GPU@ is kept (without the mark) only if gpu. */
-static int write_filled(const char *path, const char *text, const char *name, int gpu)
+ * line that starts with @GPU@ (@MPI@) is kept, without the mark, only if
+ * opts has OPT_GPU (OPT_MPI). */
+static int write_filled(const char *path, const char *text, const char *name, unsigned opts)
 {
 	struct apod_outfile o;
 	const char *p = text, *q = strstr(text, "@NAME@");   /* the next mark, searched once */
@@ -81,15 +99,16 @@ static int write_filled(const char *path, const char *text, const char *name, in
 		return -1;
 	while (*p) {
 		const char *end = strchr(p, '\n');
+		unsigned mark = line_mark(p);
 		end = end ? end + 1 : p + strlen(p);
-		if (!strncmp(p, GPU_MARK, strlen(GPU_MARK))) {
-			if (!gpu) {
+		if (mark) {
+			if (!(opts & mark)) {
 				p = end;
 				if (q && q < p)
 					q = strstr(p, "@NAME@");
 				continue;
 			}
-			p += strlen(GPU_MARK);
+			p += MARK_LEN;
 			if (q && q < p)   /* "@GPU@NAME@": the mark's last @ is not a name's */
 				q = strstr(p, "@NAME@");
 		}
@@ -132,7 +151,7 @@ static char *slurp(const char *path)
 /* Every plain file of folder tdir into folder dir, filled in for the
  * workload name; adds the count to *n.  Folders inside tdir are left to
  * the caller. */
-static int copy_folder(const char *tdir, const char *dir, const char *name, int gpu, int *n)
+static int copy_folder(const char *tdir, const char *dir, const char *name, unsigned opts, int *n)
 {
 	char src[PATH_MAX * 2], dst[PATH_MAX * 2], fname[NAME_MAX + 64];
 	DIR *d;
@@ -155,7 +174,7 @@ static int copy_folder(const char *tdir, const char *dir, const char *name, int 
 			snprintf(at, sizeof fname - (size_t)(at - fname), "%s%s", name, rest);
 		}
 		snprintf(dst, sizeof dst, "%s/%s", dir, fname);
-		if (!(text = slurp(src)) || write_filled(dst, text, name, gpu)) {
+		if (!(text = slurp(src)) || write_filled(dst, text, name, opts)) {
 			free(text);
 			closedir(d);
 			return -1;
@@ -173,7 +192,7 @@ static int copy_folder(const char *tdir, const char *dir, const char *name, int 
  * program as its makefile.  The skeleton's own targets and files, and the
  * GNU standard targets a user types. */
 static const char *const taken_names[] = {
-	"all", "check", "clean", "main", "workload", "stage_gpu",
+	"all", "check", "clean", "main", "workload", "stage_gpu", "stage_mpi",
 	"install", "uninstall", "installcheck", "installdirs", "distclean", "mostlyclean",
 	"dist", "distcheck", "info", "dvi", "html", "pdf", "ps", "tags", "ctags", "test",
 	"force", "default", "makefile",
@@ -229,9 +248,10 @@ static int move_into_place(const char *staging, const char *name)
 
 int apod_new_main(int argc, char **argv)
 {
-	char tdir[PATH_MAX], gdir[PATH_MAX + 8], staging[NAME_MAX + 1];
+	char tdir[PATH_MAX], gdir[PATH_MAX + 8], mdir[PATH_MAX + 8], staging[NAME_MAX + 1];
 	const char *name = NULL;
-	int n = 0, gpu = 0;
+	int n = 0, gpu = 0, mpi = 0;
+	unsigned opts;
 	mode_t mask;
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		apod_cmd_usage(&apod_cmd_new_entry);
@@ -240,9 +260,11 @@ int apod_new_main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--gpu"))
 			gpu = 1;
+		else if (!strcmp(argv[i], "--mpi"))
+			mpi = 1;
 		else if (argv[i][0] == '-')
-			return apod_usage_error("new", "unknown option '%s' (the one option is --gpu)",
-			                        argv[i]);
+			return apod_usage_error("new", "unknown option '%s' (the options are --gpu and "
+			                        "--mpi)", argv[i]);
 		else if (name)
 			return apod_usage_error("new", "expected one NAME, got '%s' and '%s'", name,
 			                        argv[i]);
@@ -264,19 +286,29 @@ int apod_new_main(int argc, char **argv)
 		                        "build the program; choose another NAME", name, name);
 	if (access(name, F_OK) == 0)
 		return apod_usage_error("new", "'%s' already exists; choose another NAME", name);
+	if (mpi && !apod_ranks_built())
+		return apod_usage_error("new", "--mpi: this apod was built without MPI, and the "
+		                        "skeleton's mpi stage needs it (rebuild apod where MPI is "
+		                        "installed, e.g. libopenmpi-dev)");
 	if (template_dir(tdir, sizeof tdir))
 		return apod_report_failure();
 	snprintf(gdir, sizeof gdir, "%s/gpu", tdir);
+	snprintf(mdir, sizeof mdir, "%s/mpi", tdir);
 	if (gpu && access(gdir, R_OK) != 0)
 		return apod_fail("the template in %s has no gpu/ folder (an older install?)", tdir),
+		       apod_report_failure();
+	if (mpi && access(mdir, R_OK) != 0)
+		return apod_fail("the template in %s has no mpi/ folder (an older install?)", tdir),
 		       apod_report_failure();
 	/* Written into a folder of its own beside NAME, renamed to NAME only
 	 * whole: a template file that cannot be read leaves nothing behind. */
 	snprintf(staging, sizeof staging, ".%s.apod-new-XXXXXX", name);
 	if (!mkdtemp(staging))
 		return apod_fail("cannot create %s: %s", name, strerror(errno)), apod_report_failure();
-	if (copy_folder(tdir, staging, name, gpu, &n) ||
-	    (gpu && copy_folder(gdir, staging, name, gpu, &n))) {
+	opts = (gpu ? OPT_GPU : 0) | (mpi ? OPT_MPI : 0);
+	if (copy_folder(tdir, staging, name, opts, &n) ||
+	    (gpu && copy_folder(gdir, staging, name, opts, &n)) ||
+	    (mpi && copy_folder(mdir, staging, name, opts, &n))) {
 		remove_staging(staging);
 		return apod_report_failure();
 	}
@@ -290,12 +322,13 @@ int apod_new_main(int argc, char **argv)
 			return apod_usage_error("new", "'%s' already exists; choose another NAME", name);
 		return apod_fail("cannot create %s: %s", name, strerror(e)), apod_report_failure();
 	}
-	print_next(name, gpu, n);
+	print_next(name, gpu, mpi, n);
 	return APOD_EXIT_OK;
 }
 
-/* Read by hand above: NAME and --gpu in any order. */
+/* Read by hand above: NAME, --gpu and --mpi in any order. */
 const struct option apod_new_options[] = {
 	{ "gpu", no_argument, NULL, 0 },
+	{ "mpi", no_argument, NULL, 0 },
 	APOD_OPT_HELP, APOD_OPT_END,
 };

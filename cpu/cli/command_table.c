@@ -169,11 +169,13 @@ const struct apod_cmd apod_cmd_ceilings_entry = {
 const struct apod_cmd apod_cmd_new_entry = {
 	.name = "new",
 	.help = "write a workload skeleton to start a port from (NAME/)",
-	.synopsis = "NAME [--gpu]",
+	.synopsis = "NAME [--gpu] [--mpi]",
 	.about = "Write a workload skeleton into ./NAME: a serial reference and an OpenMP\n"
 	         "stage, their outputs and tolerances, main.c and a Makefile that builds\n"
 	         "against the installed library with pkg-config.  Then: cd NAME && make && ./NAME\n"
-	         "  --gpu  also a GPU stage, stage_gpu.cu (on <apod/cuda.h>), built by nvcc\n",
+	         "  --gpu  also a GPU stage, stage_gpu.cu (on <apod/cuda.h>), built by nvcc\n"
+	         "  --mpi  also a stage of MPI ranks, stage_mpi.c (on <apod/ranks_mpi.h>); make\n"
+	         "         check runs it at 1, 2 and 3 ranks under mpirun\n",
 	.options = apod_new_options,
 	.main = apod_new_main,
 };

@@ -269,10 +269,26 @@ static const struct apod_stage omp_stage = {
 @GPU@	.ops = &@NAME@_stage_gpu,
 @GPU@};
 @GPU@
+@MPI@/* The mpi stage: described here, its operations in stage_mpi.c (a block
+@MPI@ * of the values on each MPI rank, the results gathered on rank 0).  It
+@MPI@ * runs as one rank in the table; mpirun starts more (`make check` runs it
+@MPI@ * at 1, 2 and 3 ranks and verifies each against serial). */
+@MPI@extern const struct apod_stage_ops @NAME@_stage_mpi;
+@MPI@static const struct apod_stage mpi_stage = {
+@MPI@	.name = "mpi",
+@MPI@	.about = "MPI ranks, a block of the values each, results gathered on rank 0 (use mpirun)",
+@MPI@	/* The gather onto rank 0 is part of fetching the results and snapshots. */
+@MPI@	.ports = "timeStep,calcSum,writeSnapshot,fetchResults",
+@MPI@	.runs_on = APOD_RUNS_HOST_CORES,
+@MPI@	.needs = "MPI",
+@MPI@	.ops = &@NAME@_stage_mpi,
+@MPI@};
+@MPI@
 static const struct apod_stage *const stages[] = {
 	&serial_stage,
 	&omp_stage,
 @GPU@	&gpu_stage,
+@MPI@	&mpi_stage,
 	NULL,
 };
 
