@@ -46,12 +46,31 @@ none_of "$(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"cpu/\(harness\
 	"a plug-in includes an internal header of the harness (publish what it needs in apod/)" \
 	"the plug-ins include only the installed headers of the harness"
 
+# Ranks are the library's (apod/ranks.h): no file outside heat's own folders
+# includes a heat header to get them, and heat's own code has no ranks of
+# its own (its mpi_comm.h keeps only how heat's rows are spread over them).
+others=$(find "$top_srcdir/cpu" "$top_srcdir/gpu" "$top_srcdir/data/template" "$top_srcdir/doc/examples" \
+	\( -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' \) 2>/dev/null | grep -v "^$top_srcdir/cpu/heat/\|^$top_srcdir/gpu/heat/")
+none_of "$(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"\(cpu/heat/\)\{0,1\}mpi_comm\.h"' $others 2>/dev/null)" \
+	"a file outside heat includes heat's mpi_comm.h (the ranks are apod/ranks.h's)" \
+	"no file outside heat includes heat's mpi_comm.h"
+none_of "$(grep -n '\bheat_mpi_\(start\|started\|rank\|size\|local_rank\|local_size\|agree\|stage_agree\|reporter\|comm\|same_params\|die\)\b' \
+	$others "$top_srcdir"/cpu/heat/*.[ch] "$top_srcdir"/gpu/heat/*.cu* 2>/dev/null)" \
+	"the ranks are still named heat_mpi_* (use apod/ranks.h)" \
+	"no file names a rank function of heat's: every stage of ranks uses apod/ranks.h"
+none_of "$(grep -ln 'MPI_Comm_rank\|MPI_Comm_size\|MPI_Init' $others "$top_srcdir"/cpu/heat/*.[ch] \
+	"$top_srcdir"/gpu/heat/*.cu* 2>/dev/null | grep -v '/cpu/harness/')" \
+	"a stage starts MPI or asks its rank of MPI itself (apod_ranks_start, apod_ranks_rank)" \
+	"only the library starts MPI and numbers the ranks"
+
 # libapod exports exactly what the installed headers declare with APOD_API
 # (it is built with hidden visibility): nm's list against the headers'.
 lib=$(dirname "$APOD")/.libs/libapod.so
 if [ -f "$lib" ] && command -v nm >/dev/null; then
 	nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBR]$/ {print $3}' | sort -u > "$work/exported"
-	sed -n 's/^APOD_API [^(]*[ *]\([a-z_][a-z0-9_]*\)(.*/\1/p' "$top_srcdir"/cpu/harness/apod/*.h | sort -u > "$work/declared"
+	# ranks_mpi.h's functions take MPI's types: only in a build with MPI.
+	headers=$(ls "$top_srcdir"/cpu/harness/apod/*.h | { [ "${APOD_HAVE_MPI:-no}" = yes ] && cat || grep -v '/ranks_mpi\.h$'; })
+	sed -n 's/^APOD_API [^(]*[ *]\([a-z_][a-z0-9_]*\)(.*/\1/p' $headers | sort -u > "$work/declared"
 	none_of "$(comm -23 "$work/exported" "$work/declared")" \
 		"libapod.so exports names no installed header declares with APOD_API" \
 		"libapod.so exports only the installed headers' APOD_API functions"
