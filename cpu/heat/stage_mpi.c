@@ -177,9 +177,9 @@ static int mpi_step(void *ctx, int phase, long step, long steps)
 	 * then my last row down for the row above my first.  At an edge the
 	 * neighbour is MPI_PROC_NULL and the fixed edge row stays. */
 	APOD_MPI_TRY(MPI_Sendrecv(s->h.cur + nx, 1, s->row, s->up, TAG_UP, s->h.cur + (s->nloc - 1) * nx, 1,
-	                     s->row, s->down, TAG_UP, apod_ranks_comm(), MPI_STATUS_IGNORE));
+	                          s->row, s->down, TAG_UP, apod_ranks_comm(), MPI_STATUS_IGNORE));
 	APOD_MPI_TRY(MPI_Sendrecv(s->h.cur + (s->nloc - 2) * nx, 1, s->row, s->down, TAG_DOWN, s->h.cur, 1,
-	                     s->row, s->up, TAG_DOWN, apod_ranks_comm(), MPI_STATUS_IGNORE));
+	                          s->row, s->up, TAG_DOWN, apod_ranks_comm(), MPI_STATUS_IGNORE));
 	return 0;
 }
 
@@ -190,7 +190,7 @@ static void relay_in(double *acc, int count, int tag)
 {
 	if (apod_ranks_rank() > 0)
 		APOD_MPI_TRY(MPI_Recv(acc, count, MPI_DOUBLE, apod_ranks_rank() - 1, tag, apod_ranks_comm(),
-		                 MPI_STATUS_IGNORE));
+		                      MPI_STATUS_IGNORE));
 }
 
 static void relay_out(double *acc, int count, int tag)
@@ -237,7 +237,7 @@ static void mpi_calcStats(void *ctx, struct apod_moments *m, unsigned *hist)
 		for (size_t b = 0; b < nb; b++)
 			hist[b] += s->thread_hist[(size_t)t * nb + b];
 	APOD_MPI_TRY(MPI_Reduce(apod_ranks_rank() == 0 ? MPI_IN_PLACE : hist, hist, p->nbins, MPI_UNSIGNED,
-	                   MPI_SUM, 0, apod_ranks_comm()));
+	                        MPI_SUM, 0, apod_ranks_comm()));
 }
 
 static void mpi_calcSummaryData(void *ctx, double *zone_means)
@@ -286,7 +286,7 @@ static int mpi_fetch(void *ctx, int array, void *dst)
 	struct mpi *s = ctx;
 	(void)array;   /* heat has one array, the field */
 	APOD_MPI_TRY(MPI_Gatherv(local_row(s, s->h.cur, s->own0), (int)(s->own1 - s->own0), s->row, dst,
-	                    s->counts, s->displs, s->row, 0, apod_ranks_comm()));
+	                         s->counts, s->displs, s->row, 0, apod_ranks_comm()));
 	return 0;
 }
 

@@ -788,7 +788,7 @@ static int mgpu_fetch(void *ctx, int array, void *dst)
 	(void)array;   /* heat has one array, the field */
 	must(download_held(g));
 	APOD_MPI_TRY(MPI_Gatherv(g->h_rows, (int)(g->own1 - g->own0), g->row, dst, g->counts, g->displs,
-	                    g->row, 0, apod_ranks_comm()));
+	                         g->row, 0, apod_ranks_comm()));
 	return 0;
 }
 
