@@ -11,7 +11,25 @@
 deck=$top_srcdir/data/small.deck
 tiny=$top_srcdir/tests/decks/tiny.deck
 
-[ "${APOD_HAVE_MPI:-no}" = yes ] || { echo "SKIP: MPI was not found at configure time"; exit 77; }
+# nothing_in DIR: the refused run wrote no results.
+nothing_in() {
+	if [ -e "$1" ]; then
+		echo "FAIL: a refused run wrote $1:"; ls -la "$1" | sed 's/^/  | /'; fails=$((fails + 1))
+	else
+		echo "ok: no results in $(basename "$1")"
+	fi
+}
+
+if [ "${APOD_HAVE_MPI:-no}" != yes ]; then
+	# Without MPI no rank can compare: started as several, each refuses.
+	expect 2 "a launcher started 2 processes of this program, whose apod library was built without MPI" \
+		env OMPI_COMM_WORLD_SIZE=2 "$APOD" run --stage=serial --deck="$tiny" --out="$work/o"
+	nothing_in "$work/o"
+	expect 0 "stage serial" env PMI_SIZE=1 "$APOD" run --stage=serial --deck="$tiny"
+	[ "$fails" -eq 0 ] || finish
+	echo "SKIP: MPI was not found at configure time"
+	exit 77
+fi
 mpirun=${APOD_MPIRUN:-mpirun}
 command -v "$mpirun" >/dev/null 2>&1 || { echo "SKIP: no mpirun ($mpirun)"; exit 77; }
 if [ "${APOD_SANITIZE:-no}" = yes ]; then
@@ -30,15 +48,6 @@ said_by() {
 			|| { echo "FAIL: rank $r of $1 did not say: $2"; sed 's/^/  | /' "$work/out"; fails=$((fails + 1)); }
 	done
 }
-# nothing_in DIR: the refused run wrote no results.
-nothing_in() {
-	if [ -e "$1" ]; then
-		echo "FAIL: a refused run wrote $1:"; ls -la "$1" | sed 's/^/  | /'; fails=$((fails + 1))
-	else
-		echo "ok: no results in $(basename "$1")"
-	fi
-}
-
 # The issue's case: rank 0 (late, by 3 s) the mpi stage, rank 1 the same
 # command line with --stage=serial added.  Both refuse; neither waits.
 cd "$work" || exit 1

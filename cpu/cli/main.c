@@ -111,8 +111,13 @@ int apod_main(int argc, char **argv, const struct apod_program *prog)
 	apod_report_set_program(apod_prog->name);
 	/* Every rank says why it stops: each one's output may go to a file of
 	 * its own. */
-	if (agree_on_args(argc, argv))
-		return fprintf(stderr, "%s: rank %d of %d: %s\n", apod_prog->name, apod_ranks_rank(),
-		               apod_ranks_size(), apod_failure()), apod_failure_status();
+	if (agree_on_args(argc, argv)) {
+		if (apod_ranks_started())
+			fprintf(stderr, "%s: rank %d of %d: %s\n", apod_prog->name, apod_ranks_rank(),
+			        apod_ranks_size(), apod_failure());
+		else
+			fprintf(stderr, "%s: %s\n", apod_prog->name, apod_failure());
+		return apod_failure_status();
+	}
 	return apod_close_stdout(dispatch(argc, argv, apod_prog));
 }
