@@ -77,9 +77,10 @@ APOD_API void apod_ranks_block(size_t n, int r, int size, size_t *lo, size_t *hi
 /* The members of a stage's operations (struct apod_stage_ops) that make it
  * a stage of ranks: available where this libapod has MPI; the reporter is
  * rank 0 (it starts MPI: -1 if MPI cannot start); agree is
- * apod_ranks_agree.  In C++ the members of an initializer come in their
- * declared order: APOD_OPS_RANKS_AVAILABLE first, APOD_OPS_RANKS after
- * destroy and the optional members before reporter:
+ * apod_ranks_agree.  In C++ (where designated initializers need C++20) the
+ * members come in their declared order: APOD_OPS_RANKS_AVAILABLE first,
+ * APOD_OPS_RANKS after destroy and the optional members before reporter;
+ * before C++20, assign available, reporter and agree these functions:
  *
  *     static const struct apod_stage_ops mpi_ops = {
  *         APOD_OPS_RANKS_AVAILABLE,

@@ -7,6 +7,14 @@
 #ifndef APOD_RANKS_MPI_H
 #define APOD_RANKS_MPI_H
 
+/* MPI's C interface alone, in C++ too: the C++ bindings some MPIs still
+ * ship (Open MPI's, MPICH's) are deprecated and warn under -Wextra. */
+#ifndef OMPI_SKIP_MPICXX
+#define OMPI_SKIP_MPICXX 1
+#endif
+#ifndef MPICH_SKIP_MPICXX
+#define MPICH_SKIP_MPICXX 1
+#endif
 #include <mpi.h>
 
 #include "ranks.h"
