@@ -1,7 +1,7 @@
 #!/bin/sh
 # `make installcheck`: the installed library from the outside.  The three
 # examples (particles; lookup, a one-shot reduction; srad, Rodinia's SRAD
-# ported, three phases a step) and a fresh `apod new` skeleton are copied
+# ported, three phases a step) and fresh `apod new` skeletons are copied
 # out of the install tree into a scratch directory and built there with
 # pkg-config alone (no path into the source tree), then run through their
 # table and their gate.  Needs PKG_CONFIG_PATH and PATH pointing at the
@@ -43,6 +43,14 @@ if command -v nvcc >/dev/null 2>&1; then
 	( cd "$work" && apod new mygpu --gpu && cd mygpu && make && make check )
 else
 	echo "installcheck: no nvcc on PATH: the 'apod new --gpu' skeleton was not built"
+fi
+# An apod built with MPI writes the mpi stage; one without refuses --mpi.
+if command -v mpirun >/dev/null 2>&1 && (cd "$work" && apod new myranks --mpi); then
+	echo "installcheck: a new skeleton with an MPI stage, as 'apod new --mpi' writes it, at 1 to 3 ranks"
+	( cd "$work/myranks" && make && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+		timeout 300 make check MPIRUN_FLAGS="--oversubscribe --mca btl self,vader" )
+else
+	echo "installcheck: no mpirun, or an apod without MPI: the 'apod new --mpi' skeleton was not built"
 fi
 
 echo "installcheck: the installed README's and docs' links to one another"
