@@ -32,11 +32,7 @@ if [ "${APOD_HAVE_MPI:-no}" != yes ]; then
 fi
 mpirun=${APOD_MPIRUN:-mpirun}
 command -v "$mpirun" >/dev/null 2>&1 || { echo "SKIP: no mpirun ($mpirun)"; exit 77; }
-if [ "${APOD_SANITIZE:-no}" = yes ]; then
-	# Open MPI's own allocations outlive MPI_Finalize (tests/mpi.sh).
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-	export ASAN_OPTIONS
-fi
+no_mpi_leak_check
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
 launch() { timeout 120 "$mpirun" --oversubscribe --mca btl self,vader "$@"; }
