@@ -9,7 +9,7 @@ ref="$top_srcdir/data/ref/montecarlo/small"
 W=--workload=montecarlo
 stages=$("$APOD" stages $W)
 
-for s in serial omp gpu1 gpu2; do
+for s in serial omp gpu1 gpu2 gpu3; do
 	echo "$stages" | grep -q "^$s " || { echo "FAIL: stage $s is not listed"; echo "$stages"; fails=$((fails + 1)); }
 done
 
@@ -98,7 +98,7 @@ expect 2 "rate: -0.01 is outside" "$APOD" run $W --stage=serial --rate=-0.01
 expect 2 "hist_lo 300 is not below hist_hi" "$APOD" run $W --stage=serial --hist_lo=300
 
 # The GPU stages, where they can run.
-for s in gpu1 gpu2; do
+for s in gpu1 gpu2 gpu3; do
 	if echo "$stages" | grep -q "^$s *available"; then
 		expect 0 "stage $s" "$APOD" run $W --stage=$s --deck="$deck" --out="$work/$s"
 		expect 0 "PASS" "$APOD" verify "$work/serial" "$work/$s"

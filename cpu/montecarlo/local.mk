@@ -11,7 +11,7 @@ pg_sources += $(montecarlo_sources)
 # Its gate on the small deck and what it promises of its own.
 workload_tests += tests/montecarlo.sh
 gpu_sources += gpu/montecarlo/stage_gpu.cu gpu/montecarlo/bench.cu
-gpu_headers += gpu/montecarlo/kernels.cuh gpu/montecarlo/montecarlo_bench.h
+gpu_headers += gpu/montecarlo/kernels.cuh gpu/montecarlo/montecarlo_bench.h gpu/montecarlo/path3.cuh
 
 montecarlodecksdir = $(pkgdatadir)/montecarlo
 dist_montecarlodecks_DATA = data/montecarlo/small.deck data/montecarlo/medium.deck \
@@ -26,5 +26,5 @@ montecarlo_small_deck = data/montecarlo/small.deck
 montecarlo_ref = data/ref/montecarlo/small
 montecarlo_ref_files = batch_mean.npy mean.csv variance.csv stderr.csv ci95.csv exact.csv hist.csv
 # Double whatever the build: its reference serves either.
-montecarlo_sanitize_stages = gpu1 gpu2
+montecarlo_sanitize_stages = gpu1 gpu2 gpu3
 montecarlo_sanitize_args = --deck=$(srcdir)/data/montecarlo/small.deck --paths_per_batch=3000 --batches=3

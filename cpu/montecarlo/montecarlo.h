@@ -135,13 +135,14 @@ int mc_params_check(const void *params);
  * means of one path may show (workload.c derives it). */
 double mc_path_eta(const struct mc_params *p);
 /* The (S_T, G, A) of paths first .. first + n - 1 computed on the device
- * with gpu1's path code (tuned = 0) or gpu2's (tuned = 1), into out (n x 3);
+ * with gpu1's path code (tuned = 0), gpu2's (1) or gpu3's (2), into out (n x 3);
  * for the unit test of the error analysis (stage_gpu.cu). */
 int mc_gpu_outcomes(const struct mc_model *m, uint64_t first, size_t n, int tuned, double *out);
 
 /* The stages, "serial" first, each described once (stages.c), and what
  * each does: stage_serial.c, stage_omp.c, and gpu/montecarlo/stage_gpu.cu
- * for gpu1 and gpu2, whose data is an int: 1 for gpu2's tuned kernel. */
+ * for gpu1, gpu2 and gpu3, whose data is an int: 1 for gpu2's tuned kernel, 2 for
+ * gpu3's. */
 extern const struct apod_stage *const mc_stages[];
 extern const struct apod_stage_ops mc_serial_ops;
 extern const struct apod_stage_ops mc_omp_ops;

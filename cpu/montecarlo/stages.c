@@ -13,8 +13,8 @@
 #define GPU_PORTS "setup,simulateBatch,calcEstimates,fetchResults"
 
 /* Their kernels (gpu/montecarlo/kernels.cuh), read by their create: 1 for
- * the tuned one. */
-static const int first_port = 0, tuned = 1;
+ * the tuned one, 2 for its branch-free path. */
+static const int first_port = 0, tuned = 1, branch_free = 2;
 
 static const struct apod_stage serial = {
 	APOD_STAGE_SERIAL,
@@ -50,4 +50,14 @@ static const struct apod_stage gpu2 = {
 	.data = &tuned,
 };
 
-const struct apod_stage *const mc_stages[] = { &serial, &omp, &gpu1, &gpu2, NULL };
+static const struct apod_stage gpu3 = {
+	.name = "gpu3",
+	.about = "gpu2's numbers from branch-free log, exp and sincospi, host-made Philox keys",
+	.ports = GPU_PORTS,
+	.runs_on = APOD_RUNS_DEVICE,
+	.needs = "CUDA",
+	.ops = APOD_IF_CUDA(mc_gpu_ops),
+	.data = &branch_free,
+};
+
+const struct apod_stage *const mc_stages[] = { &serial, &omp, &gpu1, &gpu2, &gpu3, NULL };

@@ -104,8 +104,8 @@ static void row(json_object *arr, const char *name, double ms, double paths, con
 	json_object_array_add(arr, o);
 }
 
-/* One batch through gpu1's (tuned = 0) or gpu2's kernels; the European
- * mean of the last run in *euro. */
+/* One batch through gpu1's (tuned = 0), gpu2's (1) or gpu3's (2) kernels;
+ * the European mean of the last run in *euro. */
 static int time_stage(const struct mc_problem *p, int tuned, int reps, double *ms, double *euro)
 {
 	struct stage_bufs b;
@@ -113,12 +113,19 @@ static int time_stage(const struct mc_problem *p, int tuned, int reps, double *m
 	size_t hist_bytes = (size_t)p->bins * sizeof(unsigned);
 	unsigned blocks = (unsigned)((p->paths + MC_BLOCK - 1) / MC_BLOCK);
 	double sums[MC_SUMS];
+	struct mc3_keys keys = mc3_keys_of(p->model.seed);
+	if (tuned == 2 && !mc3_fits(&p->model))
+		tuned = 1;   /* as the stage does */
 	if (tuned) {
 		int dev, sms, per_sm;
 		APOD_CUDA_TRY(cudaGetDevice(&dev));
 		APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-		APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mc_gpu2_kernel,
-		                                                       MC_BLOCK, hist_bytes));
+		if (tuned == 2)
+			APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mc_gpu3_kernel,
+			                                                       MC_BLOCK, hist_bytes));
+		else
+			APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mc_gpu2_kernel,
+			                                                       MC_BLOCK, hist_bytes));
 		blocks = std::min(blocks, (unsigned)(sms * std::max(per_sm, 1)));
 	}
 	APOD_CUDA_TRY(cudaMalloc((void **)&b.sums, MC_SUMS * sizeof(double)));
@@ -126,7 +133,10 @@ static int time_stage(const struct mc_problem *p, int tuned, int reps, double *m
 	APOD_CUDA_TRY(cudaMalloc((void **)&b.hist, hist_bytes));
 	if (time_it(reps, [&]() -> int {
 		    APOD_CUDA_TRY(cudaMemsetAsync(b.hist, 0, hist_bytes));
-		    if (tuned)
+		    if (tuned == 2)
+			    APOD_LAUNCH_TRY((mc_gpu3_kernel<<<blocks, MC_BLOCK, hist_bytes>>>(a, keys, b.partial,
+			                                                                 b.hist)));
+		    else if (tuned)
 			    APOD_LAUNCH_TRY((mc_gpu2_kernel<<<blocks, MC_BLOCK, hist_bytes>>>(a, b.partial,
 			                                                                 b.hist)));
 		    else
@@ -207,7 +217,7 @@ extern "C" int montecarlo_gpu_bench(const void *problem, int reps, json_object *
 {
 	const struct mc_problem *p = (const struct mc_problem *)problem;
 	json_object *arr = json_object_new_array();
-	double ms1, ms2, msy, e1, e2, ey, sey;
+	double ms1 = 0, ms2 = 0, ms3 = 0, msy = 0, e1 = 0, e2 = 0, e3 = 0, ey = 0, sey = 0;
 	json_object_object_add(out, "kernels", arr);
 	printf("\nMonte Carlo kernels, one batch of %zu paths x %d steps, median of %d after a "
 	       "warm-up, CUDA events:\n", p->paths, p->model.steps, reps);
@@ -218,15 +228,20 @@ extern "C" int montecarlo_gpu_bench(const void *problem, int reps, json_object *
 	if (time_stage(p, 1, reps, &ms2, &e2))
 		return -1;
 	row(arr, "gpu2", ms2, (double)p->paths, "grid-stride, warp shuffles, shared histogram");
+	if (time_stage(p, 2, reps, &ms3, &e3))
+		return -1;
+	row(arr, "gpu3", ms3, (double)p->paths, "gpu2's numbers, branch-free log, exp, sincospi");
 	if (time_yardstick(p, reps, &msy, &ey, &sey))
 		return -1;
 	row(arr, "curand+cub", msy, (double)p->paths,
 	    "curandGenerateNormalDouble, payoff kernel, DeviceReduce, DeviceHistogram");
 	printf("  gpu2 / yardstick: %.2fx the paths a second\n", msy / ms2);
-	printf("  European call: closed form %.6f, gpu1 %.6f, gpu2 %.6f, yardstick %.6f "
-	       "(standard error %.2g: %.1f of them from the closed form)\n", p->exact[0], e1, e2, ey,
-	       sey, sey > 0 ? fabs(ey - p->exact[0]) / sey : 0.0);
+	printf("  gpu3 / yardstick: %.2fx the paths a second\n", msy / ms3);
+	printf("  European call: closed form %.6f, gpu1 %.6f, gpu2 %.6f, gpu3 %.6f, yardstick %.6f "
+	       "(standard error %.2g: %.1f of them from the closed form)\n", p->exact[0], e1, e2, e3,
+	       ey, sey, sey > 0 ? fabs(ey - p->exact[0]) / sey : 0.0);
 	json_object_object_add(out, "gpu2_over_yardstick", json_object_new_double(msy / ms2));
+	json_object_object_add(out, "gpu3_over_yardstick", json_object_new_double(msy / ms3));
 	json_object_object_add(out, "yardstick_european", json_object_new_double(ey));
 	json_object_object_add(out, "yardstick_stderr", json_object_new_double(sey));
 	json_object_object_add(out, "exact_european", json_object_new_double(p->exact[0]));

@@ -25,6 +25,7 @@
 #include "apod/cuda.h"
 #include "gpu/block_tree_sum.cuh"
 #include "cpu/montecarlo/montecarlo.h"
+#include "path3.cuh"
 
 #define MC_BLOCK 256                     /* threads a block, a power of two */
 #define MC_WARPS (MC_BLOCK / 32)
@@ -74,6 +75,36 @@ mc_gpu1_kernel(struct mc_batch_args a, double *partial, unsigned *hist)
 	block_tree_sum<MC_SUMS, MC_BLOCK>(t, partial + (size_t)blockIdx.x * MC_SUMS);
 }
 
+/* The end of gpu2's and gpu3's blocks: each thread's sums reduced by warp
+ * shuffles, then across the block's warps, to partial[block]; the block's
+ * histogram added to the global one. */
+static __device__ __forceinline__ void mc_block_finish(double acc[MC_SUMS], double *partial,
+                                                       const unsigned *sh_hist, unsigned *hist,
+                                                       int bins)
+{
+	__shared__ double warp_sums[MC_WARPS][MC_SUMS];
+	unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+	for (int j = 0; j < MC_SUMS; j++)
+		for (int off = 16; off > 0; off /= 2)
+			acc[j] += __shfl_down_sync(0xffffffffu, acc[j], off);
+	if (lane == 0)
+		for (int j = 0; j < MC_SUMS; j++)
+			warp_sums[warp][j] = acc[j];
+	__syncthreads();
+	if (warp == 0) {
+		for (int j = 0; j < MC_SUMS; j++) {
+			double v = lane < MC_WARPS ? warp_sums[lane][j] : 0.0;
+			for (int off = 16; off > 0; off /= 2)
+				v += __shfl_down_sync(0xffffffffu, v, off);
+			if (lane == 0)
+				partial[(size_t)blockIdx.x * MC_SUMS + j] = v;
+		}
+	}
+	for (int b = threadIdx.x; b < bins; b += MC_BLOCK)
+		if (sh_hist[b])
+			atomicAdd(&hist[b], sh_hist[b]);
+}
+
 /* Box-Muller with sincospi: see the comment at the top. */
 static __device__ __forceinline__ void mc_normal2_pi(philox4x32_ctr_t w, double *z0, double *z1)
 {
@@ -97,8 +128,6 @@ static __global__ void __launch_bounds__(MC_BLOCK, MC_GPU2_MIN_BLOCKS)
 mc_gpu2_kernel(struct mc_batch_args a, double *partial, unsigned *hist)
 {
 	extern __shared__ unsigned sh_hist[];
-	__shared__ double warp_sums[MC_WARPS][MC_SUMS];
-	unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
 	double acc[MC_SUMS] = {};
 	for (int b = threadIdx.x; b < a.bins; b += MC_BLOCK)
 		sh_hist[b] = 0;
@@ -111,25 +140,42 @@ mc_gpu2_kernel(struct mc_batch_args a, double *partial, unsigned *hist)
 		for (int j = 0; j < MC_SUMS; j++)
 			acc[j] += t[j];
 	}
-	for (int j = 0; j < MC_SUMS; j++)
-		for (int off = 16; off > 0; off /= 2)
-			acc[j] += __shfl_down_sync(0xffffffffu, acc[j], off);
-	if (lane == 0)
-		for (int j = 0; j < MC_SUMS; j++)
-			warp_sums[warp][j] = acc[j];
+	mc_block_finish(acc, partial, sh_hist, hist, a.bins);
+}
+
+/* gpu3: gpu2's grid, blocks and reductions around path3.cuh's path (gpu2's
+ * numbers without the double library's branches; the round keys of
+ * Philox come by value). */
+static __global__ void __launch_bounds__(MC_BLOCK)
+mc_gpu3_kernel(struct mc_batch_args a, struct mc3_keys keys, double *partial, unsigned *hist)
+{
+	extern __shared__ unsigned sh_hist[];
+	double acc[MC_SUMS] = {};
+	for (int b = threadIdx.x; b < a.bins; b += MC_BLOCK)
+		sh_hist[b] = 0;
 	__syncthreads();
-	if (warp == 0) {
-		for (int j = 0; j < MC_SUMS; j++) {
-			double v = lane < MC_WARPS ? warp_sums[lane][j] : 0.0;
-			for (int off = 16; off > 0; off /= 2)
-				v += __shfl_down_sync(0xffffffffu, v, off);
-			if (lane == 0)
-				partial[(size_t)blockIdx.x * MC_SUMS + j] = v;
+	const unsigned long long stride = (unsigned long long)gridDim.x * MC_BLOCK;
+	/* A thread's paths in gpu2's order, MC_GPU3_PATHS at a time; a path
+	 * past the batch repeats the first and is not counted. */
+	for (unsigned long long i = (unsigned long long)blockIdx.x * MC_BLOCK + threadIdx.x;
+	     i < a.paths; i += MC_GPU3_PATHS * stride) {
+		uint64_t path[MC_GPU3_PATHS];
+		struct mc_outcome o[MC_GPU3_PATHS];
+#pragma unroll
+		for (int q = 0; q < MC_GPU3_PATHS; q++)
+			path[q] = a.first + (i + q * stride < a.paths ? i + q * stride : i);
+		mc3_paths<MC_GPU3_PATHS>(a.m, keys, path, o);
+#pragma unroll
+		for (int q = 0; q < MC_GPU3_PATHS; q++) {
+			double t[MC_SUMS];
+			if (q > 0 && i + q * stride >= a.paths)
+				break;
+			atomicAdd(&sh_hist[mc_terms(a, o[q], t)], 1u);
+			for (int j = 0; j < MC_SUMS; j++)
+				acc[j] += t[j];
 		}
 	}
-	for (int b = threadIdx.x; b < a.bins; b += MC_BLOCK)
-		if (sh_hist[b])
-			atomicAdd(&hist[b], sh_hist[b]);
+	mc_block_finish(acc, partial, sh_hist, hist, a.bins);
 }
 
 /* Both stages' last level: one block sums the blocks' partial sums into

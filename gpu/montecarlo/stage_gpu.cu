@@ -13,7 +13,10 @@
  * histogram, a shared-memory tree for the sums.  gpu2 is tuned: a grid
  * sized by the occupancy calculator to fill the device, several paths a
  * thread, a block-private histogram in shared memory, warp-shuffle
- * reductions, sincospi (kernels.cuh says why that is allowed).
+ * reductions, sincospi (kernels.cuh says why that is allowed).  gpu3 is
+ * gpu2 with path3.cuh's path: gpu2's numbers from branch-free log, exp and
+ * sincospi and Philox round keys computed on the host; a deck whose log
+ * prices could reach past mc3_exp's range runs gpu2's kernel instead.
  *
  * Each step waits for its kernels, so the batch's device time is counted
  * under simulateBatch and a fault is reported at the batch that made it.
@@ -32,8 +35,9 @@
 struct gpu {
 	struct mc_host h;
 	const struct mc_problem *p;
-	int tuned;
+	int tuned;                /* 0 gpu1, 1 gpu2, 2 gpu3 */
 	unsigned blocks;
+	struct mc3_keys keys;     /* gpu3's Philox round keys */
 	size_t copied;            /* batch sums already on the host */
 	double *d_sums;           /* batches x MC_SUMS */
 	double *d_partial;        /* blocks x MC_SUMS */
@@ -52,18 +56,31 @@ static void gpu_destroy(void *ctx)
 	free(g);
 }
 
-/* tuned: gpu2's grid; name: the stage, for messages. */
+/* The kernel a stage's description names (tuned), or gpu2's where gpu3's
+ * exp could leave its range. */
+static int kernel_of(int tuned, const struct mc_problem *p)
+{
+	return tuned == 2 && !mc3_fits(&p->model) ? 1 : tuned;
+}
+
+/* tuned: gpu2's or gpu3's grid; name: the stage, for messages. */
 static int gpu_setup(struct gpu *g, const struct mc_problem *p, int tuned, const char *name)
 {
 	size_t one = (p->paths + MC_BLOCK - 1) / MC_BLOCK, bytes;
 	g->p = p;
-	g->tuned = tuned;
-	if (tuned) {
+	g->tuned = kernel_of(tuned, p);
+	g->keys = mc3_keys_of(p->model.seed);
+	if (g->tuned) {
 		int dev, sms, per_sm;
 		APOD_CUDA_TRY(cudaGetDevice(&dev));
 		APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-		APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-			&per_sm, mc_gpu2_kernel, MC_BLOCK, (size_t)p->bins * sizeof(unsigned)));
+		size_t hist_bytes = (size_t)p->bins * sizeof(unsigned);
+		if (g->tuned == 2)
+			APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+				&per_sm, mc_gpu3_kernel, MC_BLOCK, hist_bytes));
+		else
+			APOD_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+				&per_sm, mc_gpu2_kernel, MC_BLOCK, hist_bytes));
 		if (per_sm < 1)
 			per_sm = 1;
 		size_t full = (size_t)sms * (size_t)per_sm;
@@ -87,8 +104,8 @@ static int gpu_setup(struct gpu *g, const struct mc_problem *p, int tuned, const
 	return 0;
 }
 
-/* gpu1 and gpu2: the kernel their description's data names (an int, 1
- * for the tuned one, cpu/montecarlo/stages.c). */
+/* gpu1, gpu2 and gpu3: the kernel their description's data names (an
+ * int: 0, 1, 2; cpu/montecarlo/stages.c). */
 static void *gpu_create(const struct apod_stage *s, const void *problem)
 {
 	struct gpu *g = (struct gpu *)apod_state_alloc(sizeof *g, s->name);
@@ -107,7 +124,10 @@ static int gpu_step(void *ctx, int phase, long step, long steps)
 	struct mc_batch_args a = mc_args(p, g->h.done);
 	size_t hist_bytes = (size_t)p->bins * sizeof(unsigned);
 	APOD_CUDA_TRY(cudaMemsetAsync(g->d_hist, 0, hist_bytes));
-	if (g->tuned)
+	if (g->tuned == 2)
+		APOD_LAUNCH_TRY((mc_gpu3_kernel<<<g->blocks, MC_BLOCK, hist_bytes>>>(a, g->keys, g->d_partial,
+		                                                                  g->d_hist)));
+	else if (g->tuned)
 		APOD_LAUNCH_TRY((mc_gpu2_kernel<<<g->blocks, MC_BLOCK, hist_bytes>>>(a, g->d_partial,
 		                                                                  g->d_hist)));
 	else
@@ -155,14 +175,15 @@ static int gpu_fetch(void *ctx, int a, void *dst)
 }
 
 /* The unit test's window on the device paths (montecarlo.h). */
-static __global__ void outcomes_kernel(struct mc_model m, uint64_t first, size_t n, int tuned,
-                                       double *out)
+static __global__ void outcomes_kernel(struct mc_model m, struct mc3_keys keys, uint64_t first,
+                                       size_t n, int tuned, double *out)
 {
 	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	struct mc_outcome o;
 	if (i >= n)
 		return;
-	o = tuned ? mc_path_pi(&m, first + i) : mc_path(&m, first + i);
+	o = tuned == 2 ? mc3_path(m, keys, first + i)
+	    : tuned ? mc_path_pi(&m, first + i) : mc_path(&m, first + i);
 	out[3 * i] = o.st;
 	out[3 * i + 1] = o.geo;
 	out[3 * i + 2] = o.arith;
@@ -173,9 +194,11 @@ extern "C" int mc_gpu_outcomes(const struct mc_model *m, uint64_t first, size_t 
 {
 	double *d_out = NULL;
 	cudaError_t err;
+	if (tuned == 2 && !mc3_fits(m))
+		return apod_fail("gpu3's path: log prices of this model may leave exp's range");
 	APOD_CUDA_TRY(cudaMalloc((void **)&d_out, 3 * n * sizeof(double)));
-	outcomes_kernel<<<(unsigned)((n + MC_BLOCK - 1) / MC_BLOCK), MC_BLOCK>>>(*m, first, n, tuned,
-	                                                                        d_out);
+	outcomes_kernel<<<(unsigned)((n + MC_BLOCK - 1) / MC_BLOCK), MC_BLOCK>>>(
+		*m, mc3_keys_of(m->seed), first, n, tuned, d_out);
 	if ((err = cudaGetLastError()) == cudaSuccess)
 		err = cudaMemcpy(out, d_out, 3 * n * sizeof(double), cudaMemcpyDeviceToHost);
 	cudaFree(d_out);
@@ -184,7 +207,7 @@ extern "C" int mc_gpu_outcomes(const struct mc_model *m, uint64_t first, size_t 
 	return 0;
 }
 
-/* gpu1 and gpu2, described in cpu/montecarlo/stages.c.  In the order the
+/* gpu1, gpu2 and gpu3, described in cpu/montecarlo/stages.c.  In the order the
  * members are declared (C++). */
 extern "C" const struct apod_stage_ops mc_gpu_ops = {
 	.available = apod_gpu_stage_available,
