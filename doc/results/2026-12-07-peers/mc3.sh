@@ -47,5 +47,11 @@ for v in "1 1" "4 1" "2 2"; do
 		> "$RES/build-u$1-p$2.txt" 2>&1 || { echo "build u$1 p$2 failed"; tail -5 "$RES/build-u$1-p$2.txt"; continue; }
 	record mc3-u$1-p$2 60 $B --json="$RES/mc3-u$1-p$2.json"
 	grep -E "gpu[23] |curand|yardstick" "$RES/mc3-u$1-p$2.txt"
+	if [ "$2" != 1 ]; then   # the kernel's own loop differs: the gate again
+		timeout 60 make -j16 check TESTS="tests/montecarlo.sh" > "$RES/check-u$1-p$2.txt" 2>&1
+		echo "montecarlo.sh with u$1 p$2: rc=$?"
+		grep -E "^(PASS|FAIL|ERROR)" "$RES/check-u$1-p$2.txt"
+	fi
+	pack
 done
 pack
