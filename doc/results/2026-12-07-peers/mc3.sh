@@ -7,6 +7,8 @@
 # (MC_GPU3_UNROLL pairs a loop turn, MC_GPU3_PATHS paths a thread).  From
 # the repository's root, with a `make dist` tarball in .device/:
 #   bash .device/on-gpu bash doc/results/2026-12-07-peers/mc3.sh
+# mc3/ was made when gpu3 ran one path a thread by default; with today's
+# default (MC_GPU3_PATHS=2) mc3-a and mc3-b measure the two-path shape.
 . doc/results/prelude.sh
 T=$(date +%s)
 timeout 150 make -j16 check TESTS="tests/check_mc_gpu tests/montecarlo.sh" > "$RES/check.txt" 2>&1
