@@ -35,6 +35,7 @@ struct row {
 	struct apod_verdict v;
 	int nphases;
 	double phase[APOD_MAX_PHASES];
+	long calls[APOD_MAX_PHASES];  /* occurrences of each phase */
 	int has_device;
 	double device[APOD_MAX_PHASES];
 	double unattributed;      /* the host launching and waiting (with device times) */
@@ -212,8 +213,7 @@ static json_object *roofline_json(const struct apod_workload *wl, const void *pa
 			continue;
 		p = json_object_new_object();
 		json_object_object_add(p, "phase", json_object_new_string(apod_phase_name(wl, i)));
-		json_object_object_add(p, "occurrences", json_object_new_double(apod_sol_occurrences(
-			wl, params, wl->steps(params), w->snapshots, i)));
+		json_object_object_add(p, "occurrences", json_object_new_double((double)w->calls[i]));
 		json_object_object_add(p, "bytes", json_object_new_double(wk.bytes));
 		json_object_object_add(p, "flops", json_object_new_double(wk.flops32 + wk.flops64));
 		json_object_object_add(p, "seconds", json_object_new_double(dev ? w->device[i] : w->phase[i]));
@@ -278,6 +278,7 @@ static json_object *row_json(const struct apod_workload *wl, const void *params,
 	{
 		json_object *v = json_object_new_object();
 		json_object_object_add(o, "phase_seconds", apod_phases_json(wl, w->phase, w->nphases));
+		json_object_object_add(o, "phase_calls", apod_calls_json(wl, w->calls, w->nphases));
 		if (w->has_device) {
 			json_object_object_add(o, "device_seconds",
 			                       apod_phases_json(wl, w->device, w->nphases));
@@ -449,6 +450,7 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 		w->snapshots = r->snapshots;
 		w->nphases = r->nphases;
 		memcpy(w->phase, r->phase, sizeof w->phase);
+		memcpy(w->calls, r->calls, sizeof w->calls);
 		w->has_device = r->has_device;
 		memcpy(w->device, r->device, sizeof w->device);
 		w->unattributed = apod_unattributed(r);

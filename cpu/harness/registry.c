@@ -186,6 +186,30 @@ static int check_outputs(const struct apod_workload *w)
 	return 0;
 }
 
+/* A stage runs its step one way: the harness's fixed list of phases
+ * (create and step) or, from revision 5, its own (create_timed and
+ * advance), never both.  A revision-4 workload's ops end before
+ * create_timed, so they are read only from revision 5 on. */
+static int check_step(const struct apod_workload *w, const struct apod_stage *e)
+{
+	const struct apod_stage_ops *o = e->ops;
+	int timed = w->version >= 5 && (o->create_timed || o->advance);
+	if (!timed) {
+		if (!o->create || !o->step)
+			return apod_fail("workload %s: stage %s must have create and step%s", w->name,
+			                 e->name, w->version >= 5 ? ", or create_timed and advance" : "");
+		return 0;
+	}
+	if (!o->create_timed || !o->advance)
+		return apod_fail("workload %s: stage %s has one of create_timed and advance without "
+		                 "the other", w->name, e->name);
+	if (o->create || o->step)
+		return apod_fail("workload %s: stage %s has advance and also %s: a stage with "
+		                 "advance (its own step) leaves create and step NULL", w->name, e->name,
+		                 o->create && o->step ? "create and step" : o->create ? "create" : "step");
+	return 0;
+}
+
 static int check_stages(const struct apod_workload *w)
 {
 	int n = 0, baselines = 0;
@@ -223,7 +247,9 @@ static int check_stages(const struct apod_workload *w)
 				                 "does not say what it needs (needs)", w->name, e->name);
 			continue;
 		}
-		if (!o->create || !o->step || !o->destroy || (!o->fetch && apod_array_count(w)) ||
+		if (check_step(w, e))
+			return -1;
+		if (!o->destroy || (!o->fetch && apod_array_count(w)) ||
 		    (!o->probe && apod_probe_count(w)))
 			return apod_fail("workload %s: stage %s must have create, step, destroy, fetch "
 			                 "(where there are arrays) and probe (where there are probes)",
@@ -256,19 +282,29 @@ static int check_stages(const struct apod_workload *w)
 	return 0;
 }
 
+/* The oldest revision this harness reads: every revision from it on only
+ * appends members, so a workload built against any of them still loads. */
+#define APOD_OLDEST_VERSION 4
+
 static int check_version(const struct apod_workload *w)
 {
 	if (!w)
 		return apod_fail("a NULL workload");
-	if (w->version >= 1 && w->version < APOD_WORKLOAD_VERSION)
+	if (w->version >= 1 && w->version < APOD_OLDEST_VERSION)
 		return apod_fail("workload %s: written for interface revision %d; this harness reads "
-		                 "revision %d only (a step of named phases, stages described once "
+		                 "revisions %d to %d (a step of named phases, stages described once "
 		                 "with their ops apart, ports and work by phase name: see "
 		                 "doc/extending.md, \"Moving to revision 4\")",
-		                 w->name ? w->name : "(unnamed)", w->version, APOD_WORKLOAD_VERSION);
-	if (w->version != APOD_WORKLOAD_VERSION)
-		return apod_fail("workload %s: interface version %d, but this harness knows revision %d",
-		                 w->name ? w->name : "(unnamed)", w->version, APOD_WORKLOAD_VERSION);
+		                 w->name ? w->name : "(unnamed)", w->version, APOD_OLDEST_VERSION,
+		                 APOD_WORKLOAD_VERSION);
+	if (w->version > APOD_WORKLOAD_VERSION)
+		return apod_fail("workload %s: built against a newer apod (revision %d); this library "
+		                 "reads revisions %d to %d", w->name ? w->name : "(unnamed)", w->version,
+		                 APOD_OLDEST_VERSION, APOD_WORKLOAD_VERSION);
+	if (w->version < APOD_OLDEST_VERSION)
+		return apod_fail("workload %s: interface version %d, but this harness reads revisions "
+		                 "%d to %d", w->name ? w->name : "(unnamed)", w->version,
+		                 APOD_OLDEST_VERSION, APOD_WORKLOAD_VERSION);
 	return 0;
 }
 
