@@ -29,6 +29,7 @@
 #include "cpu/harness/run.h"
 #include "cpu/harness/sol.h"
 #include "cpu/harness/timer.h"
+#include "cpu/harness/verify.h"
 #include "check_run.h"
 
 struct rk_params {
@@ -537,12 +538,139 @@ START_TEST(a_stage_with_advance_is_checked)
 }
 END_TEST
 
+
+/* ---- hooks that see what they judge ---------------------------------- */
+
+/* What the hooks were asked, for the test to read. */
+static struct {
+	const void *problem;
+	int horizon_calls;
+	long total_rows[16], total_steps[16];
+	int total_asked;
+	long u_step, u_row;
+	int past_kind;
+} seen;
+
+static long rk_every_step(const void *params)
+{
+	(void)params;
+	return 1;
+}
+
+static long rk_horizon_of(const void *params, const void *problem, const char *output)
+{
+	(void)params;
+	seen.problem = problem;
+	seen.horizon_calls++;
+	return strcmp(output, "total") ? 0 : 3;
+}
+
+/* Each row of "total" allowed 1e-3 per row number: row 2 takes 1.5e-3,
+ * row 1 does not.  Past the horizon, its statistics within 10. */
+static void rk_tolerance_at(const void *params, const void *problem, const char *output,
+                            long step, long row, int any_float, int column,
+                            enum apod_compare kind, struct apod_tol *t)
+{
+	(void)params;
+	(void)any_float;
+	(void)column;
+	seen.problem = problem;
+	if (!strcmp(output, "u")) {
+		seen.u_step = step;
+		seen.u_row = row;
+		return;
+	}
+	if (kind == APOD_COMPARE_STATS) {
+		seen.past_kind = 1;
+		t->atol = 10;
+		return;
+	}
+	if (seen.total_asked < 16) {
+		seen.total_rows[seen.total_asked] = row;
+		seen.total_steps[seen.total_asked] = step;
+	}
+	seen.total_asked++;
+	t->atol = 1e-3 * (double)row;
+}
+
+static const struct apod_probe rk_probes_every[] = {
+	{ .name = "total", .every = rk_every_step, .at = APOD_AT_START },
+	{ .name = NULL },
+};
+static const struct apod_series rk_series_close[] = {
+	{ .name = "total", .probe = "total", .column_names = "sum", .compare = APOD_COMPARE_CLOSE },
+	{ .name = NULL },
+};
+
+START_TEST(hooks_see_the_problem_and_the_row)
+{
+	struct apod_workload w = rk_workload();
+	struct rk_params *p;
+	void *problem;
+	struct apod_run a, b;
+	struct apod_verdict v;
+	w.probes = rk_probes_every;
+	w.series = rk_series_close;
+	/* A CLOSE series with no tolerance of its own: tolerance_at answers. */
+	ck_assert_int_eq(apod_workload_check(&w), -1);
+	w.tolerance_at = rk_tolerance_at;
+	w.horizon_of = rk_horizon_of;
+	ck_assert_msg(apod_workload_check(&w) == 0, "%s", apod_failure());
+	p = params_with(&w, "steps", "6");
+	problem = w.problem_create(p);
+	ck_assert_int_eq(apod_simulate(&w, &rk_serial, p, problem, NULL, 0, &a), 0);
+	ck_assert_int_eq(apod_simulate(&w, &rk_serial, p, problem, NULL, 0, &b), 0);
+	ck_assert_int_eq(a.series[0].rows, 7);
+
+	/* Row 2 (step 2) off by 1.5e-3: within its own tolerance, 2e-3. */
+	memset(&seen, 0, sizeof seen);
+	b.series[0].v[2] += 1.5e-3;
+	ck_assert_int_eq(apod_verify(p, &a, &b, &v), 1);
+	ck_assert_ptr_eq(seen.problem, problem);
+	ck_assert_int_ge(seen.horizon_calls, 2);
+	/* To the horizon (step 3) value by value, each row asked with its
+	 * row and step; past it by the statistics. */
+	ck_assert_int_eq(seen.total_asked, 4);
+	for (int r = 0; r < 4; r++) {
+		ck_assert_int_eq(seen.total_rows[r], r);
+		ck_assert_int_eq(seen.total_steps[r], r);
+	}
+	ck_assert(seen.past_kind);
+	/* The final array: the last step, row 0. */
+	ck_assert_int_eq(seen.u_step, 6);
+	ck_assert_int_eq(seen.u_row, 0);
+	ck_assert_int_eq(v.n, 3);   /* u, total to step 3, total past it */
+	ck_assert_int_eq(v.out[1].horizon, 3);
+	ck_assert_int_eq(v.out[2].compare, APOD_COMPARE_STATS);
+
+	/* Row 1 off as much: its tolerance is 1e-3, so it fails. */
+	b.series[0].v[2] -= 1.5e-3;
+	b.series[0].v[1] += 1.5e-3;
+	ck_assert_int_eq(apod_verify(p, &a, &b, &v), 0);
+	ck_assert_int_eq(v.out[1].ok, 0);
+	ck_assert_int_eq(v.out[1].worst_step, 1);
+
+	/* Runs read back from their files hold no problem: verify makes one
+	 * from the deck, and the hooks see it. */
+	a.problem = b.problem = NULL;
+	seen.problem = NULL;
+	apod_verify(p, &a, &b, &v);
+	ck_assert_ptr_nonnull(seen.problem);
+	ck_assert_ptr_ne(seen.problem, problem);
+
+	apod_run_free(&a);
+	apod_run_free(&b);
+	w.problem_destroy(problem);
+	free(p);
+}
+END_TEST
+
 int main(void)
 {
 	const TTest *tests[] = {
 		every_occurrence_is_counted_and_timed, work_is_per_occurrence_times_calls,
 		calls_survive_report_json, misused_regions_fail_naming_the_phase,
-		a_stage_with_advance_is_checked, NULL,
+		a_stage_with_advance_is_checked, hooks_see_the_problem_and_the_row, NULL,
 	};
 	return check_run(check_suite("regions", "core", 60, tests), CK_FORK_GETENV);
 }

@@ -77,19 +77,23 @@ static int check_compared(const struct apod_workload *w, const char *kind, const
                           enum apod_compare compare, apod_tolerance_fn tolerance,
                           enum apod_dtype dtype, apod_horizon_fn horizon, enum apod_compare beyond)
 {
-	if (compare > APOD_COMPARE_STATS)
+	/* Revision 5's hooks answer for every output: where the workload has
+	 * them, an output needs no tolerance or horizon of its own. */
+	int tolerance_at = w->version >= 5 && w->tolerance_at;
+	int horizon_of = w->version >= 5 && w->horizon_of;
+	if (compare > APOD_COMPARE_STATS || beyond > APOD_COMPARE_STATS)
 		return apod_fail("workload %s: %s %s has an unknown comparison", w->name, kind, name);
-	if ((compare != APOD_COMPARE_EXACT || horizon) && !tolerance)
+	if ((compare != APOD_COMPARE_EXACT || horizon) && !tolerance && !tolerance_at)
 		return apod_fail("workload %s: %s %s needs a tolerance() for its comparison", w->name,
 		                 kind, name);
 	if (dtype > APOD_U64)
 		return apod_fail("workload %s: %s %s has an unknown dtype", w->name, kind, name);
-	if (horizon && beyond != APOD_COMPARE_STATS &&
+	if ((horizon || (horizon_of && beyond)) && beyond != APOD_COMPARE_STATS &&
 	    !(beyond == APOD_COMPARE_DRIFT && !strcmp(kind, "series")))
 		return apod_fail("workload %s: %s %s has a horizon: past it, it is compared by its "
 		                 "statistics (beyond = APOD_COMPARE_STATS)%s", w->name, kind, name,
 		                 strcmp(kind, "series") ? "" : " or as a conserved quantity (DRIFT)");
-	if (!horizon && beyond)
+	if (!horizon && !horizon_of && beyond)
 		return apod_fail("workload %s: %s %s says how to compare past a horizon (beyond) but "
 		                 "has no horizon()", w->name, kind, name);
 	return 0;
@@ -178,7 +182,8 @@ static int check_outputs(const struct apod_workload *w)
 			                 "integers", w->name, s->name);
 		if (apod_dtype_integer(s->dtype) &&
 		    (s->compare == APOD_COMPARE_ULP || s->compare == APOD_COMPARE_DRIFT ||
-		     (s->horizon && s->beyond == APOD_COMPARE_DRIFT)))
+		     ((s->horizon || (w->version >= 5 && w->horizon_of)) &&
+		      s->beyond == APOD_COMPARE_DRIFT)))
 			return apod_fail("workload %s: series %s: integers are compared exactly, by "
 			                 "absolute difference, as counts or by their statistics", w->name,
 			                 s->name);
