@@ -73,6 +73,18 @@ static int misuse(struct apod_clock *c, const char *fmt, ...)
 	return apod_fail("%s", c->why);
 }
 
+/* A failure inside a region's edges (the stage's own mark), kept like a
+ * misuse: a stage that does not look at the -1 (a C++ region's
+ * destructor) still fails its run. */
+static int keep(struct apod_clock *c)
+{
+	if (!c->failed) {
+		snprintf(c->why, sizeof c->why, "%s", apod_failure());
+		c->failed = 1;
+	}
+	return -1;
+}
+
 static int is_step_phase(const struct apod_clock *c, int phase)
 {
 	return phase >= apod_phase_of_step(c->w, 0) &&
@@ -109,7 +121,7 @@ int apod_phase_begin(struct apod_clock *c, int phase)
 	c->open = phase;
 	if (apod_clock_enter(c, phase)) {
 		c->open = -1;
-		return -1;
+		return keep(c);
 	}
 	return 0;
 }
@@ -127,7 +139,7 @@ int apod_phase_end(struct apod_clock *c, int phase)
 		              c->open < 0 ? "" : apod_phase_name(c->w, c->open),
 		              c->open < 0 ? "" : " is open");
 	c->open = -1;
-	return apod_clock_leave(c, phase, 1);
+	return apod_clock_leave(c, phase, 1) ? keep(c) : 0;
 }
 
 int apod_clock_advance(struct apod_clock *c, long step, long steps)
