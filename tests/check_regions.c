@@ -37,9 +37,11 @@ struct rk_params {
 	int misuse;                 /* RK_* below: how the stage misuses its regions */
 };
 
-enum { RK_FINE, RK_NEST, RK_UNOPENED, RK_LEFT_OPEN, RK_IN_CREATE, RK_NO_SUCH_PHASE, RK_BAD_HANDLE };
+enum { RK_FINE, RK_NEST, RK_UNOPENED, RK_LEFT_OPEN, RK_IN_CREATE, RK_NO_SUCH_PHASE, RK_BAD_HANDLE,
+       RK_FAILS_INSIDE };
 static const char *const rk_misuses[] = {
-	"fine", "nest", "unopened", "left_open", "in_create", "no_such_phase", "bad_handle", NULL,
+	"fine", "nest", "unopened", "left_open", "in_create", "no_such_phase", "bad_handle",
+	"fails_inside", NULL,
 };
 
 static const struct apod_phase rk_phases[] = {
@@ -168,6 +170,13 @@ static int rk_advance(void *ctx, long step, long steps)
 		own += (double)i;
 	if (misuse == RK_UNOPENED && step == 2)
 		return apod_phase_end(c->clock, c->h[UPDATE]);
+	if (misuse == RK_FAILS_INSIDE && step == 2) {
+		/* The stage's own failure inside a region it then leaves open:
+		 * the run fails with the stage's reason, not a misuse. */
+		if (region_begin(c, UPDATE))
+			return -1;
+		return apod_fail("rk: the update diverged at step %ld", step);
+	}
 	if (misuse == RK_BAD_HANDLE && step == 2)
 		return apod_phase_begin(c->clock, 0);   /* setup: not a step phase */
 	if (misuse == RK_NEST && step == 3) {
@@ -499,6 +508,7 @@ START_TEST(misused_regions_fail_naming_the_phase)
 	fails_with("no_such_phase", "no step phase called 'tendencies'", "rk");
 	fails_with("bad_handle", "apod_phase_begin(0): no step phase has that handle",
 	           "apod_phase_find");
+	fails_with("fails_inside", "rk: the update diverged at step 2", "rk:");
 }
 END_TEST
 

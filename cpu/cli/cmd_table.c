@@ -99,6 +99,34 @@ static void fill_sol(struct row *w, const void *params, const struct apod_run *s
 		snprintf(w->sol.why, sizeof w->sol.why, "no ceilings for this machine");
 }
 
+/* Whether two rows ran the step's phases and the probes as often. */
+static int same_calls(const struct apod_workload *wl, const struct row *a, const struct row *b)
+{
+	for (int k = 1; k <= apod_step_phase_count(wl) + apod_probe_count(wl); k++)
+		if (a->calls[k] != b->calls[k])
+			return 0;
+	return 1;
+}
+
+/* How often the step's phases and the probes ran: the reference's, and a
+ * stage's own where they differ from it (a stage that runs the program's
+ * step its own way). */
+static void print_calls(const struct apod_workload *wl, const struct row *w, int reference,
+                        long steps)
+{
+	int col;
+	col = printf("%s %s's calls in %ld steps:", reference ? "phases," : "   ", w->e->name, steps);
+	for (int k = 1; k <= apod_step_phase_count(wl) + apod_probe_count(wl); k++) {
+		char item[160];
+		int n = snprintf(item, sizeof item, " %s %ld%s", apod_phase_name(wl, k), w->calls[k],
+		                 k < apod_step_phase_count(wl) + apod_probe_count(wl) ? "," : "");
+		if (col + n > 88)
+			col = printf("\n   ") - 1;
+		col += printf("%s", item);
+	}
+	putchar('\n');
+}
+
 /* After every stage ran: the noise (bounds.h) is known by then. */
 static void fill_bounds(struct row *w, const struct apod_workload *wl, const double *serial,
                         const struct apod_noise *noise)
@@ -551,6 +579,9 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 		if (w->has_weak)
 			apod_table_weak_print(w->e, &w->weak);
 	}
+	for (int i = 0; i < nrows; i++)
+		if (rows[i].ran && (i == 0 || !same_calls(wl, &rows[0], &rows[i])))
+			print_calls(wl, &rows[i], i == 0, wl->steps(params));
 	printf("\nP: the fraction of the serial run in the phases a stage declares it changes.\n"
 	       "Amdahl at N: the most a stage on N threads could gain over serial.  SoL bound:\n"
 	       "the speed of light, every phase it ports at the work the workload declares over\n"

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "apod/apod.h"
 #include "clock.h"
 #include "fail.h"
 #include "nvtx.h"
@@ -153,10 +154,15 @@ int apod_clock_advance(struct apod_clock *c, long step, long steps)
 	t = apod_now() - t0;
 	if (c->open >= 0) {
 		/* Close what the stage left open, so the ranges and the trace's
-		 * tag stay paired; the run fails all the same. */
-		int open = c->open;
+		 * tag stay paired.  A stage that failed inside a region keeps its
+		 * own reason; one that returned 0 with a region open misused it. */
+		int open = c->open, usage = apod_failure_status() == APOD_EXIT_USAGE;
+		char why[1024];
+		snprintf(why, sizeof why, "%s", apod_failure());
 		c->open = -1;
 		apod_clock_leave(c, open, 0);
+		if (rc && !c->failed)
+			return usage ? apod_usage_fail("%s", why) : apod_fail("%s", why);
 		misuse(c, "advance returned from step %ld with phase %s still open (every "
 		       "apod_phase_begin needs its apod_phase_end)", step, apod_phase_name(c->w, open));
 	}
