@@ -6,7 +6,8 @@
 # pkg-config alone (no path into the source tree), then run through their
 # table and their gate.  Needs PKG_CONFIG_PATH and PATH pointing at the
 # install, and APOD_EXAMPLE_DIR, APOD_LOOKUP_DIR, APOD_SRAD_DIR and
-# APOD_DOC_DIR (the Makefile's installcheck-local).  Nothing else: the installed apod must
+# APOD_DOC_DIR and APOD_CXX_DIR, the C++ workload's sources (the Makefile's
+# installcheck-local).  Nothing else: the installed apod must
 # find its own template and apod-pg, and the programs built with apod.pc's
 # flags their library (its rpath), as a user's do.
 set -eu
@@ -35,6 +36,11 @@ echo "installcheck: the srad example (Rodinia's SRAD, three phases a step), buil
 cp -r "$APOD_SRAD_DIR" "$work/srad"
 chmod -R u+w "$work/srad"
 ( cd "$work/srad" && make && make check )
+
+echo "installcheck: a C++ workload (revision 5, its phases marked with apod::region), -Werror"
+cp -r "$APOD_CXX_DIR" "$work/cxx"
+chmod -R u+w "$work/cxx"
+( cd "$work/cxx" && make && make check )
 
 echo "installcheck: a new skeleton, as 'apod new' writes it, from the installed template"
 ( cd "$work" && apod new mywork && cd mywork && make && make check )

@@ -29,10 +29,14 @@ void apod_print_phases(FILE *f, const struct apod_run *r)
 	const char *pad = r->has_busy ? (r->has_device ? "                          " : "             ") : "";
 	int nw = apod_phase_width(r->w, 16);   /* the name column, sized from the names */
 	if (!r->has_device && !r->has_busy) {
-		fprintf(f, "  %-*s %12s %8s\n", nw, "phase", "seconds", "share");
+		fprintf(f, "  %-*s %12s %8s %10s\n", nw, "phase", "seconds", "share", "calls");
 		for (int i = 0; i < r->nphases; i++)
-			fprintf(f, "  %-*s %12.6f %7.1f%%\n", nw, apod_phase_name(r->w, i), r->phase[i],
-			        r->total > 0 ? 100 * r->phase[i] / r->total : 0.0);
+			fprintf(f, "  %-*s %12.6f %7.1f%% %10ld\n", nw, apod_phase_name(r->w, i), r->phase[i],
+			        r->total > 0 ? 100 * r->phase[i] / r->total : 0.0, r->calls[i]);
+		/* A stage's own step outside the regions it marked. */
+		if (r->unmarked > 0)
+			fprintf(f, "  %-*s %12.6f %7.1f%%\n", nw, "(step, unmarked)", r->unmarked,
+			        r->total > 0 ? 100 * r->unmarked / r->total : 0.0);
 		fprintf(f, "  %-*s %12.6f\n", nw, "total", r->total);
 		return;
 	}
@@ -45,7 +49,7 @@ void apod_print_phases(FILE *f, const struct apod_run *r)
 		fprintf(f, " %12s", "device s");
 	if (r->has_busy)
 		fprintf(f, " %12s %12s", "work s", "busy s");
-	fprintf(f, " %8s\n", "share");
+	fprintf(f, " %8s %10s\n", "share", "calls");
 	for (int i = 0; i < r->nphases; i++) {
 		double a = apod_attributed(r, i);
 		fprintf(f, "  %-*s %12.6f", nw, apod_phase_name(r->w, i), r->phase[i]);
@@ -55,7 +59,7 @@ void apod_print_phases(FILE *f, const struct apod_run *r)
 			cell(f, 1, r->work[i]);
 			cell(f, 1, r->busy[i]);
 		}
-		fprintf(f, " %7.1f%%\n", r->total > 0 ? 100 * a / r->total : 0.0);
+		fprintf(f, " %7.1f%% %10ld\n", r->total > 0 ? 100 * a / r->total : 0.0, r->calls[i]);
 	}
 	if (r->has_device)
 		fprintf(f, "  %-*s %12s %12.6f%s %7.1f%%\n", nw, "(launch, wait)", "", apod_unattributed(r),

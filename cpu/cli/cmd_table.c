@@ -222,6 +222,7 @@ static void fill_row(struct ladder *l, int i)
 	w->snapshots = r->snapshots;
 	w->nphases = r->nphases;
 	memcpy(w->phase, r->phase, sizeof w->phase);
+	memcpy(w->calls, r->calls, sizeof w->calls);
 	w->has_device = r->has_device;
 	memcpy(w->device, r->device, sizeof w->device);
 	w->unattributed = apod_unattributed(r);

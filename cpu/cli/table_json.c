@@ -100,8 +100,7 @@ static json_object *roofline_json(const struct apod_workload *wl, const void *pa
 			continue;
 		p = json_object_new_object();
 		json_object_object_add(p, "phase", json_object_new_string(apod_phase_name(wl, i)));
-		json_object_object_add(p, "occurrences", json_object_new_double(apod_sol_occurrences(
-			wl, params, wl->steps(params), w->snapshots, i)));
+		json_object_object_add(p, "occurrences", json_object_new_double((double)w->calls[i]));
 		json_object_object_add(p, "bytes", json_object_new_double(wk.bytes));
 		json_object_object_add(p, "flops", json_object_new_double(wk.flops32 + wk.flops64));
 		json_object_object_add(p, "seconds", json_object_new_double(dev ? w->device[i] : w->phase[i]));
@@ -166,6 +165,7 @@ static json_object *row_json(const struct apod_workload *wl, const void *params,
 	{
 		json_object *v = json_object_new_object();
 		json_object_object_add(o, "phase_seconds", apod_phases_json(wl, w->phase, w->nphases));
+		json_object_object_add(o, "phase_calls", apod_calls_json(wl, w->calls, w->nphases));
 		if (w->has_device) {
 			json_object_object_add(o, "device_seconds",
 			                       apod_phases_json(wl, w->device, w->nphases));

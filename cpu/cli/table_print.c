@@ -75,6 +75,34 @@ static void print_cells(const char *const *cells)
 			printf(" %s\n", cells[k]);
 }
 
+/* Whether two rows ran the step's phases and the probes as often. */
+static int same_calls(const struct apod_workload *wl, const struct row *a, const struct row *b)
+{
+	for (int k = 1; k <= apod_step_phase_count(wl) + apod_probe_count(wl); k++)
+		if (a->calls[k] != b->calls[k])
+			return 0;
+	return 1;
+}
+
+/* How often the step's phases and the probes ran: the reference's, and a
+ * stage's own where they differ from it (a stage that runs the program's
+ * step its own way). */
+static void print_calls(const struct apod_workload *wl, const struct row *w, int reference,
+                        long steps)
+{
+	int col;
+	col = printf("%s %s's calls in %ld steps:", reference ? "phases," : "   ", w->e->name, steps);
+	for (int k = 1; k <= apod_step_phase_count(wl) + apod_probe_count(wl); k++) {
+		char item[160];
+		int n = snprintf(item, sizeof item, " %s %ld%s", apod_phase_name(wl, k), w->calls[k],
+		                 k < apod_step_phase_count(wl) + apod_probe_count(wl) ? "," : "");
+		if (col + n > 88)
+			col = printf("\n   ") - 1;
+		col += printf("%s", item);
+	}
+	putchar('\n');
+}
+
 static void print_rows(const struct ladder *l)
 {
 	printf("\n");
@@ -103,6 +131,9 @@ static void print_rows(const struct ladder *l)
 		if (w->has_weak)
 			apod_table_weak_print(w->e, &w->weak);
 	}
+	for (int i = 0; i < l->nrows; i++)
+		if (l->rows[i].ran && (i == 0 || !same_calls(l->wl, &l->rows[0], &l->rows[i])))
+			print_calls(l->wl, &l->rows[i], i == 0, l->wl->steps(l->params));
 }
 
 static void print_legend(const struct ladder *l)

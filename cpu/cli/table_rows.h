@@ -44,6 +44,7 @@ struct row {
 	struct apod_verdict v;
 	int nphases;
 	double phase[APOD_MAX_PHASES];
+	long calls[APOD_MAX_PHASES];  /* occurrences of each phase */
 	int has_device;
 	double device[APOD_MAX_PHASES];
 	double unattributed;      /* the host launching and waiting (with device times) */

@@ -77,19 +77,23 @@ static int check_compared(const struct apod_workload *w, const char *kind, const
                           enum apod_compare compare, apod_tolerance_fn tolerance,
                           enum apod_dtype dtype, apod_horizon_fn horizon, enum apod_compare beyond)
 {
-	if (compare > APOD_COMPARE_STATS)
+	/* Revision 5's hooks answer for every output: where the workload has
+	 * them, an output needs no tolerance or horizon of its own. */
+	int tolerance_at = w->version >= 5 && w->tolerance_at;
+	int horizon_of = w->version >= 5 && w->horizon_of;
+	if (compare > APOD_COMPARE_STATS || beyond > APOD_COMPARE_STATS)
 		return apod_fail("workload %s: %s %s has an unknown comparison", w->name, kind, name);
-	if ((compare != APOD_COMPARE_EXACT || horizon) && !tolerance)
+	if ((compare != APOD_COMPARE_EXACT || horizon) && !tolerance && !tolerance_at)
 		return apod_fail("workload %s: %s %s needs a tolerance() for its comparison", w->name,
 		                 kind, name);
 	if (dtype > APOD_U64)
 		return apod_fail("workload %s: %s %s has an unknown dtype", w->name, kind, name);
-	if (horizon && beyond != APOD_COMPARE_STATS &&
+	if ((horizon || (horizon_of && beyond)) && beyond != APOD_COMPARE_STATS &&
 	    !(beyond == APOD_COMPARE_DRIFT && !strcmp(kind, "series")))
 		return apod_fail("workload %s: %s %s has a horizon: past it, it is compared by its "
 		                 "statistics (beyond = APOD_COMPARE_STATS)%s", w->name, kind, name,
 		                 strcmp(kind, "series") ? "" : " or as a conserved quantity (DRIFT)");
-	if (!horizon && beyond)
+	if (!horizon && !horizon_of && beyond)
 		return apod_fail("workload %s: %s %s says how to compare past a horizon (beyond) but "
 		                 "has no horizon()", w->name, kind, name);
 	return 0;
@@ -178,11 +182,36 @@ static int check_outputs(const struct apod_workload *w)
 			                 "integers", w->name, s->name);
 		if (apod_dtype_integer(s->dtype) &&
 		    (s->compare == APOD_COMPARE_ULP || s->compare == APOD_COMPARE_DRIFT ||
-		     (s->horizon && s->beyond == APOD_COMPARE_DRIFT)))
+		     ((s->horizon || (w->version >= 5 && w->horizon_of)) &&
+		      s->beyond == APOD_COMPARE_DRIFT)))
 			return apod_fail("workload %s: series %s: integers are compared exactly, by "
 			                 "absolute difference, as counts or by their statistics", w->name,
 			                 s->name);
 	}
+	return 0;
+}
+
+/* A stage runs its step one way: the harness's fixed list of phases
+ * (create and step) or, from revision 5, its own (create_timed and
+ * advance), never both.  A revision-4 workload's ops end before
+ * create_timed, so they are read only from revision 5 on. */
+static int check_step(const struct apod_workload *w, const struct apod_stage *e)
+{
+	const struct apod_stage_ops *o = e->ops;
+	int timed = w->version >= 5 && (o->create_timed || o->advance);
+	if (!timed) {
+		if (!o->create || !o->step)
+			return apod_fail("workload %s: stage %s must have create and step%s", w->name,
+			                 e->name, w->version >= 5 ? ", or create_timed and advance" : "");
+		return 0;
+	}
+	if (!o->create_timed || !o->advance)
+		return apod_fail("workload %s: stage %s has one of create_timed and advance without "
+		                 "the other", w->name, e->name);
+	if (o->create || o->step)
+		return apod_fail("workload %s: stage %s has advance and also %s: a stage with "
+		                 "advance (its own step) leaves create and step NULL", w->name, e->name,
+		                 o->create && o->step ? "create and step" : o->create ? "create" : "step");
 	return 0;
 }
 
@@ -223,7 +252,9 @@ static int check_stages(const struct apod_workload *w)
 				                 "does not say what it needs (needs)", w->name, e->name);
 			continue;
 		}
-		if (!o->create || !o->step || !o->destroy || (!o->fetch && apod_array_count(w)) ||
+		if (check_step(w, e))
+			return -1;
+		if (!o->destroy || (!o->fetch && apod_array_count(w)) ||
 		    (!o->probe && apod_probe_count(w)))
 			return apod_fail("workload %s: stage %s must have create, step, destroy, fetch "
 			                 "(where there are arrays) and probe (where there are probes)",
@@ -256,19 +287,29 @@ static int check_stages(const struct apod_workload *w)
 	return 0;
 }
 
+/* The oldest revision this harness reads: every revision from it on only
+ * appends members, so a workload built against any of them still loads. */
+#define APOD_OLDEST_VERSION 4
+
 static int check_version(const struct apod_workload *w)
 {
 	if (!w)
 		return apod_fail("a NULL workload");
-	if (w->version >= 1 && w->version < APOD_WORKLOAD_VERSION)
+	if (w->version >= 1 && w->version < APOD_OLDEST_VERSION)
 		return apod_fail("workload %s: written for interface revision %d; this harness reads "
-		                 "revision %d only (a step of named phases, stages described once "
+		                 "revisions %d to %d (a step of named phases, stages described once "
 		                 "with their ops apart, ports and work by phase name: see "
 		                 "doc/extending.md, \"Moving to revision 4\")",
-		                 w->name ? w->name : "(unnamed)", w->version, APOD_WORKLOAD_VERSION);
-	if (w->version != APOD_WORKLOAD_VERSION)
-		return apod_fail("workload %s: interface version %d, but this harness knows revision %d",
-		                 w->name ? w->name : "(unnamed)", w->version, APOD_WORKLOAD_VERSION);
+		                 w->name ? w->name : "(unnamed)", w->version, APOD_OLDEST_VERSION,
+		                 APOD_WORKLOAD_VERSION);
+	if (w->version > APOD_WORKLOAD_VERSION)
+		return apod_fail("workload %s: built against a newer apod (revision %d); this library "
+		                 "reads revisions %d to %d", w->name ? w->name : "(unnamed)", w->version,
+		                 APOD_OLDEST_VERSION, APOD_WORKLOAD_VERSION);
+	if (w->version < APOD_OLDEST_VERSION)
+		return apod_fail("workload %s: interface version %d, but this harness reads revisions "
+		                 "%d to %d", w->name ? w->name : "(unnamed)", w->version,
+		                 APOD_OLDEST_VERSION, APOD_WORKLOAD_VERSION);
 	return 0;
 }
 

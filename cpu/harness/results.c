@@ -40,6 +40,14 @@ json_object *apod_phases_json(const struct apod_workload *w, const double *secon
 	return o;
 }
 
+json_object *apod_calls_json(const struct apod_workload *w, const long *calls, int nphases)
+{
+	json_object *o = json_object_new_object();
+	for (int i = 0; i < nphases; i++)
+		json_object_object_add(o, apod_phase_name(w, i), json_object_new_int64(calls[i]));
+	return o;
+}
+
 json_object *apod_report_json(const void *params, const struct apod_run *r)
 {
 	const struct apod_workload *w = r->w;
@@ -52,6 +60,9 @@ json_object *apod_report_json(const void *params, const struct apod_run *r)
 	json_object_object_add(o, "width", json_object_new_int(r->width));
 	json_object_object_add(o, "params", apod_params_json(w, params));
 	json_object_object_add(o, "phase_seconds", apod_phases_json(w, r->phase, r->nphases));
+	json_object_object_add(o, "phase_calls", apod_calls_json(w, r->calls, r->nphases));
+	if (apod_stage_advances(w, apod_stage_find(w, r->stage)))
+		json_object_object_add(o, "unmarked_step_seconds", json_object_new_double(r->unmarked));
 	if (r->has_device)
 		json_object_object_add(o, "device_seconds", apod_phases_json(w, r->device, r->nphases));
 	if (r->has_busy) {
@@ -311,6 +322,16 @@ int apod_results_load_timers(const char *dir, struct apod_run *r)
 	r->total = number(rep, "total_seconds");
 	r->snapshots = (long)number(rep, "snapshots");
 	r->background = number(rep, "snapshot_background_seconds");
+	r->unmarked = number(rep, "unmarked_step_seconds");
+	/* A report written before calls were kept: the calls of a stage
+	 * without advance, which is what wrote it. */
+	r->calls[apod_phase_snapshot(r->w)] = r->snapshots;
+	if (json_object_object_get_ex(rep, "phase_calls", &x))
+		for (int i = 0; i < r->nphases; i++) {
+			json_object *c;
+			if (json_object_object_get_ex(x, apod_phase_name(r->w, i), &c))
+				r->calls[i] = json_object_get_int64(c) > 0 ? (long)json_object_get_int64(c) : 0;
+		}
 	json_object_put(rep);
 	return 0;
 }

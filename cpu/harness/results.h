@@ -23,6 +23,8 @@ json_object *apod_report_json(const void *params, const struct apod_run *r);
  * phases, phase i's number seconds[i] (report.json's phase_seconds,
  * device_seconds, device_busy_seconds, device_work_seconds). */
 json_object *apod_phases_json(const struct apod_workload *w, const double *seconds, int nphases);
+/* Each phase's calls (occurrences), by name. */
+json_object *apod_calls_json(const struct apod_workload *w, const long *calls, int nphases);
 /* The program report.json names ("apod" until apod_main sets its own). */
 void apod_report_set_program(const char *name);
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "fail.h"
 #include "npy.h"
 #include "nvtx.h"
@@ -136,27 +137,6 @@ static size_t snapshot_bytes(const struct apod_run *r)
 	return most;
 }
 
-/* The edges of a phase the harness times: the stage's device marks where it
- * keeps them, and the trace's tag on the CUDA calls made in between (the
- * tag outside the marks, so that the marks' own events are counted in). */
-static int phase_edge(const struct apod_stage *e, void *ctx, int phase, int end, int trace)
-{
-	int rc;
-	/* The NVTX range outermost, so a timeline shows the marks inside it;
-	 * popped whatever happens, so the ranges stay paired on failure. */
-	if (!end)
-		apod_nvtx_push(phase);
-	if (!end && trace && apod_trace_enter(phase))
-		return apod_nvtx_pop(), -1;
-	if (e->ops->mark && e->ops->mark(ctx, phase, end))
-		return apod_nvtx_pop(), -1;
-	rc = end && trace ? apod_trace_leave() : 0;
-	if (end)
-		apod_nvtx_pop();
-	return rc;
-}
-#define MARK(phase, end) phase_edge(e, ctx, (phase), (end), trace)
-
 /* Probe k's row `row` of every series it owns (NULL for the others), each
  * in its series' type (typed.h). */
 static void series_rows(const struct apod_run *r, int k, long row, void **rows)
@@ -175,65 +155,71 @@ struct deferred {
 	long pending[APOD_MAX_PROBES], done[APOD_MAX_PROBES];
 };
 
-static int collect(const struct apod_stage *e, void *ctx, struct apod_run *r, int k,
-                   struct deferred *q, int trace)
+static int collect(struct apod_clock *c, struct apod_run *r, int k, struct deferred *q)
 {
 	void *rows[64];
 	int phase = apod_phase_of_probe(r->w, k);
-	double t = apod_now();
 	if (!q->pending[k])
 		return 0;
 	series_rows(r, k, q->done[k], rows);
-	if (phase_edge(e, ctx, phase, 0, trace) ||
-	    e->ops->collect(ctx, k, q->done[k], q->pending[k], (void *const *)rows) ||
-	    phase_edge(e, ctx, phase, 1, trace))
+	/* The rows were counted as calls when they were issued. */
+	if (apod_clock_enter(c, phase) ||
+	    c->e->ops->collect(c->ctx, k, q->done[k], q->pending[k], (void *const *)rows) ||
+	    apod_clock_leave(c, phase, 0))
 		return -1;
-	r->phase[phase] += apod_now() - t;
 	q->done[k] += q->pending[k];
 	q->pending[k] = 0;
 	return 0;
 }
 
-static int collect_all(const struct apod_stage *e, void *ctx, struct apod_run *r, int nprobes,
-                       struct deferred *q, int trace)
+static int collect_all(struct apod_clock *c, struct apod_run *r, int nprobes, struct deferred *q)
 {
 	for (int k = 0; k < nprobes; k++)
-		if (collect(e, ctx, r, k, q, trace))
+		if (collect(c, r, k, q))
 			return -1;
 	return 0;
 }
 
 /* Probe k at step s, its row `row`: the stage fills the rows now, or (with
  * collect) issues the work and keeps the row until collected. */
-static int probe(const struct apod_stage *e, void *ctx, struct apod_run *r, int k, long s,
-                 long row, struct deferred *q, int trace)
+static int probe(struct apod_clock *c, struct apod_run *r, int k, long s, long row,
+                 struct deferred *q)
 {
+	const struct apod_stage_ops *o = c->e->ops;
 	void *rows[64];
 	int phase = apod_phase_of_probe(r->w, k);
-	double t;
 	for (int i = 0; i < r->nseries; i++) {
 		struct apod_series_data *d = &r->series[i];
 		if (apod_series_probe(r->w, i) == k && row < d->rows)
 			d->step[row] = s;
 	}
-	if (e->ops->collect) {
+	if (o->collect) {
 		/* The stage's buffers hold defer_rows rows: make room first. */
-		if (q->pending[k] == e->ops->defer_rows && collect(e, ctx, r, k, q, trace))
+		if (q->pending[k] == o->defer_rows && collect(c, r, k, q))
 			return -1;
-		t = apod_now();
-		if (phase_edge(e, ctx, phase, 0, trace) || e->ops->probe(ctx, k, s, row, NULL) ||
-		    phase_edge(e, ctx, phase, 1, trace))
+		if (apod_clock_enter(c, phase) || o->probe(c->ctx, k, s, row, NULL) ||
+		    apod_clock_leave(c, phase, 1))
 			return -1;
-		r->phase[phase] += apod_now() - t;
 		q->pending[k]++;
 		return 0;
 	}
 	series_rows(r, k, row, rows);
-	t = apod_now();
-	if (phase_edge(e, ctx, phase, 0, trace) || e->ops->probe(ctx, k, s, row, (void *const *)rows) ||
-	    phase_edge(e, ctx, phase, 1, trace))
+	if (apod_clock_enter(c, phase) || o->probe(c->ctx, k, s, row, (void *const *)rows) ||
+	    apod_clock_leave(c, phase, 1))
 		return -1;
-	r->phase[phase] += apod_now() - t;
+	return 0;
+}
+
+/* One step of a stage without advance (every revision-4 stage): its fixed
+ * list of step phases, each one occurrence, in order. */
+static int fixed_step(struct apod_clock *c, long s, long steps)
+{
+	for (int j = 0; j < apod_step_phase_count(c->w); j++) {
+		int phase = apod_phase_of_step(c->w, j);
+		if (apod_clock_enter(c, phase) || c->e->ops->step(c->ctx, j, s, steps) ||
+		    apod_clock_leave(c, phase, 1))
+			return -1;
+	}
 	return 0;
 }
 
@@ -248,7 +234,7 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 {
 	long M = outdir && w->snapshot_every && !(flags & APOD_SIM_NO_SNAPSHOTS)
 	         ? w->snapshot_every(params) : 0, s;
-	int nprobes = apod_probe_count(w), nstep = apod_step_phase_count(w);
+	int nprobes = apod_probe_count(w), advances = apod_stage_advances(w, e);
 	int snap_phase = apod_phase_snapshot(w), fetch_phase = apod_phase_fetch(w);
 	int report_phase = apod_phase_report(w), reports, trace = !!(flags & APOD_SIM_TRACE);
 	long every[APOD_MAX_PROBES], row[APOD_MAX_PROBES] = { 0 };
@@ -256,6 +242,7 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 	void *snap = NULL, *ctx = NULL;
 	struct writer wr = { .e = e, .outdir = outdir };
 	struct apod_progress prog;
+	struct apod_clock clk;
 	char label[96];
 	double t0, t;
 
@@ -266,6 +253,9 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 		return apod_run_free(r), apod_fail("%s: more than 64 series", w->name);
 	snprintf(r->stage, sizeof r->stage, "%s", e->name);
 	r->problem = problem;
+	/* This run counts its calls as they happen. */
+	memset(r->calls, 0, sizeof r->calls);
+	apod_clock_init(&clk, w, e, r, trace);
 	r->width = apod_stage_width(e);
 	/* Touch the result buffers before any timer runs: fetchResults then
 	 * times the copy, not the kernel mapping fresh pages (which made one
@@ -293,8 +283,9 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 		apod_nvtx_pop();
 		goto fail;
 	}
-	ctx = e->ops->create(e, problem);
+	ctx = apod_stage_create(w, e, problem, &clk);
 	r->phase[0] = apod_now() - t0;
+	r->calls[0] = 1;
 	apod_nvtx_pop();
 	if (trace && apod_trace_leave()) {
 		if (ctx)
@@ -304,39 +295,39 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 	if (!ctx)
 		goto fail;
 	wr.ctx = ctx;
+	clk.ctx = ctx;
 
 	snprintf(label, sizeof label, "%s %s", w->name, e->name);
 	apod_progress_begin(&prog, label, r->steps);
 	prog.on &= reports;   /* one progress line, the reporter's */
 	/* Step 0: the probes that observe the state the stages start from. */
 	for (int k = 0; k < nprobes; k++)
-		if ((w->probes[k].at & APOD_AT_START) && probe(e, ctx, r, k, 0, row[k]++, &q, trace))
+		if ((w->probes[k].at & APOD_AT_START) && probe(&clk, r, k, 0, row[k]++, &q))
 			goto fail_ctx;
 	for (s = 1; s <= r->steps; s++) {
-		for (int j = 0; j < nstep; j++) {
-			int phase = apod_phase_of_step(w, j);
-			t = apod_now();
-			if (MARK(phase, 0) || e->ops->step(ctx, j, s, r->steps) || MARK(phase, 1))
-				goto fail_ctx;
-			r->phase[phase] += apod_now() - t;
-		}
+		if (advances ? apod_clock_advance(&clk, s, r->steps) : fixed_step(&clk, s, r->steps))
+			goto fail_ctx;
 		for (int k = 0; k < nprobes; k++) {
 			int due = every[k] > 0 && s % every[k] == 0;
 			/* The end's row, where every() does not fall on the last step. */
 			due |= s == r->steps && (w->probes[k].at & APOD_AT_END);
-			if (due && probe(e, ctx, r, k, s, row[k]++, &q, trace))
+			if (due && probe(&clk, r, k, s, row[k]++, &q))
 				goto fail_ctx;
 		}
 
 		if (M && s % M == 0) {
 			/* A snapshot is a point where the rows so far are complete. */
-			if (collect_all(e, ctx, r, nprobes, &q, trace))
+			int bad;
+			if (collect_all(&clk, r, nprobes, &q))
 				goto fail_ctx;
+			if (!(bad = apod_clock_enter(&clk, snap_phase))) {
+				bad = snapshot(&wr, r, outdir, s, snap, reports);
+				bad = apod_clock_leave(&clk, snap_phase, 1) || bad;
+			}
+			/* The reporter writes alone: every process learns whether it
+			 * could, and the wait for that is the snapshot's too. */
 			t = apod_now();
-			/* The reporter writes alone: every process learns whether it could. */
-			if (apod_stage_agree(w, e, MARK(snap_phase, 0) ||
-			                           snapshot(&wr, r, outdir, s, snap, reports) ||
-			                           MARK(snap_phase, 1)))
+			if (apod_stage_agree(w, e, bad))
 				goto fail_ctx;
 			r->snapshots++;
 			r->phase[snap_phase] += apod_now() - t;
@@ -344,19 +335,17 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 		apod_progress_update(&prog, s);
 	}
 	apod_progress_end(&prog);
-	if (collect_all(e, ctx, r, nprobes, &q, trace))
+	if (collect_all(&clk, r, nprobes, &q))
 		goto fail_ctx;
 
 	/* The last snapshot may still be streaming: it overlaps the report. */
-	t = apod_now();
-	if (MARK(fetch_phase, 0))
+	if (apod_clock_enter(&clk, fetch_phase))
 		goto fail_ctx;
 	for (int a = 0; a < r->narrays; a++)
 		if (e->ops->fetch(ctx, a, r->arrays[a].data))
 			goto fail_ctx;
-	if (MARK(fetch_phase, 1))
+	if (apod_clock_leave(&clk, fetch_phase, 1))
 		goto fail_ctx;
-	r->phase[fetch_phase] = apod_now() - t;
 	/* The device's times before the results are written: report.json
 	 * carries them (the table reads each stage's run back from it).  The
 	 * fetch has waited for the device, so every phase's events are in. */
@@ -370,6 +359,7 @@ int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, con
 		/* report.json cannot hold the time taken to write itself: it records
 		 * the run up to this point, the in-memory run the whole. */
 		r->total = apod_now() - t0;
+		r->calls[report_phase] = 1;
 		apod_nvtx_push(report_phase);
 		if (apod_stage_agree(w, e, reports && apod_results_write(outdir, params, r))) {
 			apod_nvtx_pop();
@@ -423,14 +413,16 @@ int apod_retime_setup_fetch(const struct apod_workload *w, const struct apod_sta
                             const void *params, const void *problem, double *setup, double *fetch)
 {
 	struct apod_run r;
+	struct apod_clock clk;
 	void *ctx;
 	double t;
 	int rc = -1;
 	if (apod_run_alloc(&r, w, params))
 		return -1;
+	apod_clock_init(&clk, w, e, &r, 0);
 	touch_results(&r);   /* as in a run */
 	t = apod_now();
-	ctx = e->ops->create(e, problem);
+	ctx = apod_stage_create(w, e, problem, &clk);
 	*setup = apod_now() - t;
 	if (!ctx)
 		goto out;

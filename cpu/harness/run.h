@@ -38,7 +38,14 @@ struct apod_run {
 	int width;                    /* threads the stage used (Amdahl's N) */
 	long steps;
 	int nphases;
-	double phase[APOD_MAX_PHASES];   /* wall-clock seconds per phase */
+	double phase[APOD_MAX_PHASES];   /* wall-clock seconds per phase, over its occurrences */
+	/* Occurrences per phase: what its declared work (per occurrence) is
+	 * multiplied by.  A revision-4 stage's step phases run once a step; a
+	 * stage with advance marks them as often as its step runs them. */
+	long calls[APOD_MAX_PHASES];
+	/* Seconds inside a stage's advance outside every region it marked
+	 * (the step's own, unattributed); 0 for a stage without advance. */
+	double unmarked;
 	int has_device;               /* the stage timed its phases on the device too */
 	double device[APOD_MAX_PHASES];  /* device seconds per phase (has_device) */
 	/* With --trace (trace.h): per phase, the summed durations of the
@@ -100,8 +107,20 @@ int apod_stage_width(const struct apod_stage *e);
 int apod_stage_available(const struct apod_stage *e, char *why, size_t len);
 
 /* Allocate r's series and arrays for a run of w with these parameters
- * (zeroed), each array in its declared dtype. */
+ * (zeroed), each array in its declared dtype.  Its calls are those of a
+ * revision-4 stage's run without snapshots (apod_run_default_calls). */
 int apod_run_alloc(struct apod_run *r, const struct apod_workload *w, const void *params);
+/* The calls of a run that records none (a report.json written before
+ * calls were kept): every step phase once a step, each probe its rows,
+ * writeSnapshot r->snapshots, the rest once. */
+void apod_run_default_calls(struct apod_run *r, const void *params);
+
+/* Revision 5 members, read only where w's version has them: a stage that
+ * runs the program's own step (advance), and how it is created. */
+int apod_stage_advances(const struct apod_workload *w, const struct apod_stage *e);
+struct apod_clock;
+void *apod_stage_create(const struct apod_workload *w, const struct apod_stage *e,
+                        const void *problem, struct apod_clock *clock);
 /* The names in a comma-separated header list (a series' column_names), or
  * -1 where one of them is empty. */
 int apod_column_names_count(const char *list);

@@ -241,6 +241,31 @@ int apod_column_names_count(const char *list)
 	return n;
 }
 
+void apod_run_default_calls(struct apod_run *r, const void *params)
+{
+	const struct apod_workload *w = r->w;
+	for (int i = 0; i < r->nphases; i++)
+		r->calls[i] = 1;
+	for (int j = 0; j < apod_step_phase_count(w); j++)
+		r->calls[apod_phase_of_step(w, j)] = r->steps;
+	for (int k = 0; k < apod_probe_count(w); k++)
+		r->calls[apod_phase_of_probe(w, k)] = apod_probe_rows(w, k, params, r->steps);
+	r->calls[apod_phase_snapshot(w)] = r->snapshots;
+}
+
+int apod_stage_advances(const struct apod_workload *w, const struct apod_stage *e)
+{
+	return w->version >= 5 && e && e->ops && e->ops->advance;
+}
+
+void *apod_stage_create(const struct apod_workload *w, const struct apod_stage *e,
+                        const void *problem, struct apod_clock *clock)
+{
+	if (apod_stage_advances(w, e))
+		return e->ops->create_timed(e, problem, clock);
+	return e->ops->create(e, problem);
+}
+
 int apod_run_alloc(struct apod_run *r, const struct apod_workload *w, const void *params)
 {
 	memset(r, 0, sizeof *r);
@@ -273,6 +298,7 @@ int apod_run_alloc(struct apod_run *r, const struct apod_workload *w, const void
 		if (!(a->data = malloc(a->count * apod_dtype_size(a->dtype))))
 			goto nomem;
 	}
+	apod_run_default_calls(r, params);
 	return 0;
 nomem:
 	apod_run_free(r);

@@ -83,11 +83,11 @@ double apod_sol_occurrences(const struct apod_workload *w, const void *params, l
 	return 1;   /* setup, fetchResults, writeReport */
 }
 
-/* How often phase i ran in r. */
-static double occurrences(const struct apod_workload *w, const void *params,
-                          const struct apod_run *r, int i)
+/* How often phase i ran in r: its calls, which its declared work (one
+ * occurrence's) is counted for. */
+static double occurrences(const struct apod_run *r, int i)
 {
-	return apod_sol_occurrences(w, params, r->steps, r->snapshots, i);
+	return (double)r->calls[i];
 }
 
 /* The time of phase i that can be held against its speed of light: the
@@ -153,7 +153,7 @@ int apod_sol_eval(const struct apod_workload *w, const void *params, const struc
 		declared = 1;
 		/* A device stage carries setup's data over and the results back
 		 * whatever it does; the steps only where it keeps the state home. */
-		t = occurrences(w, params, stage, i) *
+		t = occurrences(stage, i) *
 		    apod_sol_seconds(&wk, c, (on & APOD_RUNS_DEVICE) &&
 		                             (!compute || (on & APOD_RUNS_OVER_BUS)),
 		                     m->h2d, m->d2h);
@@ -165,7 +165,7 @@ int apod_sol_eval(const struct apod_workload *w, const void *params, const struc
 		measured = checkable(stage, i, on);
 		cache = on & APOD_RUNS_DEVICE ? m->cache_device : m->cache_host;
 		if (wk.bytes > 0 && cache > 0 && wk.bytes <= cache &&
-		    t <= occurrences(w, params, stage, i) * term(wk.bytes, c->bytes) * (1 + 1e-12)) {
+		    t <= occurrences(stage, i) * term(wk.bytes, c->bytes) * (1 + 1e-12)) {
 			/* Bound by bytes that fit in the cache: no bound to hold it to. */
 			sol->resident |= 1ull << i;
 		} else if (measured < 0 || compute) {

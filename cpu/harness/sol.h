@@ -54,8 +54,10 @@ void apod_sol_machine_from(const struct apod_ceilings *c, struct apod_sol_machin
 double apod_sol_seconds(const struct apod_work *w, const struct apod_sol_ceiling *c, int over_bus,
                         double h2d, double d2h);
 
-/* How often phase i ran in a run of `steps` steps that wrote `snapshots`
- * snapshots: each step, each probe's every K steps, once for the rest. */
+/* How often phase i runs in a run of `steps` steps that wrote `snapshots`
+ * snapshots where the harness runs the step (a stage without advance):
+ * each step, each probe's every K steps, once for the rest.  A run's own
+ * count is its calls (struct apod_run), which the speed of light uses. */
 double apod_sol_occurrences(const struct apod_workload *w, const void *params, long steps,
                             long snapshots, int i);
 

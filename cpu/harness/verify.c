@@ -84,12 +84,32 @@ static void note(struct apod_output_verdict *o, enum apod_compare c, double w, d
 
 /* The tolerance of an output for the comparison `kind` (its compare, or
  * its beyond past the horizon); zero where it has no hook (EXACT). */
-static void tol_of(apod_tolerance_fn fn, const void *params, const void *problem, int any_float,
-                   int column, enum apod_compare kind, struct apod_tol *t)
+/* What an output is judged with: the workload's hooks, the deck and the
+ * problem, and which output it is. */
+struct judge {
+	const struct apod_workload *w;
+	const void *params, *problem;
+	const char *output;
+	apod_tolerance_fn tolerance;     /* the output's own */
+	int any_float;
+};
+
+/* The workload's tolerance_at (revision 5), which sees the row it judges,
+ * where it has one; else the output's own tolerance. */
+static int per_row(const struct judge *j)
+{
+	return j->w->version >= 5 && j->w->tolerance_at;
+}
+
+static void tol_at(const struct judge *j, long step, long row, int column, enum apod_compare kind,
+                   struct apod_tol *t)
 {
 	memset(t, 0, sizeof *t);
-	if (fn)
-		fn(params, problem, any_float, column, kind, t);
+	if (per_row(j))
+		j->w->tolerance_at(j->params, j->problem, j->output, step, row, j->any_float, column,
+		                   kind, t);
+	else if (j->tolerance)
+		j->tolerance(j->params, j->problem, j->any_float, column, kind, t);
 }
 
 /* The mean and the spread (standard deviation over n) of the n values of
@@ -149,8 +169,8 @@ static void compare_stats(struct apod_output_verdict *o, int column, const void 
 	}
 }
 
-static void compare_array(const struct apod_array *decl, enum apod_compare kind,
-                          const void *params, const void *problem, int any_float,
+/* An array: the values at the end of the run, its last step (row 0). */
+static void compare_array(const struct judge *j, long step, enum apod_compare kind,
                           const struct apod_array_data *want, const struct apod_array_data *got,
                           struct apod_output_verdict *o)
 {
@@ -158,7 +178,7 @@ static void compare_array(const struct apod_array *decl, enum apod_compare kind,
 	double num = 0, den = 0;
 	o->ulp_double = want->dtype == APOD_F64 && got->dtype == APOD_F64;
 	o->digits = want->dtype == APOD_F64 || got->dtype == APOD_F64 ? 17 : 9;
-	tol_of(decl->tolerance, params, problem, any_float, 0, kind, &t);
+	tol_at(j, step, 0, 0, kind, &t);
 	if ((apod_dtype_integer(want->dtype) || apod_dtype_integer(got->dtype)) &&
 	    want->dtype != got->dtype) {
 		o->n = o->nbad = o->ndiffer = want->count;
@@ -259,15 +279,19 @@ static void check_drift(const struct apod_tol *t, const struct apod_series_data 
 		}
 }
 
-/* Rows r0 .. r1-1 of a series, under the comparison `kind`. */
-static void compare_series(const struct apod_series *decl, enum apod_compare kind,
-                           const void *params, const void *problem, int any_float,
+/* Rows r0 .. r1-1 of a series, under the comparison `kind`.  A comparison
+ * of whole rows or of statistics over the rows (counts, drift, stats) asks
+ * for one tolerance, at the last row it covers; a comparison value by value
+ * asks for each row's (with tolerance_at) or each column's. */
+static void compare_series(const struct judge *j, enum apod_compare kind,
                            const struct apod_series_data *want,
                            const struct apod_series_data *got, long r0, long r1,
                            struct apod_output_verdict *o)
 {
 	struct apod_tol *tol, t;
 	size_t first = (size_t)r0 * (size_t)want->cols, nvalues = (size_t)(r1 - r0) * (size_t)want->cols;
+	size_t ntol = per_row(j) ? (nvalues ? nvalues : 1) : (size_t)want->cols;
+	long last = r1 > r0 ? r1 - 1 : r0, last_step = r1 > r0 ? want->step[r1 - 1] : 0;
 	int steps_ok = 1;
 	o->digits = 17;   /* a series is written as doubles, whatever the build */
 	o->rows = r1 - r0;
@@ -283,7 +307,7 @@ static void compare_series(const struct apod_series *decl, enum apod_compare kin
 		}
 	if (kind == APOD_COMPARE_COUNTS || kind == APOD_COMPARE_DRIFT) {
 		/* Whole rows: one tolerance, asked for column 0. */
-		tol_of(decl->tolerance, params, problem, any_float, 0, kind, &t);
+		tol_at(j, last_step, last, 0, kind, &t);
 		if (kind == APOD_COMPARE_COUNTS) {
 			compare_counts(&t, want, got, r0, r1, o);
 			o->ok &= steps_ok;
@@ -302,7 +326,7 @@ static void compare_series(const struct apod_series *decl, enum apod_compare kin
 	if (kind == APOD_COMPARE_STATS) {
 		o->integer = want->iv != NULL;
 		for (int c = 0; c < want->cols; c++) {
-			tol_of(decl->tolerance, params, problem, any_float, c, kind, &t);
+			tol_at(j, last_step, last, c, kind, &t);
 			compare_stats(o, c, want->iv ? want->iv : want->v, want->dtype,
 			              got->iv ? got->iv : got->v, got->dtype, first + (size_t)c,
 			              (size_t)want->cols, (size_t)(r1 - r0), &t);
@@ -310,14 +334,16 @@ static void compare_series(const struct apod_series *decl, enum apod_compare kin
 		o->ok = o->nbad == 0 && steps_ok;
 		return;
 	}
-	tol = calloc((size_t)want->cols + 1, sizeof *tol);
-	for (int c = 0; tol && c < want->cols; c++)
-		tol_of(decl->tolerance, params, problem, any_float, c, kind, &tol[c]);
+	/* Value i of the rows compared is held to tol[i % ntol]. */
+	tol = calloc(ntol + 1, sizeof *tol);
+	for (size_t i = 0; tol && i < ntol && want->cols > 0; i++) {
+		long k = r0 + (long)(i / (size_t)want->cols);
+		tol_at(j, k < r1 ? want->step[k] : 0, k, (int)(i % (size_t)want->cols), kind, &tol[i]);
+	}
 	if (tol && want->iv) {
 		size_t worst = 0;
 		apod_verify_ints(o, kind, want->dtype, apod_series_row(want, r0),
-		                 apod_series_row(got, r0), nvalues, tol,
-		                 want->cols > 0 ? (size_t)want->cols : 1, &worst);
+		                 apod_series_row(got, r0), nvalues, tol, ntol > 0 ? ntol : 1, &worst);
 		if (want->cols > 0 && r1 > r0) {
 			o->worst_step = want->step[r0 + (long)(worst / (size_t)want->cols)];
 			o->worst_col = (int)(worst % (size_t)want->cols);
@@ -330,7 +356,7 @@ static void compare_series(const struct apod_series *decl, enum apod_compare kin
 		for (int c = 0; c < want->cols; c++) {
 			size_t i = (size_t)k * (size_t)want->cols + (size_t)c;
 			double before = o->max_abs;
-			note(o, kind, want->v[i], got->v[i], &tol[c]);
+			note(o, kind, want->v[i], got->v[i], &tol[(i - first) % ntol]);
 			if (o->max_abs != before || o->n == 1) {
 				o->worst_step = want->step[k];
 				o->worst_col = c;
@@ -340,11 +366,25 @@ static void compare_series(const struct apod_series *decl, enum apod_compare kin
 	free(tol);
 }
 
-/* An output's horizon under params, or 0 for none. */
-static long horizon_of(apod_horizon_fn fn, const void *params)
+/* An output's horizon, or 0 for none: the workload's horizon_of
+ * (revision 5), which sees the problem, where it has one; else the
+ * output's own horizon under params. */
+static long horizon_of(const struct judge *j, apod_horizon_fn fn)
 {
-	long h = fn ? fn(params) : 0;
+	long h;
+	if (j->w->version >= 5 && j->w->horizon_of)
+		h = j->w->horizon_of(j->params, j->problem, j->output);
+	else
+		h = fn ? fn(j->params) : 0;
 	return h > 0 ? h : 0;
+}
+
+/* How an output is compared past its horizon: its beyond, or its
+ * statistics where horizon_of gave a horizon to an output that says
+ * nothing of what comes past it. */
+static enum apod_compare beyond(enum apod_compare b)
+{
+	return b == APOD_COMPARE_EXACT ? APOD_COMPARE_STATS : b;
 }
 
 static struct apod_output_verdict *part(struct apod_verdict *v, const char *name, int is_array,
@@ -391,19 +431,20 @@ int apod_verify(const void *params, const struct apod_run *want, const struct ap
 	v->ok = 1;
 	for (int a = 0; a < want->narrays; a++) {
 		const struct apod_array *d = &w->arrays[a];
-		long h = horizon_of(d->horizon, params);
+		struct judge j = { w, params, problem, d->name, d->tolerance, any_float };
+		long h = horizon_of(&j, d->horizon);
 		/* An array holds the last step's values: past the horizon, or not. */
 		int past = h > 0 && want->steps > h;
-		struct apod_output_verdict *o = part(v, d->name, 1, a, past ? d->beyond : d->compare,
+		struct apod_output_verdict *o = part(v, d->name, 1, a, past ? beyond(d->beyond) : d->compare,
 		                                     h, past);
-		compare_array(d, o->compare, params, problem, any_float, &want->arrays[a],
-		              &got->arrays[a], o);
+		compare_array(&j, want->steps, o->compare, &want->arrays[a], &got->arrays[a], o);
 		v->ok &= o->ok;
 	}
 	for (int i = 0; i < want->nseries; i++) {
 		const struct apod_series *d = &w->series[i];
 		const struct apod_series_data *sw = &want->series[i];
-		long h = horizon_of(d->horizon, params), split = sw->rows;
+		struct judge j = { w, params, problem, d->name, d->tolerance, any_float };
+		long h = horizon_of(&j, d->horizon), split = sw->rows;
 		if (h > 0)
 			for (split = 0; split < sw->rows && sw->step[split] <= h; split++)
 				;
@@ -411,14 +452,12 @@ int apod_verify(const void *params, const struct apod_run *want, const struct ap
 		 * with no rows is left out, unless the series has none at all. */
 		if (split > 0 || sw->rows == 0) {
 			struct apod_output_verdict *o = part(v, d->name, 0, i, d->compare, h, 0);
-			compare_series(d, o->compare, params, problem, any_float, sw, &got->series[i], 0,
-			               split, o);
+			compare_series(&j, o->compare, sw, &got->series[i], 0, split, o);
 			v->ok &= o->ok;
 		}
 		if (split < sw->rows) {
-			struct apod_output_verdict *o = part(v, d->name, 0, i, d->beyond, h, 1);
-			compare_series(d, o->compare, params, problem, any_float, sw, &got->series[i],
-			               split, sw->rows, o);
+			struct apod_output_verdict *o = part(v, d->name, 0, i, beyond(d->beyond), h, 1);
+			compare_series(&j, o->compare, sw, &got->series[i], split, sw->rows, o);
 			v->ok &= o->ok;
 		}
 	}

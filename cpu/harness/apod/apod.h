@@ -28,10 +28,12 @@ extern "C" {
 /* What libapod exports: the functions the installed headers declare with
  * APOD_API, and nothing else (the library is built with hidden visibility,
  * so its internals can change without breaking a program linked to it). */
+#ifndef APOD_API
 #if defined(__GNUC__) || defined(__clang__)
 #define APOD_API __attribute__((visibility("default")))
 #else
 #define APOD_API
+#endif
 #endif
 
 enum {

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -75,6 +76,31 @@ static inline int apod_omp_width(const struct apod_stage *s)
 	.name = "omp", .role = APOD_ROLE_HOST_BASELINE, .runs_on = APOD_RUNS_HOST_CORES,  \
 	.needs = "OpenMP"
 #define APOD_OPS_OMP .available = apod_omp_available, .width = apod_omp_width
+
+/* The same, filled in by assignment, for C++ (C++17 has no designated
+ * initializers) or any code that builds its descriptions so:
+ *
+ *     apod_stage s{};  apod_stage_serial_init(&s);  s.about = "...";  s.ops = &ops;
+ *     apod_stage_ops o{};  apod_ops_omp_init(&o);  o.create = ...; */
+static inline void apod_stage_serial_init(struct apod_stage *s)
+{
+	s->name = "serial";
+	s->runs_on = APOD_RUNS_HOST_CORE;
+}
+
+static inline void apod_stage_omp_init(struct apod_stage *s)
+{
+	s->name = "omp";
+	s->role = APOD_ROLE_HOST_BASELINE;
+	s->runs_on = APOD_RUNS_HOST_CORES;
+	s->needs = "OpenMP";
+}
+
+static inline void apod_ops_omp_init(struct apod_stage_ops *o)
+{
+	o->available = apod_omp_available;
+	o->width = apod_omp_width;
+}
 
 /* A stage's state, zeroed, or NULL with the failure recorded, so that a
  * create begins `if (!(s = apod_state_alloc(sizeof *s, "serial"))) return
@@ -166,6 +192,23 @@ static inline void *apod_state_create(const void *problem, size_t size, const ch
 	{ .key = #member, .type = APOD_PARAM_INT, .def = def_, .lo = 0, .hi = hi_,      \
 	  .offset = offsetof(params_type, member),                                      \
 	  .help = what_ " every M steps, with --out (0: never)", .neutral = 1 }
+
+/* A whole-number key, by assignment (for C++, as above): `key` in
+ * [lo, hi], its value a long at `offset` in the parameter struct. */
+static inline struct apod_param apod_key_int(const char *key, size_t offset, const char *def,
+                                             double lo, double hi, const char *help)
+{
+	struct apod_param p;
+	memset(&p, 0, sizeof p);
+	p.key = key;
+	p.type = APOD_PARAM_INT;
+	p.def = def;
+	p.lo = lo;
+	p.hi = hi;
+	p.offset = offset;
+	p.help = help;
+	return p;
+}
 
 /* Most of a workload's readers return one member of its parameters:
  *

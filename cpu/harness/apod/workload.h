@@ -25,9 +25,18 @@
  *     the harness writes the results files (with --out)   "writeReport"
  *     S->ops->destroy(ctx)
  *
+ * A stage with advance (revision 5) runs the program's own step instead:
+ * create_timed(S, P, clock) replaces create, and advance(ctx, step, steps)
+ * replaces the loop over the step phases, marking each phase where it runs
+ * (apod_phase_begin and apod_phase_end, below): a phase may run any number
+ * of times in a step, in any order.  The probes, snapshots and fetch are as
+ * above.  `steps` is always the program's own step count.
+ *
  * Every phase has a name, its own timer (host clocks, and the device's
- * where the stage marks it), its declared work (the workload's work(), for
- * the speed of light) and a place in the stages' ports.  Phases are named,
+ * where the stage marks it), a count of its calls (occurrences), its
+ * declared work per occurrence (the workload's work(), for the speed of
+ * light, which counts it once for every call) and a place in the stages'
+ * ports.  Phases are named,
  * never numbered: only the harness numbers them, in one table of its own
  * (setup, the step's phases, the probes, writeSnapshot, fetchResults,
  * writeReport), whose names are checked when the workload is registered.
@@ -50,16 +59,23 @@
 extern "C" {
 #endif
 
-/* Revision 4, designed from real ports (doc/extending.md, "Moving to
- * revision 4"):
- * a step of named phases, probes at step 0 and at the end, phases named
- * rather than numbered, work() that sees the problem, one member for each
- * job, a stage described once with its operations apart (NULL where the
- * build leaves them out), comparison horizons and statistical comparisons.
- * Revisions 1 to 3 are not read: a workload written for them fails to
- * compile on the members that changed, and one compiled against them is
- * refused at registration with the name of this revision. */
-#define APOD_WORKLOAD_VERSION 4
+/* What libapod exports (apod/apod.h says more). */
+#ifndef APOD_API
+#if defined(__GNUC__) || defined(__clang__)
+#define APOD_API __attribute__((visibility("default")))
+#else
+#define APOD_API
+#endif
+#endif
+
+/* Revision 5: a stage may run the program's own time step (advance) and
+ * mark each phase where it runs, any number of times and in any order;
+ * hooks that judge an output see the problem and the row they judge.
+ * Every revision from 5 on only appends members to the end of a struct,
+ * so a workload built against an older revision (4 or later) still loads:
+ * the harness reads a member only where the workload's version has it.
+ * Revisions 1 to 3 are not read (doc/extending.md, "Moving to revision 5"). */
+#define APOD_WORKLOAD_VERSION 5
 
 /* ---- parameters: one key table gives the deck parser, the defaults, the
  * --KEY=VALUE options, the JSON in report.json both ways and the test that
@@ -203,7 +219,8 @@ struct apod_series {
 };
 
 /* A phase of one step: the program's own sections of its time loop (half
- * kick, drift, redistribution, forces...), each timed on its own. */
+ * kick, drift, redistribution, forces...), each timed on its own, over
+ * every occurrence. */
 struct apod_phase {
 	const char *name;
 };
@@ -217,6 +234,22 @@ struct apod_phase {
 /* ---- stages ------------------------------------------------------------ */
 
 struct apod_stage;
+
+/* Revision 5: the harness's clock of one running stage (opaque), handed to
+ * create_timed.  A phase is looked up once, at create: apod_phase_find
+ * returns its handle (its place in the harness's table of phases), or -1
+ * after apod_fail() where the workload declares no step phase of that name.
+ * apod_phase_begin and apod_phase_end open and close one occurrence of a
+ * step phase inside advance: two clock reads (and the stage's own mark(),
+ * where it has one, for device time), no lookup, no allocation.  Regions
+ * do not nest and do not overlap: a begin while another region is open,
+ * an end of a phase that is not open, a region outside advance or one
+ * left open when advance returns fails the run, naming the phase.  0, or
+ * -1 after apod_fail(). */
+struct apod_clock;
+APOD_API int apod_phase_find(const struct apod_clock *c, const char *name);
+APOD_API int apod_phase_begin(struct apod_clock *c, int phase);
+APOD_API int apod_phase_end(struct apod_clock *c, int phase);
 
 /* What a stage does, in its own file (the .cu of a GPU stage); a stage the
  * build leaves out has a NULL `ops` in its description.  In C++, declare
@@ -295,6 +328,19 @@ struct apod_stage_ops {
 	 * stream snapshots. */
 	int (*reporter)(const struct apod_stage *s);
 	int (*agree)(const struct apod_stage *s, int failed);
+
+	/* Revision 5, optional, both or neither: the program's own step.
+	 * create_timed replaces create and receives the clock the stage marks
+	 * its phases with (find the handles there); advance(ctx, step, steps)
+	 * runs step `step` (1 .. steps) of the program's own time loop,
+	 * marking each step phase where it runs, any number of times and in
+	 * any order.  Time inside advance outside every region counts as the
+	 * step's own (unattributed).  A stage with advance leaves create and
+	 * step NULL; its mark(), where it has one, is called by
+	 * apod_phase_begin and apod_phase_end. */
+	void *(*create_timed)(const struct apod_stage *s, const void *problem,
+	                      struct apod_clock *clock);
+	int (*advance)(void *ctx, long step, long steps);
 };
 
 /* A stage, described once, in C: what the table, `apod stages` and the
@@ -379,7 +425,10 @@ struct apod_workload {
 	void *(*problem_create)(const void *params);
 	void (*problem_destroy)(void *problem);
 
-	const struct apod_phase *phases;       /* one step's, in order: at least one */
+	/* The step's phases: at least one.  The harness runs them once a step,
+	 * in this order, for a stage with step; a stage with advance marks
+	 * them as its own step runs them. */
+	const struct apod_phase *phases;
 	const struct apod_probe *probes;       /* may be NULL */
 	const struct apod_array *arrays;       /* may be NULL where the outputs are series */
 	const struct apod_series *series;      /* may be NULL */
@@ -390,9 +439,11 @@ struct apod_workload {
 	 * usage failure where the grown problem would not fit. */
 	int (*grow)(void *params, int factor);
 
-	/* Optional: fill w with one occurrence's work of the phase called
+	/* Optional: fill w with ONE occurrence's work of the phase called
 	 * `phase` (a step phase, a probe, or one of the harness's: setup,
-	 * fetchResults, writeSnapshot) and return 1, or return 0 where the
+	 * fetchResults, writeSnapshot) and return 1 (the harness counts it once
+	 * for every call of the phase: a step phase a stage marks six times a
+	 * step counts six times a step), or return 0 where the
 	 * phase has no declared work (its time then counts as measured, and
 	 * it gets no speed of light).  problem: what the stages start from,
 	 * for work that depends on the data (pair counts, halo sizes); NULL
@@ -408,6 +459,22 @@ struct apod_workload {
 	 * with apod_fail; -1 after apod_fail on a failure.  json is a json-c
 	 * object to add a "kernels" array to. */
 	int (*kernels)(const void *problem, int reps, void *json);
+
+	/* Revision 5, optional.  horizon_of: the last step output `output` (an
+	 * array's or a series' name) is compared by its `compare`; 0: no
+	 * horizon.  It sees the problem (NULL where `apod verify` has none at
+	 * hand).  Where set, it replaces the output's own horizon for every
+	 * output, so it answers for each (0 for one that has none); an output
+	 * it gives a horizon must say how it is compared past it (beyond). */
+	long (*horizon_of)(const void *params, const void *problem, const char *output);
+	/* tolerance_at: the tolerance of output `output` at the row it judges:
+	 * `step` that row's step (for an array, the step it was taken at: the
+	 * last for the final arrays), `row` its row (0 for an array); the rest
+	 * as apod_tolerance_fn.  Where set, it replaces the output's own
+	 * tolerance. */
+	void (*tolerance_at)(const void *params, const void *problem, const char *output,
+	                     long step, long row, int any_float, int column,
+	                     enum apod_compare kind, struct apod_tol *t);
 };
 
 #ifdef __cplusplus
