@@ -109,6 +109,8 @@ static void judge_sure(const struct ladder *l, struct row *w, const unsigned lon
 		struct apod_sol far_sol;
 		double dev[APOD_MAX_PHASES];
 		memcpy(stage.phase, stage_hi, sizeof stage_hi);
+		/* The same occurrences: the speed of light is work a call times calls. */
+		memcpy(stage.calls, w->calls, sizeof stage.calls);
 		/* The device's times at their slowest too. */
 		for (int k = 0; k < w->nphases; k++) {
 			double most = w->device[k];
