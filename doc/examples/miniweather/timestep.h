@@ -1,10 +1,12 @@
 /*
  * timestep.h: the program's time step, its loops as it writes them, for a
- * host stage.  Included by stage_serial.c (MW_FOR empty: the program
- * itself) and stage_omp.c (MW_FOR an OpenMP work-sharing pragma), which
- * name the step function MW_ADVANCE.  Every cell and interface is computed
- * by one iteration that reads only what the previous loop wrote, so the
- * iterations may run in any order, on any thread, and give the same bits.
+ * host stage.  Included by stage_serial.c (MW_PARALLEL and MW_FOR empty:
+ * the program itself) and stage_omp.c (each function of the program's one
+ * OpenMP parallel region, each of its outer cell loops shared among the
+ * threads), which name the step function MW_ADVANCE.  Every cell and
+ * interface is computed by one iteration that reads only what an earlier
+ * loop wrote (each shared loop ends at a barrier), so the iterations may
+ * run in any order, on any thread, and give the same bits.
  *
  * The phases are marked where the program's semi_discrete_step calls its
  * parts: per step, three halo fills, three tendencies and three updates in
@@ -31,17 +33,20 @@ static void set_halo_values_x(const struct mw_host *h, double *state)
 {
 	const struct mw_problem *pb = h->pb;
 	int nx = pb->nx, nz = pb->nz;
-	for (int ll = 0; ll < MW_VARS; ll++) {
-		MW_FOR
-		for (int k = 0; k < nz; k++)
-			mw_halo_x_row(state, nx, nz, ll, k);
-	}
-	if (pb->data_spec == MW_INJECTION) {
-		MW_FOR
-		for (int k = 0; k < nz; k++)
-			for (int i = 0; i < MW_HS; i++)
-				mw_inject(state, nx, nz, k, i, pb->dz, pb->hy_dens_cell[k + MW_HS],
-				          pb->hy_dens_theta_cell[k + MW_HS]);
+	MW_PARALLEL
+	{
+		for (int ll = 0; ll < MW_VARS; ll++) {
+			MW_FOR
+			for (int k = 0; k < nz; k++)
+				mw_halo_x_row(state, nx, nz, ll, k);
+		}
+		if (pb->data_spec == MW_INJECTION) {
+			MW_FOR
+			for (int k = 0; k < nz; k++)
+				for (int i = 0; i < MW_HS; i++)
+					mw_inject(state, nx, nz, k, i, pb->dz, pb->hy_dens_cell[k + MW_HS],
+					          pb->hy_dens_theta_cell[k + MW_HS]);
+		}
 	}
 }
 
@@ -49,6 +54,7 @@ static void set_halo_values_z(const struct mw_host *h, double *state)
 {
 	const struct mw_problem *pb = h->pb;
 	int nx = pb->nx, nz = pb->nz;
+	MW_PARALLEL
 	for (int ll = 0; ll < MW_VARS; ll++) {
 		MW_FOR
 		for (int i = 0; i < nx + 2 * MW_HS; i++)
@@ -62,16 +68,20 @@ static void compute_tendencies_x(const struct mw_host *h, const double *state, d
 	const struct mw_problem *pb = h->pb;
 	int nx = pb->nx, nz = pb->nz;
 	double hv_coef = -MW_HV_BETA * pb->dx / (16 * dt);
-	MW_FOR
-	for (int k = 0; k < nz; k++)
-		for (int i = 0; i < nx + 1; i++)
-			mw_flux_x(state, nx, nz, k, i, pb->hy_dens_cell[k + MW_HS],
-			          pb->hy_dens_theta_cell[k + MW_HS], hv_coef, flux);
-	for (int ll = 0; ll < MW_VARS; ll++) {
+	MW_PARALLEL
+	{
 		MW_FOR
 		for (int k = 0; k < nz; k++)
-			for (int i = 0; i < nx; i++)
-				tend[mw_ind_tend(nx, nz, ll, k, i)] = mw_tend_x(flux, nx, nz, ll, k, i, pb->dx);
+			for (int i = 0; i < nx + 1; i++)
+				mw_flux_x(state, nx, nz, k, i, pb->hy_dens_cell[k + MW_HS],
+				          pb->hy_dens_theta_cell[k + MW_HS], hv_coef, flux);
+		for (int ll = 0; ll < MW_VARS; ll++) {
+			MW_FOR
+			for (int k = 0; k < nz; k++)
+				for (int i = 0; i < nx; i++)
+					tend[mw_ind_tend(nx, nz, ll, k, i)] =
+						mw_tend_x(flux, nx, nz, ll, k, i, pb->dx);
+		}
 	}
 }
 
@@ -81,29 +91,33 @@ static void compute_tendencies_z(const struct mw_host *h, const double *state, d
 	const struct mw_problem *pb = h->pb;
 	int nx = pb->nx, nz = pb->nz;
 	double hv_coef = -MW_HV_BETA * pb->dz / (16 * dt);
-	MW_FOR
-	for (int k = 0; k < nz + 1; k++)
-		for (int i = 0; i < nx; i++)
-			mw_flux_z(state, nx, nz, k, i, pb->hy_dens_int[k], pb->hy_dens_theta_int[k],
-			          pb->hy_pressure_int[k], hv_coef, flux);
-	for (int ll = 0; ll < MW_VARS; ll++) {
+	MW_PARALLEL
+	{
 		MW_FOR
-		for (int k = 0; k < nz; k++)
+		for (int k = 0; k < nz + 1; k++)
 			for (int i = 0; i < nx; i++)
-				tend[mw_ind_tend(nx, nz, ll, k, i)] =
-					mw_tend_z(flux, state, nx, nz, ll, k, i, pb->dz);
+				mw_flux_z(state, nx, nz, k, i, pb->hy_dens_int[k], pb->hy_dens_theta_int[k],
+				          pb->hy_pressure_int[k], hv_coef, flux);
+		for (int ll = 0; ll < MW_VARS; ll++) {
+			MW_FOR
+			for (int k = 0; k < nz; k++)
+				for (int i = 0; i < nx; i++)
+					tend[mw_ind_tend(nx, nz, ll, k, i)] =
+						mw_tend_z(flux, state, nx, nz, ll, k, i, pb->dz);
+		}
 	}
 }
 
 /* The update, the program's loop over the variables outermost: with the
  * gravity-wave forcing, each pass adds to w's tendency of the cell it
- * visits, and the passes run one after another. */
+ * visits, and the passes run one after another (a barrier between). */
 static void apply_tendencies(const struct mw_host *h, const double *state_init,
                              double *state_out, double dt)
 {
 	const struct mw_problem *pb = h->pb;
 	int nx = pb->nx, nz = pb->nz, gw = pb->data_spec == MW_GRAVITY_WAVES;
 	double *tend = h->tend;
+	MW_PARALLEL
 	for (int ll = 0; ll < MW_VARS; ll++) {
 		MW_FOR
 		for (int k = 0; k < nz; k++)

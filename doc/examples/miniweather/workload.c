@@ -71,7 +71,6 @@ static double grid_dt(const struct mw_params *p, double *dx, double *dz)
 	return (*dx < *dz ? *dx : *dz) / MW_MAX_SPEED * MW_CFL;
 }
 
-/* The program's main loop without the work: how often it runs. */
 long mw_count_steps(double dt, double sim_time)
 {
 	double etime = 0.;
@@ -105,11 +104,15 @@ static int check(const void *params)
 	return apod_fits_in_memory(run_bytes(p), "a %ld x %ld grid", p->nx, p->nz);
 }
 
-static long steps(const void *params)
+long mw_steps(const struct mw_params *p)
 {
-	const struct mw_params *p = params;
 	double dx, dz;
 	return mw_count_steps(grid_dt(p, &dx, &dz), p->sim_time);
+}
+
+static long steps(const void *params)
+{
+	return mw_steps(params);
 }
 
 APOD_PARAM_LONG(stats_every, struct mw_params, stats_every)
@@ -343,21 +346,21 @@ static int field_shape(const void *params, size_t dims[2])
 /* output()'s four fields, in its order (the index is the fetch's a). */
 static const struct apod_array arrays[] = {
 	{ .name = "dens", .shape = field_shape, .compare = APOD_COMPARE_CLOSE,
-	  .tolerance = field_tolerance },
+	  .tolerance = mw_dens_tolerance },
 	{ .name = "uwnd", .shape = field_shape, .compare = APOD_COMPARE_CLOSE,
-	  .tolerance = field_tolerance },
+	  .tolerance = mw_uwnd_tolerance },
 	{ .name = "wwnd", .shape = field_shape, .compare = APOD_COMPARE_CLOSE,
-	  .tolerance = field_tolerance },
+	  .tolerance = mw_wwnd_tolerance },
 	{ .name = "theta", .shape = field_shape, .compare = APOD_COMPARE_CLOSE,
-	  .tolerance = field_tolerance },
+	  .tolerance = mw_theta_tolerance },
 	{ .name = NULL },
 };
 
 static const struct apod_series series[] = {
 	{ .name = "mass", .probe = "reductions", .column_names = "mass",
-	  .compare = APOD_COMPARE_DRIFT, .tolerance = mass_tolerance },
+	  .compare = APOD_COMPARE_DRIFT, .tolerance = mw_mass_tolerance },
 	{ .name = "te", .probe = "reductions", .column_names = "te",
-	  .compare = APOD_COMPARE_CLOSE, .tolerance = te_tolerance },
+	  .compare = APOD_COMPARE_CLOSE, .tolerance = mw_te_tolerance },
 	{ .name = NULL },
 };
 
@@ -386,4 +389,5 @@ const struct apod_workload mw_workload = {
 	.series = series,
 	.stages = stages,
 	.work = work,
+	.tolerance_at = mw_tolerance_at,
 };
