@@ -294,20 +294,10 @@ APOD_HD void mw_reduce_cell(const double *state, const struct mw_problem *pb, in
 long mw_steps(const struct mw_params *p);
 
 /* tolerances.c: what the gate allows each output at the step it judges
- * (the workload's tolerance_at), and at the last step (each output's own
- * tolerance member). */
+ * (the workload's tolerance_at). */
 void mw_tolerance_at(const void *params, const void *problem, const char *output, long step,
                      long row, int any_float, int column, enum apod_compare kind,
                      struct apod_tol *t);
-#define MW_TOLERANCE_FN(fn)                                                             \
-	void fn(const void *params, const void *problem, int any_float, int column,     \
-	        enum apod_compare kind, struct apod_tol *t)
-MW_TOLERANCE_FN(mw_dens_tolerance);
-MW_TOLERANCE_FN(mw_uwnd_tolerance);
-MW_TOLERANCE_FN(mw_wwnd_tolerance);
-MW_TOLERANCE_FN(mw_theta_tolerance);
-MW_TOLERANCE_FN(mw_mass_tolerance);
-MW_TOLERANCE_FN(mw_te_tolerance);
 
 extern const struct apod_workload mw_workload;
 extern const struct apod_stage mw_stage_serial, mw_stage_omp, mw_stage_gpu;

@@ -1,7 +1,7 @@
 /*
  * tolerances.c: what the gate allows each output of a stage against
- * serial's, at the step it judges (the workload's tolerance_at), and the
- * end-of-run value for the outputs' own tolerance members.
+ * serial's, at the step it judges (the workload's tolerance_at, which
+ * answers for every output, so none has a tolerance member of its own).
  *
  * Every stage computes each cell and interface by miniweather.h's
  * expressions with contraction off, in an order no thread changes, so the
@@ -111,20 +111,3 @@ void mw_tolerance_at(const void *params, const void *problem, const char *output
 	else
 		at_step(params, problem, output, step, t);
 }
-
-/* The outputs' own members: the tolerance at the last step (where the
- * harness asks the workload's tolerance_at, that answers instead). */
-#define MW_TOLERANCE_OF(fn, output)                                                     \
-	void fn(const void *params, const void *problem, int any_float, int column,     \
-	        enum apod_compare kind, struct apod_tol *t)                              \
-	{                                                                               \
-		mw_tolerance_at(params, problem, output, mw_steps(params), 0, any_float,   \
-		                column, kind, t);                                          \
-	}
-
-MW_TOLERANCE_OF(mw_dens_tolerance, "dens")
-MW_TOLERANCE_OF(mw_uwnd_tolerance, "uwnd")
-MW_TOLERANCE_OF(mw_wwnd_tolerance, "wwnd")
-MW_TOLERANCE_OF(mw_theta_tolerance, "theta")
-MW_TOLERANCE_OF(mw_mass_tolerance, "mass")
-MW_TOLERANCE_OF(mw_te_tolerance, "te")

@@ -343,24 +343,21 @@ static int field_shape(const void *params, size_t dims[2])
 	return 2;
 }
 
-/* output()'s four fields, in its order (the index is the fetch's a). */
+/* output()'s four fields, in its order (the index is the fetch's a).  The
+ * tolerances of these and of the series are tolerance_at's (tolerances.c). */
 static const struct apod_array arrays[] = {
-	{ .name = "dens", .shape = field_shape, .compare = APOD_COMPARE_CLOSE,
-	  .tolerance = mw_dens_tolerance },
-	{ .name = "uwnd", .shape = field_shape, .compare = APOD_COMPARE_CLOSE,
-	  .tolerance = mw_uwnd_tolerance },
-	{ .name = "wwnd", .shape = field_shape, .compare = APOD_COMPARE_CLOSE,
-	  .tolerance = mw_wwnd_tolerance },
-	{ .name = "theta", .shape = field_shape, .compare = APOD_COMPARE_CLOSE,
-	  .tolerance = mw_theta_tolerance },
+	{ .name = "dens", .shape = field_shape, .compare = APOD_COMPARE_CLOSE },
+	{ .name = "uwnd", .shape = field_shape, .compare = APOD_COMPARE_CLOSE },
+	{ .name = "wwnd", .shape = field_shape, .compare = APOD_COMPARE_CLOSE },
+	{ .name = "theta", .shape = field_shape, .compare = APOD_COMPARE_CLOSE },
 	{ .name = NULL },
 };
 
 static const struct apod_series series[] = {
 	{ .name = "mass", .probe = "reductions", .column_names = "mass",
-	  .compare = APOD_COMPARE_DRIFT, .tolerance = mw_mass_tolerance },
+	  .compare = APOD_COMPARE_DRIFT },
 	{ .name = "te", .probe = "reductions", .column_names = "te",
-	  .compare = APOD_COMPARE_CLOSE, .tolerance = mw_te_tolerance },
+	  .compare = APOD_COMPARE_CLOSE },
 	{ .name = NULL },
 };
 
