@@ -144,15 +144,17 @@ static unsigned blocks(long items)
 
 /* ---- the state ---------------------------------------------------------- */
 
+/* Statuses not checked, as apod_cuda_free's: a failed release leaves
+ * nothing to undo, and destroy has no one to report to. */
 static void gpu_destroy(void *ctx)
 {
 	struct gpu *g = (struct gpu *)ctx;
 	for (int e = 0; e < g->events_made; e++) {
-		cudaEventDestroy(g->ring[e].begin);
-		cudaEventDestroy(g->ring[e].end);
+		(void)cudaEventDestroy(g->ring[e].begin);
+		(void)cudaEventDestroy(g->ring[e].end);
 	}
 	if (g->have_stream)
-		cudaStreamDestroy(g->stream);
+		(void)cudaStreamDestroy(g->stream);
 	apod_cuda_free(g->state, g->state_tmp, g->flux, g->tend, g->hy_dens_cell,
 	               g->hy_dens_theta_cell, g->hy_dens_int, g->hy_dens_theta_int,
 	               g->hy_pressure_int);
@@ -192,10 +194,13 @@ static int gpu_setup(void *ctx, const void *problem)
 	g->have_stream = 1;
 	for (; g->events_made < RING; g->events_made++) {
 		struct event_pair *e = &g->ring[g->events_made];
+		cudaError_t err;
 		APOD_CUDA_TRY(cudaEventCreate(&e->begin));
-		if (cudaEventCreate(&e->end) != cudaSuccess) {
-			cudaEventDestroy(e->begin);
-			return apod_fail("miniweather: gpu: cudaEventCreate failed");
+		/* The pair is counted made only whole, so destroy releases only
+		 * whole pairs: a lone begin is released here. */
+		if ((err = cudaEventCreate(&e->end)) != cudaSuccess) {
+			(void)cudaEventDestroy(e->begin);
+			return apod_cuda_failed(err, "cudaEventCreate(&e->end)", __FILE__, __LINE__);
 		}
 	}
 	if (to_device(&g->state, pb->state, cells) || to_device(&g->state_tmp, pb->state, cells) ||
