@@ -78,9 +78,6 @@ struct mw_problem {
 	double *state;            /* (NUM_VARS, nz+2hs, nx+2hs), halos included, as init leaves it */
 	double *hy_dens_cell, *hy_dens_theta_cell;           /* nz+2hs */
 	double *hy_dens_int, *hy_dens_theta_int, *hy_pressure_int;   /* nz+1 */
-	/* For the tolerances (workload.c): the background's largest density,
-	 * rho*theta and pressure. */
-	double max_dens, max_rhot, max_pressure;
 };
 
 int mw_spec_of(int choice);
@@ -290,8 +287,14 @@ APOD_HD void mw_reduce_cell(const double *state, const struct mw_problem *pb, in
 	*te += (ke + ie) * pb->dx * pb->dz;
 }
 
-/* workload.c: the program's step count for a deck. */
+/* workload.c: the program's step count for a deck, and the background's
+ * scales for the tolerances: its density, rho*theta and pressure at the
+ * ground (their largest) and its density at the top (its least). */
 long mw_steps(const struct mw_params *p);
+struct mw_scales {
+	double max_dens, max_rhot, max_pressure, min_dens;
+};
+void mw_scales_of(const struct mw_params *p, struct mw_scales *sc);
 
 /* tolerances.c: what the gate allows each output at the step it judges
  * (the workload's tolerance_at). */

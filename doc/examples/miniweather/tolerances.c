@@ -45,26 +45,19 @@
 /* The RK stages' dt (< 2) times the two faces times the two directions. */
 #define MW_CARRY 8.0
 
-/* The background's least density: at the top of the column. */
-static double rho_min(const struct mw_problem *pb)
+static void at_step(const void *params, const char *output, long step, struct apod_tol *t)
 {
-	return pb->hy_dens_int[pb->nz];
-}
-
-static void at_step(const void *params, const void *problem, const char *output, long step,
-                    struct apod_tol *t)
-{
-	const struct mw_problem *pb = problem;
+	struct mw_scales sc;
 	double per_step;
-	(void)params;
+	mw_scales_of(params, &sc);
 	t->atol = 0;
 	t->rtol = 0;
 	if (!strcmp(output, "uwnd") || !strcmp(output, "wwnd"))
-		per_step = MW_CARRY * MW_DELTA * (pb->max_pressure / rho_min(pb)) * MW_CFL / MW_MAX_SPEED;
+		per_step = MW_CARRY * MW_DELTA * (sc.max_pressure / sc.min_dens) * MW_CFL / MW_MAX_SPEED;
 	else if (!strcmp(output, "dens"))
-		per_step = MW_CARRY * MW_DELTA * pb->max_dens;
+		per_step = MW_CARRY * MW_DELTA * sc.max_dens;
 	else if (!strcmp(output, "theta"))
-		per_step = MW_CARRY * MW_DELTA * pb->max_rhot / rho_min(pb);
+		per_step = MW_CARRY * MW_DELTA * sc.max_rhot / sc.min_dens;
 	else if (!strcmp(output, "te")) {
 		/* Total energy: mostly internal, rho cv T, whose relative change
 		 * is at most dens's and theta's together, times gamma (T goes
@@ -101,6 +94,7 @@ void mw_tolerance_at(const void *params, const void *problem, const char *output
                      long row, int any_float, int column, enum apod_compare kind,
                      struct apod_tol *t)
 {
+	(void)problem;     /* the scales follow from the deck (mw_scales_of) */
 	(void)row;
 	(void)any_float;   /* every stage computes in double, as the program does */
 	(void)column;
@@ -109,5 +103,5 @@ void mw_tolerance_at(const void *params, const void *problem, const char *output
 	if (!strcmp(output, "mass"))
 		mass_at(params, t);
 	else
-		at_step(params, problem, output, step, t);
+		at_step(params, output, step, t);
 }

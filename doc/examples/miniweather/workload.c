@@ -179,6 +179,20 @@ static void initial(int spec, double x, double z, struct sample *s)
 		s->t = s->t + sample_ellipse_cosine(x, z, -20., MW_XLEN / 2, 5000., 4000., 2000.);
 }
 
+/* The background decreases with height in every case (hydrostatic
+ * balance): its largest values are the ground's, its least density the
+ * top's. */
+void mw_scales_of(const struct mw_params *p, struct mw_scales *sc)
+{
+	struct sample s;
+	initial(mw_spec_of(p->spec), 0., 0., &s);
+	sc->max_dens = s.hr;
+	sc->max_rhot = s.hr * s.ht;
+	sc->max_pressure = MW_C0 * pow(s.hr * s.ht, MW_GAMM);
+	initial(mw_spec_of(p->spec), 0., MW_ZLEN, &s);
+	sc->min_dens = s.hr;
+}
+
 static void problem_destroy(void *problem)
 {
 	struct mw_problem *pb = problem;
@@ -265,10 +279,6 @@ static void *problem_create(const void *params)
 		pb->hy_dens_theta_int[k] = s.hr * s.ht;
 		pb->hy_pressure_int[k] = MW_C0 * pow((s.hr * s.ht), MW_GAMM);
 	}
-	/* The background is largest at the ground. */
-	pb->max_dens = pb->hy_dens_int[0];
-	pb->max_rhot = pb->hy_dens_theta_int[0];
-	pb->max_pressure = pb->hy_pressure_int[0];
 	return pb;
 nomem:
 	problem_destroy(pb);
