@@ -65,9 +65,10 @@ struct mw_params {
 
 /* The step phases: the program's semi_discrete_step cut where it calls its
  * functions (set_halo_values_x/z, compute_tendencies_x/z) and where it
- * applies the tendencies.  workload.c's table is indexed by these. */
+ * applies the tendencies.  They index the workload's table (workload.c),
+ * whose names the stages look their clock handles up by. */
 enum mw_phase { MW_HALO_X, MW_TEND_X, MW_HALO_Z, MW_TEND_Z, MW_UPDATE, MW_PHASES };
-extern const char *const mw_phase_names[MW_PHASES];
+extern const struct apod_phase mw_phases[MW_PHASES + 1];
 
 /* Built once on the host (problem_create: the program's init); every
  * stage reads it, none writes it. */

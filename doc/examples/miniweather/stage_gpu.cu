@@ -225,7 +225,7 @@ static void *gpu_create(const struct apod_stage *s, const void *problem, struct 
 		return NULL;
 	g->clock = clock;
 	for (int p = 0; p < MW_PHASES; p++)
-		if ((g->phase[p] = apod_phase_find(clock, mw_phase_names[p])) < 0) {
+		if ((g->phase[p] = apod_phase_find(clock, mw_phases[p].name)) < 0) {
 			gpu_destroy(g);
 			return NULL;
 		}

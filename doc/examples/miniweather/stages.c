@@ -52,7 +52,7 @@ void *mw_host_create(const struct apod_stage *s, const void *problem, struct apo
 		return NULL;
 	h->clock = clock;
 	for (int p = 0; p < MW_PHASES; p++)
-		if ((h->phase[p] = apod_phase_find(clock, mw_phase_names[p])) < 0) {
+		if ((h->phase[p] = apod_phase_find(clock, mw_phases[p].name)) < 0) {
 			mw_host_destroy(h);
 			return NULL;
 		}

@@ -19,14 +19,6 @@
 #define MW_MAX_CELLS (1L << 16)
 #define MW_MAX_STEPS 10000000L
 
-const char *const mw_phase_names[MW_PHASES] = {
-	[MW_HALO_X] = "halo_x",
-	[MW_TEND_X] = "tendencies_x",
-	[MW_HALO_Z] = "halo_z",
-	[MW_TEND_Z] = "tendencies_z",
-	[MW_UPDATE] = "update",
-};
-
 /* The program's DATA_SPEC_* cases, in the order of its numbers. */
 static const char *const spec_names[] = {
 	"collision", "thermal", "gravity_waves", "density_current", "injection", NULL,
@@ -331,7 +323,7 @@ static int work(const void *params, const void *problem, const char *phase, stru
 	return 1;
 }
 
-static const struct apod_phase phases[] = {
+const struct apod_phase mw_phases[MW_PHASES + 1] = {
 	[MW_HALO_X] = { "halo_x" },
 	[MW_TEND_X] = { "tendencies_x" },
 	[MW_HALO_Z] = { "halo_z" },
@@ -390,7 +382,7 @@ const struct apod_workload mw_workload = {
 	.title = title,
 	.problem_create = problem_create,
 	.problem_destroy = problem_destroy,
-	.phases = phases,
+	.phases = mw_phases,
 	.probes = probes,
 	.arrays = arrays,
 	.series = series,
