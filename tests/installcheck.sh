@@ -1,13 +1,14 @@
 #!/bin/sh
-# `make installcheck`: the installed library from the outside.  The three
+# `make installcheck`: the installed library from the outside.  The four
 # examples (particles; lookup, a one-shot reduction; srad, Rodinia's SRAD
-# ported, three phases a step) and fresh `apod new` skeletons are copied
+# ported, three phases a step; miniweather, miniWeather ported, its own
+# step marking its phases) and fresh `apod new` skeletons are copied
 # out of the install tree into a scratch directory and built there with
 # pkg-config alone (no path into the source tree), then run through their
 # table and their gate.  Needs PKG_CONFIG_PATH and PATH pointing at the
 # install, and APOD_EXAMPLE_DIR, APOD_LOOKUP_DIR, APOD_SRAD_DIR and
-# APOD_DOC_DIR and APOD_CXX_DIR, the C++ workload's sources (the Makefile's
-# installcheck-local).  Nothing else: the installed apod must
+# APOD_DOC_DIR, APOD_MINIWEATHER_DIR and APOD_CXX_DIR, the C++ workload's sources
+# (the Makefile's installcheck-local).  Nothing else: the installed apod must
 # find its own template and apod-pg, and the programs built with apod.pc's
 # flags their library (its rpath), as a user's do.
 set -eu
@@ -41,6 +42,10 @@ echo "installcheck: a C++ workload (revision 5, its phases marked with apod::reg
 cp -r "$APOD_CXX_DIR" "$work/cxx"
 chmod -R u+w "$work/cxx"
 ( cd "$work/cxx" && make && make check )
+echo "installcheck: the miniweather example (miniWeather, its own split step), built out of the tree"
+cp -r "$APOD_MINIWEATHER_DIR" "$work/miniweather"
+chmod -R u+w "$work/miniweather"
+( cd "$work/miniweather" && make && make check )
 
 echo "installcheck: a new skeleton, as 'apod new' writes it, from the installed template"
 ( cd "$work" && apod new mywork && cd mywork && make && make check )
