@@ -90,6 +90,16 @@ static void drift_tol(const void *params, const void *problem, int any_float, in
                enum apod_compare kind, struct apod_tol *t);
 extern const struct apod_stage_ops cells_ops;
 
+/* The directionally split program of porting.md's "A step that is not a
+ * fixed list": its own sweeps, and the stage's other operations. */
+struct split;
+int fill(struct split *m, int dir);
+int tendency(struct split *m, int dir, int k);
+int update(struct split *m, int k);
+int split_probe(void *ctx, int k, long step, long row, void *const *rows);
+int split_fetch(void *ctx, int a, void *dst);
+void split_destroy(void *ctx);
+
 /* The lookup example's deck. */
 struct lookup_params {
 	int search;
