@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "cpu/harness/fail.h"
 #include "cpu/harness/params.h"
+#include "key_table.h"
 
 static int no_args(const struct apod_cmd *cmd, int argc, char **argv)
 {
@@ -52,9 +53,10 @@ int apod_info_main(int argc, char **argv)
 	return apod_prog->device_info(stdout) ? apod_report_failure() : APOD_EXIT_OK;
 }
 
-/* The workload a listing is for: --workload=NAME or the default. */
+/* The workload a listing is for: --workload=NAME or the default; json,
+ * where not NULL, takes --json=FILE. */
 static const struct apod_workload *listed_workload(const struct apod_cmd *cmd, int argc,
-                                                   char **argv, int *rc)
+                                                   char **argv, const char **json, int *rc)
 {
 	const struct apod_workload *w = apod_cli_workload(argc, argv);
 	*rc = 0;
@@ -74,6 +76,18 @@ static const struct apod_workload *listed_workload(const struct apod_cmd *cmd, i
 			i++;
 			continue;
 		}
+		if (json && !strncmp(argv[i], "--json=", 7) && argv[i][7]) {
+			*json = argv[i] + 7;
+			continue;
+		}
+		if (json && (!strcmp(argv[i], "--json") || !strcmp(argv[i], "--json="))) {
+			if (i + 1 >= argc || argv[i][6]) {
+				*rc = apod_usage_error(cmd->name, "--json needs a FILE");
+				return NULL;
+			}
+			*json = argv[++i];
+			continue;
+		}
 		*rc = apod_usage_error(cmd->name, "unexpected argument '%s'", argv[i]);
 		return NULL;
 	}
@@ -83,7 +97,7 @@ static const struct apod_workload *listed_workload(const struct apod_cmd *cmd, i
 int apod_stages_main(int argc, char **argv)
 {
 	int rc;
-	const struct apod_workload *w = listed_workload(&apod_cmd_stages_entry, argc, argv, &rc);
+	const struct apod_workload *w = listed_workload(&apod_cmd_stages_entry, argc, argv, NULL, &rc);
 	if (!w)
 		return rc < 0 ? APOD_EXIT_OK : rc;
 	for (int i = 0; w->stages[i]; i++) {
@@ -132,10 +146,16 @@ static const char *range_text(const struct apod_param *p, char *buf, size_t len)
 
 int apod_workloads_main(int argc, char **argv)
 {
-	int rc, verbose = argc > 1;
-	const struct apod_workload *only = listed_workload(&apod_cmd_workloads_entry, argc, argv, &rc);
+	int rc, verbose = 0;
+	const char *json = NULL;
+	const struct apod_workload *only =
+		listed_workload(&apod_cmd_workloads_entry, argc, argv, &json, &rc);
 	if (!only)
 		return rc < 0 ? APOD_EXIT_OK : rc;
+	for (int i = 1; i < argc; i++)
+		verbose |= !strncmp(argv[i], "--workload", 10);
+	if (json)
+		return apod_key_table_write(only, json) ? apod_report_failure() : APOD_EXIT_OK;
 	for (int i = 0; apod_prog->workloads[i]; i++) {
 		const struct apod_workload *w = apod_prog->workloads[i];
 		int n = 0;
@@ -185,6 +205,10 @@ int apod_workloads_main(int argc, char **argv)
 /* --workload is read by hand (listed_workload), as the deck options are not taken. */
 const struct option apod_workload_option[] = {
 	APOD_OPT_WORKLOAD, APOD_OPT_HELP, APOD_OPT_END,
+};
+
+const struct option apod_workloads_options[] = {
+	APOD_OPT_WORKLOAD, APOD_OPT_JSON, APOD_OPT_HELP, APOD_OPT_END,
 };
 
 const struct option apod_help_option[] = {

@@ -69,10 +69,13 @@ const struct apod_cmd apod_cmd_stages_entry = {
 const struct apod_cmd apod_cmd_workloads_entry = {
 	.name = "workloads",
 	.help = "list the workloads and their parameters",
-	.synopsis = "[--workload=NAME]",
+	.synopsis = "[--workload=NAME] [--json=FILE]",
 	.about = "List the workloads, their stages and keys; with --workload=NAME, that\n"
-	         "workload's keys with their types, defaults, ranges and meanings.\n",
-	.options = apod_workload_option,
+	         "workload's keys with their types, defaults, ranges and meanings.\n"
+	         "--json=FILE writes that workload's key table as JSON, one key a line, each\n"
+	         "with what it does to a run (sets the steps, a schedule, or the work, and\n"
+	         "how: work ~ value^work_exponent), as a program drawing decks needs it.\n",
+	.options = apod_workloads_options,
 	.main = apod_workloads_main,
 };
 

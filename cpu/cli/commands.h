@@ -45,8 +45,9 @@ int apod_table_main(int argc, char **argv), apod_run_main(int argc, char **argv)
 extern const struct option apod_table_options[], apod_assess_options[], apod_bench_options[],
 	apod_scale_options[], apod_ceilings_options[], apod_new_options[], apod_verify_options[],
 	apod_report_options[];
-/* `apod info`'s: --help alone; stages' and workloads': --workload and --help. */
-extern const struct option apod_help_option[], apod_workload_option[];
+/* `apod info`'s: --help alone; stages': --workload and --help; workloads':
+ * those and --json. */
+extern const struct option apod_help_option[], apod_workload_option[], apod_workloads_options[];
 
 /* The command called name, or NULL. */
 const struct apod_cmd *apod_cmd_find(const char *name);

@@ -128,7 +128,7 @@ int nbody_initial(const struct nbody_params *prm, float *pos, float *vel)
 {
 	size_t n = (size_t)prm->n;
 	uint64_t seed = (uint64_t)prm->seed;
-	int is_disk = strcmp(prm->model, "disk") == 0;
+	int is_disk = prm->model == NBODY_DISK;
 	float m = (float)(1.0 / (double)n);
 	double mass = 0, mr[3] = { 0, 0, 0 }, mv[3] = { 0, 0, 0 };
 	/* First in double, kept in the float arrays' room only once rounded. */

@@ -30,6 +30,8 @@ extern "C" {
 #define NBODY_R0 12.0
 #define NBODY_V0 3.7
 
+enum nbody_model { NBODY_PLUMMER, NBODY_DISK };
+
 struct nbody_params {
 	char name[APOD_NAME_MAX];
 	long n;                   /* bodies */
@@ -37,7 +39,7 @@ struct nbody_params {
 	double dt;                /* time step, in (0, 1] */
 	double eps;               /* softening length, > 0 */
 	long seed;
-	char model[APOD_NAME_MAX];  /* "plummer" or "disk" */
+	int model;                /* enum nbody_model */
 	long stats_every;         /* calcStats every K steps (0: never) */
 	long energy_every;        /* calcEnergy, O(N^2), every K steps (0: never) */
 	long snapshot_every;      /* positions and velocities every M steps (0: never) */

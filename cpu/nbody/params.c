@@ -3,13 +3,15 @@
  * the host's memory.
  */
 #include <stddef.h>
-#include <string.h>
 
 #include "apod/apod.h"
 #include "apod/stock.h"
 #include "nbody.h"
 
 #define AT(member) offsetof(struct nbody_params, member)
+
+/* In the order of enum nbody_model. */
+static const char *const nbody_models[] = { "plummer", "disk", NULL };
 
 const struct apod_param nbody_params_table[] = {
 	APOD_KEY_NAME(struct nbody_params, name, "nbody"),
@@ -28,7 +30,8 @@ const struct apod_param nbody_params_table[] = {
 	  .offset = AT(eps), .help = "Plummer softening length" },
 	{ .key = "seed", .type = APOD_PARAM_INT, .def = "1", .lo = 0, .hi = NBODY_MAX_SEED,
 	  .offset = AT(seed), .help = "seed of the initial conditions (Philox)" },
-	{ .key = "model", .type = APOD_PARAM_NAME, .def = "plummer", .offset = AT(model),
+	{ .key = "model", .type = APOD_PARAM_CHOICE, .def = "plummer", .offset = AT(model),
+	  .choices = nbody_models,
 	  .help = "initial conditions: plummer (a Plummer sphere) or disk (a rotating disk)" },
 	APOD_KEY_EVERY(struct nbody_params, stats_every, "1", NBODY_MAX_STEPS,
 	               "calcStats (kinetic energy, momentum, centre of mass)"),
@@ -59,8 +62,6 @@ static size_t run_bytes(const struct nbody_params *p)
 int nbody_params_check(const void *params)
 {
 	const struct nbody_params *p = params;
-	if (strcmp(p->model, "plummer") != 0 && strcmp(p->model, "disk") != 0)
-		return apod_usage_fail("model: '%s' is not a model (plummer or disk)", p->model);
 	return apod_fits_in_memory(run_bytes(p), "n: a run of %ld bodies for %ld steps", p->n,
 	                           p->steps);
 }
