@@ -1,15 +1,19 @@
 #!/bin/sh
-# Adding a workload is its folder plus one line (issue 31, item 5): a copy
+# Adding a workload is its folder plus one line: a copy
 # of this source tree gets a new workload, cpu/NAME/, made from the template
 # (`apod new`: its workload.c and NAME.h, with a one-line build fragment,
 # cpu/NAME/local.mk), and one APOD_WORKLOAD(NAME) line in
 # cpu/workloads.def; nothing else is edited.  The copy is then bootstrapped
 # (cpu/workloads.sh and autoreconf, as ./bootstrap does, without its package
 # installs), configured without CUDA and MPI, and its apod built; that apod
-# must list the new workload and run its table, omp PASS against serial.
+# must list the new workload, run its table, omp PASS against serial, and
+# its deck-space sweep (tests/deckspace/lib.sh), decks drawn from its key
+# table, green.
 # Skips (77) where autoreconf or automake is missing.  About 2 minutes on
-# two cores: CFLAGS=-O0, and only the apod program is built.
+# two cores and a minute more for the sweep: CFLAGS=-O0, and only the apod
+# program is built.
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/deckspace/lib.sh"
 for t in autoreconf automake aclocal libtoolize; do
 	command -v $t >/dev/null 2>&1 || { echo "SKIP: no $t here (autotools are needed to bootstrap the copy)"; exit 77; }
 done
@@ -60,6 +64,12 @@ expect 0 "omp " ./apod stages --workload=$name
 OMP_NUM_THREADS=2 expect 0 "PASS" ./apod --workload=$name --n=20000 --steps=30
 grep -E '^omp +[0-9.]+ .*PASS' "$work/out" >/dev/null ||
 	{ echo "FAIL: the omp row of $name's table is not PASS"; sed 's/^/  | /' "$work/out"; fails=$((fails + 1)); }
+# Its deck space, drawn from its key table alone (no rule of the test names
+# it): serial and omp held to each other by the gate.
+APOD=$src/apod SPACE_WORKLOADS=$name SPACE_KEEP=$work/keep
+space_sweep host "${SPACE_SEED:-20261128}" "${SPACE_DECKS:-8}" "${SPACE_BUDGET:-300000}" \
+	"${SPACE_CELLS:-100000}" "${SPACE_SECONDS:-120}"
+[ "$space_decks" -gt 0 ] || { echo "FAIL: no deck of $name ran"; fails=$((fails + 1)); }
 # The workloads that were there are there still, in the list's order, the new one last.
 ./apod workloads | awk '/^[a-z]/ {print $1}' > "$work/listed"
 sed -n 's/^APOD_WORKLOAD(\([a-z0-9_]*\)).*/\1/p' cpu/workloads.def | cmp -s - "$work/listed" ||
