@@ -1,6 +1,6 @@
 /*
  * check_algo.c: a stage that changes the algorithm, not the hardware
- * (role APOD_ROLE_ALGORITHM, issue 32 item 3), is held to Amdahl's limit
+ * (role APOD_ROLE_ALGORITHM), is held to Amdahl's limit
  * and its speed of light, never to Amdahl at its one thread, which would
  * call any gain at all a broken model.
  *

@@ -85,7 +85,7 @@ START_TEST(a_bound_checks_its_own_assumption)
 }
 END_TEST
 
-/* The noise model (bounds.h), on the numbers of issue 21.  Four phases:
+/* The noise model (bounds.h), on the numbers of a table that misjudged a stage.  Four phases:
  * setup, step, fetchResults, writeReport; the stage declares the step. */
 START_TEST(noise_is_measured_from_repeated_timings)
 {
@@ -132,7 +132,7 @@ START_TEST(noise_inside_holds_and_a_real_speedup_does_not)
 	const double omp[4] = { 0.0122, 0.125, 0.0122, 0 };
 	struct apod_noise n;
 	struct apod_bound b;
-	/* Held to serial's one timing, that was a MODEL BROKEN (issue 21). */
+	/* Held to serial's one timing, that was judged MODEL BROKEN. */
 	apod_bound_eval(4, serial, omp, bits, 2, 8, NULL, &b);
 	ck_assert_uint_eq(b.undeclared_faster, 1u | 4u);
 	/* Timed again, serial's setup and fetch run as fast as omp's: noise. */

@@ -232,7 +232,7 @@ START_TEST(the_cache_file_is_named_by_host_cpu_and_device)
 }
 END_TEST
 
-/* Every core below one, as measured on a loaded 2-core machine (issue 32):
+/* Every core below one, as measured on a loaded 2-core machine:
  * refused by name, on its own and as a file. */
 START_TEST(figures_that_contradict_each_other_are_refused)
 {

@@ -3,9 +3,9 @@
  * (cpu/cli/fresh.c), so no stage inherits what another left behind.
  *
  * This is a whole apod program with one workload, "churn", whose step
- * allocates, touches and frees 32 MB, as the molecular-dynamics proxy of
- * issue 32 did at every exchange: run first in a process, serial paid the
- * heap's growth and page faults that a later stage in the same process did
+ * allocates, touches and frees 32 MB, as a molecular-dynamics proxy does at
+ * every exchange: run first in a process, serial would pay the heap's
+ * growth and page faults that a later stage in the same process would
  * not.  Timing is not asserted (make check holds no timing thresholds);
  * what is, is the cause: each stage's array records how many stages this
  * process had created before it.  In one process the second stage records

@@ -1,5 +1,5 @@
 /*
- * Verification for chaotic programs (issue 32, item 6): a comparison
+ * Verification for chaotic programs: a comparison
  * horizon from a deck key, STATS past it (a series' columns, an array's
  * elements, integers through exact sums), DRIFT from the step-0 row, and
  * the lines that say which comparison applied.

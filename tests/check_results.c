@@ -84,7 +84,7 @@ START_TEST(npy_header_is_parsed_by_key)
 		ck_assert_msg(read_npy(path, &ndim, dims, &t) == -1, "accepted: %s", refused[i]);
 		ck_assert_int_eq(apod_failure_status(), APOD_EXIT_USAGE);
 	}
-	/* An int32 file is read as int32 (revision 3), and a type apod does not
+	/* An int32 file is read as int32, and a type apod does not
 	 * write is refused by name. */
 	write_npy(path, "{'descr': '<i4', 'fortran_order': False, 'shape': (6,), }", 24);
 	ck_assert_int_eq(read_npy(path, &ndim, dims, &t), 0);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# What a careful attacker tried (issue 18) that did not hold: each now gets a
+# Hostile inputs, each of which gets a
 # clear message and the right exit status, never a hang or a crash.
 . "$top_srcdir/tests/lib.sh"
 d=$top_srcdir/tests/decks

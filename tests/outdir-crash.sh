@@ -1,5 +1,5 @@
 #!/bin/sh
-# A commit that recovers (doc/results-dir.md; issue 18, items 2 and 3).  The
+# A commit that recovers (doc/results-dir.md).  The
 # run is killed at each point of its commit (APOD_TEST_KILL_AT): DIR then
 # holds the previous or the new results, complete, and the next run into it
 # removes what the killed one left beside it.  A file that appears in DIR

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs that meet in one parent (doc/results-dir.md; issue 18, items 4 and 5):
+# Runs that meet in one parent (doc/results-dir.md):
 # concurrent runs into one --out all finish and leave nothing beside it; a
 # user's directories with names like apod's are not touched; and a symbolic
 # link put where apod would delete never leads a delete elsewhere.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Another local user cannot make apod delete what is not apod's (doc/
-# results-dir.md; issue 18, item 5).  Run as root, with setpriv to act as
+# results-dir.md).  Run as root, with setpriv to act as
 # nobody in a world-writable parent; skipped (77) elsewhere.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/outdir-lib.sh"

@@ -3,7 +3,7 @@
 # beside the target and swaps in only when it succeeded: a killed run leaves
 # the previous results intact, a rerun without snapshots leaves none of the
 # old ones behind, and a directory holding anything that no run of apod
-# recorded is refused and left as it was (issue 18, items 1 and 6).
+# recorded is refused and left as it was.
 . "$top_srcdir/tests/lib.sh"
 deck=$top_srcdir/data/small.deck
 tiny="--stage=serial --size=40x30 --steps=20 --snapshot_every=10"

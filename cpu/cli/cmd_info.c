@@ -168,7 +168,7 @@ int apod_workloads_main(int argc, char **argv)
 		for (int k = 0; k < n; k++)
 			printf(" %s", w->stages[k]->name);
 		/* A step's phases in the order they run, and the probes with the
-		 * steps beyond every() they observe (revision 4). */
+		 * steps beyond every() they observe. */
 		printf("\n%-10s a step:", "");
 		for (int k = 0; k < apod_step_phase_count(w); k++)
 			printf(" %s", w->phases[k].name);

@@ -23,7 +23,7 @@ double apod_gustafson(double p, double n);
 int apod_rank_hottest(int n, const double *seconds, int *order);
 
 /* Relative: a speedup this far over a bound is noise.  Measured on the
- * H200's 16-core host (2026-11-24): the same host function (a statistics
+ * H200's 16-core host (doc/results/2026-11-24-h200/): the same host function (a statistics
  * phase of 5 s, called by two stages) took 8% less, 2% less and 7% more in
  * one stage's run than in serial's, in three runs of the table. */
 #define APOD_BOUND_NOISE 0.10

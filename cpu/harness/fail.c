@@ -20,7 +20,7 @@ static void record(const char *fmt, va_list ap)
 	va_copy(again, ap);
 	/* Formatted apart from `message`, which an argument may be: a failure
 	 * that wraps the one before it, apod_fail("X: %s", apod_failure()),
-	 * read its own half-written text ("X: X: ted 1", 2026-12-06). */
+	 * would read its own half-written text ("X: X: ted 1"). */
 	n = vsnprintf(head, sizeof head, fmt, ap);
 	if (n >= (int)sizeof head && (full = malloc((size_t)n + 1))) {
 		vsnprintf(full, (size_t)n + 1, fmt, again);

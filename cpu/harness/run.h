@@ -18,7 +18,7 @@ struct apod_series_data {
 	long every;                   /* a row after every `every` steps */
 	long *step;                   /* the step each row was taken after */
 	double *v;                    /* rows x cols; NULL for an integer series */
-	/* An integer series (revision 3): rows x cols in dtype (typed.h);
+	/* An integer series: rows x cols in dtype (typed.h);
 	 * NULL for a series of doubles (dtype APOD_F64). */
 	enum apod_dtype dtype;
 	void *iv;
@@ -151,7 +151,7 @@ int apod_device_timed(const struct apod_run *r, int i);
 double apod_attributed(const struct apod_run *r, int i);
 double apod_unattributed(const struct apod_run *r);
 
-/* A stage that runs as several processes (apod/workload.h, revision 2):
+/* A stage that runs as several processes (apod/workload.h):
  * apod_stage_reporter is 1 if this process reports (always, for a stage of
  * one process), 0 if it only takes part, -1 on failure; apod_stage_agree
  * is the stage's agree, or for a stage of one process just -1 if failed. */

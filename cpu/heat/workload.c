@@ -215,7 +215,7 @@ static const struct apod_phase phases[] = {
 	{ .name = NULL },
 };
 
-/* Only every K steps (at = 0: no row at step 0 or at the end, as before). */
+/* Only every K steps (at = 0: no row at step 0 or at the end). */
 static const struct apod_probe probes[] = {
 	[HEAT_PROBE_STATS] = { .name = "calcStats", .every = stats_every },
 	[HEAT_PROBE_SUMMARY] = { .name = "calcSummaryData", .every = summary_every },
@@ -235,7 +235,7 @@ static const struct apod_series series[] = {
 	                        .compare = APOD_COMPARE_CLOSE, .tolerance = stats_tol },
 	/* Counts, as doubles (the default dtype): every stage writes them so
 	 * (heat_stats_rows), exact below 2^53 cells, and %.17g prints them as
-	 * the whole numbers the old `integer` flag printed. */
+	 * whole numbers. */
 	[HEAT_SERIES_HIST] = { .name = "hist", .probe = "calcStats", .columns = bins,
 	                       .column_prefix = "bin",
 	                       .compare = APOD_COMPARE_COUNTS, .tolerance = hist_tol },

@@ -449,7 +449,7 @@ extern "C" int apod_lab_l2persist(const struct apod_lab_opts *o, json_object *ou
 
 	/* The copy ceiling, taken before any L2 is set aside: the condition of
 	 * every other lab's ceiling.  (Taken with the set-aside in force, copy4
-	 * on 1 GiB ran at 1437 GB/s on the H200 on 2026-11-24, against 3500 to
+	 * on 1 GiB ran at 1437 GB/s on an H200, against 3500 to
 	 * 3900 GB/s in the other labs; sweep() still measures that case.) */
 	if (!o->check && copy4_ceiling_gbs(ns * 16, o->reps, &d.ceiling))
 		return -1;

@@ -36,7 +36,7 @@ static void row(json_object *arr, const char *name, double ms, double n, double 
 	json_object_array_add(arr, o);
 }
 
-/* forces_tuned<P, RSQRT> (gpu4's kernel until 2026-11-25) at its own
+/* forces_tuned<P, RSQRT> (the kernel gpu4 ran before forces_split) at its own
  * occupancy-API shape. */
 template <int P, bool RSQRT>
 static int variant(json_object *arr, struct nbody_resident *g, const struct nbody_problem *p, int reps,

@@ -61,7 +61,7 @@ static __global__ void forces_tiled(const float4 *__restrict__ pos, float4 *__re
 		acc[i] = make_float4(ax, ay, az, 0);
 }
 
-/* gpu4 until 2026-11-25, now rows of bench --kernels: P bodies a thread
+/* Rows of bench --kernels, beside gpu4's forces_split: P bodies a thread
  * (i = base + p * blockDim.x, so loads stay coalesced), a float4 tile in
  * shared memory, the inner loop unrolled, rsqrtf in place of the square
  * root and the division, and the second half kick fused in (v += h a as soon as a body's acceleration is known).  The
@@ -113,7 +113,7 @@ static __global__ void forces_tuned(const float4 *__restrict__ pos, float4 *__re
 	}
 }
 
-/* gpu4 since 2026-11-26 (and nbody's mgpu): the accelerations of bodies
+/* gpu4's and nbody's mgpu's: the accelerations of bodies
  * i in [i0, i1) (all n for gpu4, one rank's share for mgpu) from every body
  * j in [0, n): P bodies a thread, the block's threads split into
  * S slices of BLOCK / S threads, each slice taking its own part of every

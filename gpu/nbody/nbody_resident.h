@@ -27,10 +27,10 @@ struct nbody_resident {
 	/* gpu4's force kernel (forces_split): its shape for n bodies
 	 * (nbody_split_shapes), and whether every body has the mass `mass`
 	 * (then the kernel sums unit-mass pulls and multiplies once).  More
-	 * bodies a thread alone lost (at 2^17 the old kernel ran at 58.1% of
+	 * bodies a thread alone lose (at 2^17 forces_tuned runs at 58.1% of
 	 * the FMA peak with one, 48.5% with two, 41.2% with four: too few warps
 	 * an SM); splitting each block's tile over slices of threads brings the
-	 * warps back, so several bodies a thread now win. */
+	 * warps back, so several bodies a thread win. */
 	int split, equal;
 	float mass;
 };

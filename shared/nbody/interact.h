@@ -37,8 +37,8 @@
  * rsqrt) are the one special function.  The convention's 20 also counts the
  * square root and division as flops, but a host runs those on its divider
  * beside the multiply and add pipes, so a bound made from 20 did not bound:
- * serial on the H200's host ran at 1.27 times it (MODEL BROKEN, 2026-11-26,
- * doc/results/2026-11-26-h200-gates/).  A bound that leaves work out still
+ * serial on the H200's host ran at 1.27 times it
+ * (doc/results/2026-11-26-h200-gates/).  A bound that leaves work out still
  * bounds. */
 #define NBODY_SOL_FLOPS_PER_INTERACTION 16
 
