@@ -12,6 +12,7 @@
 
 #include "apod/apod.h"
 #include "apod/command.h"
+#include "cpu/harness/json_file.h"
 #include "cpu/harness/run.h"
 
 /* The program apod_main was called for. */

@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "apod/command.h"
+#include "json_file.h"
 #include "run.h"
 
 /* The report of one run as a JSON object (the caller puts it). */
@@ -28,7 +29,7 @@ json_object *apod_calls_json(const struct apod_workload *w, const long *calls, i
 /* The program report.json names ("apod" until apod_main sets its own). */
 void apod_report_set_program(const char *name);
 
-/* apod_json_write: apod/command.h. */
+/* apod_json_write: json_file.h. */
 
 int apod_results_write(const char *dir, const void *params, const struct apod_run *r);
 

@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "apod/command.h"
+#include "cpu/harness/json_file.h"
 #include "lab_cmd.h"
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
 #include "gpu/device.h"

@@ -1,8 +1,8 @@
 /*
  * apod/command.h: for a subcommand a program adds to its apod command
  * (struct apod_command in apod/apod.h, as the apod program adds `apod lab`),
- * so that it parses options, reports errors and writes JSON as the
- * harness's own commands do.
+ * so that it parses options and reports errors as the harness's own
+ * commands do.  (Its JSON is its own: this header needs no json-c.)
  *
  *     static int my_cmd(int argc, char **argv)
  *     {
@@ -50,12 +50,6 @@ APOD_API int apod_usage_error(const char *cmd, const char *fmt, ...) __attribute
 /* Print "PROGRAM: message" for the last failure recorded (apod_fail,
  * apod_usage_fail) and return the exit status it calls for. */
 APOD_API int apod_report_failure(void);
-
-/* Write a json-c object to path, pretty-printed, through a temporary file
- * renamed into place (a reader never sees half a file); 0, or -1 after
- * apod_fail. */
-struct json_object;
-APOD_API int apod_json_write(const char *path, struct json_object *obj);
 
 #ifdef __cplusplus
 }
