@@ -26,6 +26,7 @@
 #include "cpu/harness/verify.h"
 
 #include "check_run.h"
+#include "toy.h"
 
 struct toy_params {
 	long steps, horizon;
@@ -470,24 +471,13 @@ static void exact_tol(const void *params, const void *problem, int any_float, in
 	(void)kind;
 	t->atol = 1;
 }
-static int shape100(const void *params, size_t dims[2])
-{
-	(void)params;
-	dims[0] = 100;
-	return 1;
-}
-static long one_step(const void *params)
-{
-	(void)params;
-	return 1;
-}
 static const struct apod_array big_arrays[] = {
-	{ .name = "checksums", .dtype = APOD_U64, .shape = shape100, .compare = APOD_COMPARE_STATS,
+	{ .name = "checksums", .dtype = APOD_U64, .shape = toy_shape100, .compare = APOD_COMPARE_STATS,
 	  .tolerance = exact_tol },
 	{ .name = NULL },
 };
 static const struct apod_workload big = {
-	.version = APOD_WORKLOAD_VERSION, .name = "big", .steps = one_step,
+	.version = APOD_WORKLOAD_VERSION, .name = "big", .steps = toy_one_step,
 	.problem_create = toy_problem_create, .problem_destroy = toy_problem_destroy,
 	.phases = toy_phases, .arrays = big_arrays,
 };

@@ -23,6 +23,7 @@
 
 #include "check_results.h"
 #include "check_run.h"
+#include "toy.h"
 
 static int count_entries(const char *dir)
 {
@@ -36,17 +37,6 @@ static int count_entries(const char *dir)
 }
 
 /* A workload of one 1-D float array, for the comparisons themselves. */
-static int shape100(const void *params, size_t dims[2])
-{
-	(void)params;
-	dims[0] = 100;
-	return 1;
-}
-static long one_step(const void *params)
-{
-	(void)params;
-	return 1;
-}
 static void tol1e3(const void *params, const void *problem, int any_float, int column,
                    enum apod_compare kind, struct apod_tol *t)
 {
@@ -55,13 +45,13 @@ static void tol1e3(const void *params, const void *problem, int any_float, int c
 	t->atol = 1e-3;
 }
 static const struct apod_array vec_arrays[] = {
-	{ .name = "v", .dtype = APOD_F32, .shape = shape100, .compare = APOD_COMPARE_CLOSE,
+	{ .name = "v", .dtype = APOD_F32, .shape = toy_shape100, .compare = APOD_COMPARE_CLOSE,
 	  .tolerance = tol1e3 },
 	{ .name = NULL },
 };
 static const struct apod_phase one_phase[] = { { "step" }, { NULL } };
 static const struct apod_workload vec = { .version = APOD_WORKLOAD_VERSION, .name = "vec",
-	.steps = one_step, .phases = one_phase, .arrays = vec_arrays };
+	.steps = toy_one_step, .phases = one_phase, .arrays = vec_arrays };
 
 START_TEST(tolerance_follows_the_design)
 {
@@ -120,13 +110,13 @@ END_TEST
 
 /* A double array with a name longer than the columns used to allow. */
 static const struct apod_array vecd_arrays[] = {
-	{ .name = "a_long_output_name", .dtype = APOD_F64, .shape = shape100,
+	{ .name = "a_long_output_name", .dtype = APOD_F64, .shape = toy_shape100,
 	  .compare = APOD_COMPARE_CLOSE, .tolerance = tol1e3 },
 	{ .name = NULL },
 };
 static const struct apod_phase long_phase[] = { { "aVeryLongStepPhaseName" }, { NULL } };
 static const struct apod_workload vecd = { .version = APOD_WORKLOAD_VERSION, .name = "vecd",
-	.steps = one_step, .phases = long_phase, .arrays = vecd_arrays };
+	.steps = toy_one_step, .phases = long_phase, .arrays = vecd_arrays };
 
 /* What verify prints of v, into buf. */
 static void print_verdict(const struct apod_verdict *v, const struct apod_run *r, char *buf,
@@ -185,14 +175,14 @@ static void tol_abs_rel(const void *params, const void *problem, int any_float, 
 	t->rtol = 1e-5;
 }
 static const struct apod_array two_arrays[] = {
-	{ .name = "positions", .dtype = APOD_F64, .shape = shape100,
+	{ .name = "positions", .dtype = APOD_F64, .shape = toy_shape100,
 	  .compare = APOD_COMPARE_CLOSE, .tolerance = tol_abs_rel },
-	{ .name = "momenta", .dtype = APOD_F64, .shape = shape100,
+	{ .name = "momenta", .dtype = APOD_F64, .shape = toy_shape100,
 	  .compare = APOD_COMPARE_CLOSE, .tolerance = tol_abs_rel },
 	{ .name = NULL },
 };
 static const struct apod_workload two = { .version = APOD_WORKLOAD_VERSION, .name = "two",
-	.steps = one_step, .phases = one_phase, .arrays = two_arrays };
+	.steps = toy_one_step, .phases = one_phase, .arrays = two_arrays };
 
 /* The table's column names the output closest to its tolerance, not the
  * first; ulps where the absolute term decides do not appear there. */

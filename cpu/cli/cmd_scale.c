@@ -124,11 +124,32 @@ const struct option apod_scale_options[] = {
 	APOD_OPT_STAGE, APOD_OPT_REPS, APOD_OPT_JSON, APOD_OPT_HELP, APOD_OPT_END,
 };
 
+/* Every grow of weak scaling (to each count of s->threads, of `unit`:
+ * threads or ranks, the option that lists them) refused up front, before
+ * anything runs, and the keys the largest one changes noted; 0, or the
+ * usage error's status. */
+static int check_grows(struct scale *s, const char *unit)
+{
+	for (int i = 0; i < s->nthreads; i++) {
+		void *g = scale_grown_params(s->w, s->params, s->threads[i]);
+		int n = s->threads[i];
+		if (!g)
+			return apod_usage_error("scale", "weak scaling to %d %s: the problem cannot "
+			                        "grow %d times: %s (use --no-weak, or fewer --%s)",
+			                        n, unit, n, apod_failure(), unit);
+		if (i == s->nthreads - 1 && n > 1)
+			scale_changed_keys(s->w, s->params, g, 1, s->grown_keys, sizeof s->grown_keys);
+		free(g);
+	}
+	return 0;
+}
+
 /* The baseline and whether weak scaling can run, with the notes that say
  * why not; 0, or the usage error's status where a grow is refused. */
 static int plan(struct scale *s, int no_weak, int *do_weak)
 {
 	char why[256] = "";
+	int rc;
 	const struct apod_stage *base = apod_stage_baseline(s->w);
 	s->scaled = base && apod_stage_available(base, why, sizeof why) ? base : NULL;
 #ifndef _OPENMP
@@ -140,17 +161,8 @@ static int plan(struct scale *s, int no_weak, int *do_weak)
 #ifndef _OPENMP
 	*do_weak = 0;
 #endif
-	for (int i = 0; *do_weak && i < s->nthreads; i++) {
-		void *g = scale_grown_params(s->w, s->params, s->threads[i]);
-		int n = s->threads[i];
-		if (!g)
-			return apod_usage_error("scale", "weak scaling to %d threads: the problem cannot "
-			                        "grow %d times: %s (use --no-weak, or fewer --threads)",
-			                        n, n, apod_failure());
-		if (i == s->nthreads - 1 && n > 1)
-			scale_changed_keys(s->w, s->params, g, 1, s->grown_keys, sizeof s->grown_keys);
-		free(g);
-	}
+	if (*do_weak && (rc = check_grows(s, "threads")))
+		return rc;
 	printf("workload %s, deck %s: %ld steps; %ld cores on this host; %d OpenMP threads at most\n",
 	       s->w->name, apod_deck_title(s->w, s->params), s->w->steps(s->params),
 	       sysconf(_SC_NPROCESSORS_ONLN), s->max_threads);
@@ -173,18 +185,10 @@ static int plan(struct scale *s, int no_weak, int *do_weak)
  * anything runs; 0, or the usage error's status. */
 static int plan_ranks(struct scale *s, int no_weak, int *do_weak)
 {
+	int rc;
 	*do_weak = !no_weak && s->w->grow;
-	for (int i = 0; *do_weak && i < s->nthreads; i++) {
-		void *g = scale_grown_params(s->w, s->params, s->threads[i]);
-		int n = s->threads[i];
-		if (!g)
-			return apod_usage_error("scale", "weak scaling to %d ranks: the problem cannot "
-			                        "grow %d times: %s (use --no-weak, or fewer --ranks)",
-			                        n, n, apod_failure());
-		if (i == s->nthreads - 1 && n > 1)
-			scale_changed_keys(s->w, s->params, g, 1, s->grown_keys, sizeof s->grown_keys);
-		free(g);
-	}
+	if (*do_weak && (rc = check_grows(s, "ranks")))
+		return rc;
 	printf("workload %s, deck %s: %ld steps; %ld cores on this host; stage %s over ranks "
 	       "(%s -np N, one OpenMP thread a rank)\n", s->w->name, apod_deck_title(s->w, s->params),
 	       s->w->steps(s->params), sysconf(_SC_NPROCESSORS_ONLN), s->scaled->name,

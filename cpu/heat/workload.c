@@ -180,11 +180,8 @@ APOD_PARAM_TEXT(title, struct heat_deck, name)
 static int grow(void *params, int factor)
 {
 	struct heat_deck *d = params;
-	if (factor < 1 || d->size[1] > HEAT_MAX_DIM / factor)
-		return apod_usage_fail("heat: %ldx%ld grown %d times is beyond %d rows", d->size[0],
-		                       d->size[1], factor, HEAT_MAX_DIM);
-	d->size[1] *= factor;
-	return heat_deck_check(d);
+	return apod_grow_count(&d->size[1], factor, HEAT_MAX_DIM, "heat", "rows") ? -1
+	                                                                         : heat_deck_check(d);
 }
 
 static void *problem_create(const void *params)

@@ -380,11 +380,9 @@ static const struct apod_series series[] = {
 static int grow(void *params, int factor)
 {
 	struct mc_params *q = params;
-	if (factor < 1 || q->paths > MC_MAX_PATHS / factor)
-		return apod_usage_fail("montecarlo: %ld paths grown %d times is beyond %ld", q->paths,
-		                       factor, MC_MAX_PATHS);
-	q->paths *= factor;
-	return mc_params_check(q);
+	return apod_grow_count(&q->paths, factor, MC_MAX_PATHS, "montecarlo", "paths")
+	               ? -1
+	               : mc_params_check(q);
 }
 
 const struct apod_workload montecarlo_workload = {

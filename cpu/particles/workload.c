@@ -237,11 +237,9 @@ static const struct apod_series series[] = {
 static int grow(void *params, int factor)
 {
 	struct particles_params *q = params;
-	if (factor < 1 || q->n > PARTICLES_MAX_N / factor)
-		return apod_usage_fail("particles: %ld particles grown %d times is beyond %ld", q->n,
-		                       factor, PARTICLES_MAX_N);
-	q->n *= factor;
-	return particles_params_check(q);
+	return apod_grow_count(&q->n, factor, PARTICLES_MAX_N, "particles", "particles")
+	               ? -1
+	               : particles_params_check(q);
 }
 
 const struct apod_workload particles_workload = {

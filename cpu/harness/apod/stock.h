@@ -6,7 +6,8 @@
  * APOD_STAGE_OMP, APOD_OPS_OMP), a stage's state allocated or failed
  * (apod_state_alloc) and a whole create around its setup (apod_state_create),
  * a run's host memory checked against the machine's
- * (apod_fits_in_memory), the keys most workloads have with the same meaning
+ * (apod_fits_in_memory), a count grown for weak scaling (apod_grow_count),
+ * the keys most workloads have with the same meaning
  * (APOD_KEY_NAME, APOD_KEY_STEPS, APOD_KEY_EVERY, APOD_KEY_SNAPSHOT_EVERY),
  * and readers of one parameter for a workload's steps, snapshot_every,
  * probes' every and title (APOD_PARAM_LONG, APOD_PARAM_TEXT).
@@ -140,6 +141,28 @@ static inline int apod_fits_in_memory(size_t bytes, const char *fmt, ...)
 		return apod_usage_fail("%s overflows the address space", run);
 	return apod_usage_fail("%s needs %zu bytes, more than this machine's %zu bytes of memory",
 	                       run, bytes, (size_t)pages * (size_t)pagesize);
+}
+
+/* A workload's grow (weak scaling: struct apod_workload's grow) that
+ * multiplies one count by the factor: *count times factor, or -1 after
+ * apod_usage_fail() where that would pass max (`what` names the count in
+ * the message: "particles: 100000 particles grown 4 times is beyond ...").
+ *
+ *     static int grow(void *params, int factor)
+ *     {
+ *         struct my_params *q = params;
+ *         return apod_grow_count(&q->n, factor, MY_MAX_N, "mine", "values") ? -1
+ *                                                                          : my_check(q);
+ *     }
+ */
+static inline int apod_grow_count(long *count, int factor, long max, const char *workload,
+                                  const char *what)
+{
+	if (factor < 1 || *count > max / factor)
+		return apod_usage_fail("%s: %ld %s grown %d times is beyond %ld", workload, *count, what,
+		                       factor, max);
+	*count *= factor;
+	return 0;
 }
 
 /* A stage's create, whole: its state allocated (apod_state_alloc), set up
