@@ -9,17 +9,7 @@ XDG_CACHE_HOME="$work/cache"
 export XDG_CACHE_HOME
 # A consistent machine in apod's own format, for when this one is too busy
 # to measure (make check runs tests side by side).
-cat >"$work/quiet.json" <<'JSON'
-{"apod_ceilings": 1, "host": "quiet", "cpu": "quiet", "device": "", "device_id": "", "build": "test",
- "measured_at": "2026-11-28T00:00:00Z", "seconds": 5, "resources": {
- "host_one_core": {"measured": true, "threads": 1, "bandwidth_bytes_per_s": 2e10, "triad_bytes_per_s": 2e10,
-   "fp32_flop_per_s": 3e10, "fp64_flop_per_s": 1.5e10},
- "host_all_cores": {"measured": true, "threads": 2, "bandwidth_bytes_per_s": 3e10, "triad_bytes_per_s": 3e10,
-   "fp32_flop_per_s": 6e10, "fp64_flop_per_s": 3e10},
- "device": {"measured": false, "why": "none in this test"},
- "pcie_h2d": {"measured": false, "why": "none in this test"},
- "pcie_d2h": {"measured": false, "why": "none in this test"}}}
-JSON
+quiet=$top_srcdir/tests/data/ceilings-quiet.json
 # measure [--refresh]: measure this machine.  It says on stderr that it is
 # measuring, where the figures go and about how long it takes.  Figures that
 # contradict each other are measured again and then refused, as are those of a
@@ -41,7 +31,7 @@ measure() {
 		diff -r "$work/cache.before" "$work/cache" ||
 			{ echo "FAIL: contradicting figures were cached"; fails=$((fails + 1)); }
 		mkdir -p "${cache%/*}"
-		"$APOD" ceilings --ceilings="$work/quiet.json" --json="$cache" >/dev/null ||
+		"$APOD" ceilings --ceilings="$quiet" --json="$cache" >/dev/null ||
 			{ echo "FAIL: cannot stand the quiet machine in"; fails=$((fails + 1)); }
 		"$APOD" ceilings >"$work/out" 2>&1
 	elif [ "$st" != 0 ]; then
@@ -92,7 +82,7 @@ expect 2 "not a JSON object" "$APOD" ceilings --ceilings="$work/array.json"
 expect 2 "cannot open" "$APOD" ceilings --ceilings="$work/none.json"
 expect 2 "not a regular file" "$APOD" ceilings --ceilings="$work"
 # Every core slower than one (measured on a loaded machine): refused by name.
-sed 's/"fp32_flop_per_s": 6e10/"fp32_flop_per_s": 2e10/' "$work/quiet.json" >"$work/busy.json"
+sed 's/"fp32_flop_per_s": 6e10/"fp32_flop_per_s": 2e10/' "$quiet" >"$work/busy.json"
 expect 2 "contradict each other (FP32 on 2 threads 20.0 GFLOP/s, below one core's 30.0)" \
 	"$APOD" ceilings --ceilings="$work/busy.json"
 APOD_CEILINGS=$work/busy.json expect 2 "contradict each other" "$APOD" --workload=particles --n=1000 --steps=2

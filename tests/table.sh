@@ -112,18 +112,7 @@ PY
 fi
 grep -E '^[a-z0-9]+ .* [0-9]{7,}\.[0-9]x' "$work/out" && { echo "FAIL: a limit of seven digits or more"; fails=$((fails + 1)); }
 # Ceilings far below what this machine did: the model says its declaration is wrong, by name.
-cat > "$work/slow.json" <<'JSON'
-{"apod_ceilings": 1, "host": "slow", "cpu": "slow", "device": "", "device_id": "", "build": "test",
- "measured_at": "2026-11-26T00:00:00Z", "seconds": 0, "resources": {
- "host_one_core": {"measured": true, "threads": 1, "bandwidth_bytes_per_s": 1000, "triad_bytes_per_s": 1000,
-   "fp32_flop_per_s": 1000, "fp64_flop_per_s": 1000},
- "host_all_cores": {"measured": true, "threads": 2, "bandwidth_bytes_per_s": 1000, "triad_bytes_per_s": 1000,
-   "fp32_flop_per_s": 1000, "fp64_flop_per_s": 1000},
- "device": {"measured": false, "why": "none in this test"},
- "pcie_h2d": {"measured": false, "why": "none in this test"},
- "pcie_d2h": {"measured": false, "why": "none in this test"}}}
-JSON
-APOD_CEILINGS=$work/slow.json expect 0 "MODEL BROKEN for serial: faster than its speed of light in its step and probes together" \
+APOD_CEILINGS="$top_srcdir/tests/data/ceilings-slow.json" expect 0 "MODEL BROKEN for serial: faster than its speed of light in its step and probes together" \
 	"$APOD" --workload=nbody --n=256 --steps=2
 # A ceilings file that is not one: a usage error naming it.
 echo '{' > "$work/bad.json"
@@ -134,10 +123,10 @@ for cmd in table "run --stage=serial" bench; do
 	expect 2 "bad.json" "$APOD" $cmd --workload=particles --n=1000 --steps=2 --ceilings="$work/bad.json"
 done
 APOD_CEILINGS=$work/bad.json expect 0 "MODEL BROKEN for serial: faster than its speed of light in its step and probes together" \
-	"$APOD" --workload=nbody --n=256 --steps=2 --ceilings="$work/slow.json"
+	"$APOD" --workload=nbody --n=256 --steps=2 --ceilings="$top_srcdir/tests/data/ceilings-slow.json"
 # run: each declared phase's speed of light, the whole run's, and the same in its report.
 expect 0 "stage: " "$APOD" run --stage=serial --workload=nbody --n=256 --steps=2 \
-	--ceilings="$work/slow.json" --json="$work/run.json"
+	--ceilings="$top_srcdir/tests/data/ceilings-slow.json" --json="$work/run.json"
 grep -q '^  computeForces .*%!$' "$work/out" || { echo "FAIL: run's speed of light per phase"; cat "$work/out"; fails=$((fails + 1)); }
 grep -q 'MODEL BROKEN' "$work/out" || { echo "FAIL: run does not say the model broke"; fails=$((fails + 1)); }
 if command -v python3 >/dev/null; then
@@ -150,17 +139,8 @@ assert s["bound_seconds"] > 0 and s["reached"] > 0, s
 PY
 fi
 # Without ceilings to hold it to, run says why.
-cat > "$work/nohost.json" <<'JSON'
-{"apod_ceilings": 1, "host": "none", "cpu": "none", "device": "", "device_id": "", "build": "test",
- "measured_at": "2026-11-26T00:00:00Z", "seconds": 0, "resources": {
- "host_one_core": {"measured": false, "why": "none in this test"},
- "host_all_cores": {"measured": false, "why": "none in this test"},
- "device": {"measured": false, "why": "none in this test"},
- "pcie_h2d": {"measured": false, "why": "none in this test"},
- "pcie_d2h": {"measured": false, "why": "none in this test"}}}
-JSON
 expect 0 "speed of light: none: no host ceilings" "$APOD" run --stage=serial --workload=particles \
-	--n=1000 --steps=2 --ceilings="$work/nohost.json"
+	--n=1000 --steps=2 --ceilings="$top_srcdir/tests/data/ceilings-none.json"
 # The noise the table held each phase to: serial's row gives it.
 if command -v python3 >/dev/null; then
 	python3 - "$work/table.json" <<'PY' || { echo "FAIL: phase_noise in table.json"; fails=$((fails + 1)); }
