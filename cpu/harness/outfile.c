@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "apod/command.h"
 #include "fail.h"
 #include "outfile.h"
 
@@ -117,4 +118,13 @@ int apod_mkdirs(const char *dir)
 	if (access(dir, W_OK) != 0)
 		return apod_fail("output directory %s: not writable: %s", dir, strerror(errno));
 	return 0;
+}
+
+int apod_file_write(const char *path, const char *text)
+{
+	struct apod_outfile o;
+	if (apod_outfile_open(&o, path))
+		return -1;
+	fputs(text, o.f);
+	return apod_outfile_commit(&o);
 }

@@ -12,7 +12,6 @@
 #include <json-c/json.h>
 
 #include "apod/command.h"
-#include "cpu/harness/json_file.h"
 #include "lab_cmd.h"
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
 #include "gpu/device.h"
@@ -122,8 +121,20 @@ int apod_cmd_lab(int argc, char **argv)
 		json_object_object_add(out, "reps", json_object_new_int((int)reps));
 		printf("lab %s%s\n", name, check ? " (check only: every version verified, none timed)" : "");
 		rc = lab_list[i].run(&o, out);
-		if (rc == 0 && json && apod_json_write(json, out))
-			rc = -1;
+		if (rc == 0 && json) {
+			int flags = JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE;
+			const char *body = json_object_to_json_string_ext(out, flags);
+			size_t n = strlen(body);
+			char *text = malloc(n + 2);
+			if (!text)
+				rc = apod_fail("%s: out of memory", json);
+			else {
+				memcpy(text, body, n);
+				memcpy(text + n, "\n", 2);
+				rc = apod_file_write(json, text);
+			}
+			free(text);
+		}
 		json_object_put(out);
 		return rc ? apod_report_failure() : APOD_EXIT_OK;
 	}

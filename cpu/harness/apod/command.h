@@ -1,8 +1,9 @@
 /*
  * apod/command.h: for a subcommand a program adds to its apod command
  * (struct apod_command in apod/apod.h, as the apod program adds `apod lab`),
- * so that it parses options and reports errors as the harness's own
- * commands do.  (Its JSON is its own: this header needs no json-c.)
+ * so that it parses options, reports errors and writes its files as the
+ * harness's own commands do.  (Its JSON is its own: this header needs no
+ * JSON library.)
  *
  *     static int my_cmd(int argc, char **argv)
  *     {
@@ -50,6 +51,12 @@ APOD_API int apod_usage_error(const char *cmd, const char *fmt, ...) __attribute
 /* Print "PROGRAM: message" for the last failure recorded (apod_fail,
  * apod_usage_fail) and return the exit status it calls for. */
 APOD_API int apod_report_failure(void);
+
+/* Write text to path through a temporary file renamed into place (a
+ * reader never sees half a file), as apod writes every file: a command's
+ * JSON, say, made with the program's own JSON library; 0, or -1 after
+ * apod_fail. */
+APOD_API int apod_file_write(const char *path, const char *text);
 
 #ifdef __cplusplus
 }

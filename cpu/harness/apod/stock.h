@@ -146,7 +146,7 @@ static inline int apod_fits_in_memory(size_t bytes, const char *fmt, ...)
 /* A workload's grow (weak scaling: struct apod_workload's grow) that
  * multiplies one count by the factor: *count times factor, or -1 after
  * apod_usage_fail() where that would pass max (`what` names the count in
- * the message: "particles: 100000 particles grown 4 times is beyond ...").
+ * the message: "mine: 1000 values grown 4 times is beyond ...").
  *
  *     static int grow(void *params, int factor)
  *     {

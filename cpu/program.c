@@ -1,5 +1,5 @@
 /*
- * apod.c: the apod program.  The harness's command line (apod_main) with
+ * program.c: the apod program.  The harness's command line (apod_main) with
  * the workloads built into this tree, the labs, and the GPU's facts and
  * kernel measurements where CUDA was built in.  This is the one file that
  * names them all: everything below it is a layer that knows only its own.
