@@ -29,16 +29,16 @@
 BEGIN { S = (seed % 2147483646) + 1; if (most_steps == "") most_steps = 200 }
 /"declares_work": false/ { nowork = 1 }
 /^\{ "key": / {
-	k = str($0, "key")
+	k = raw($0, "key")
 	KEYS[++NKEYS] = k
-	TYPE[k] = str($0, "type")
+	TYPE[k] = raw($0, "type")
 	DEF[k] = raw($0, "default")
 	LO[k] = raw($0, "lo") + 0
 	HI[k] = raw($0, "hi") + 0
 	OPEN[k] = raw($0, "lo_open") == "true"
 	NEUTRAL[k] = raw($0, "neutral") == "true"
 	REPEATS[k] = raw($0, "repeats") == "true"
-	ROLE[k] = str($0, "role")
+	ROLE[k] = raw($0, "role")
 	e = raw($0, "work_exponent")
 	gsub(/[\[\] ]/, "", e)
 	NE[k] = split(e, EXPS, ",")
@@ -66,7 +66,6 @@ function raw(line, f,  v) {
 	match(v, /^[^, }]*/)
 	return substr(v, 1, RLENGTH)
 }
-function str(line, f) { return raw(line, f) }
 # The strings of a JSON array of strings.
 function strings(a, out,  n, i, parts) {
 	gsub(/^\[ *"|" *\]$/, "", a)
@@ -161,7 +160,7 @@ function sizes(  n, i, j, t, k, c, e, m, left, step_left, order, comp, v) {
 	}
 }
 
-function deck(  i, k, c, n, names, v, m, top, any) {
+function deck(  i, k, c, n, names, v, top, any) {
 	delete VAL
 	STEPS = 1
 	sizes()
