@@ -179,10 +179,10 @@ END_TEST
  * the total momentum the forces leave (exact forces conserve it). */
 START_TEST(host_forces_against_double)
 {
-	struct nbody_params prm = { .n = 300, .steps = 1, .dt = 0.01, .eps = 0.1, .seed = 9 };
+	struct nbody_params prm = { .n = 300, .steps = 1, .dt = 0.01, .eps = 0.1, .seed = 9,
+	                            .model = NBODY_PLUMMER };
 	float *pos = malloc(300 * 4 * sizeof(float)), *vel = malloc(300 * 4 * sizeof(float));
 	struct nbody_soa s;
-	strcpy(prm.model, "plummer");
 	ck_assert(pos && vel && nbody_initial(&prm, pos, vel) == 0);
 	ck_assert(nbody_soa_alloc(&s, 300, "test") == 0);
 	for (size_t i = 0; i < 300; i++) {
