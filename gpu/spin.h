@@ -1,6 +1,7 @@
 /*
  * spin.h: device work of a known length, for the tests of the device
- * timers (tests/check_gpu.c; tests/gpu/spin.cu is linked into that test only).
+ * timers (tests/check_gpu.c) and the harness's cost on the device
+ * (profiles/harness_cost); spin.cu is linked into those two alone.
  */
 #ifndef APOD_GPU_SPIN_H
 #define APOD_GPU_SPIN_H
