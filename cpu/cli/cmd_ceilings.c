@@ -93,12 +93,16 @@ int apod_ceilings_get(struct apod_ceilings *c, const char *file, int how)
 		return apod_fail("this machine's ceilings contradict each other twice (%s), so they "
 		                 "are not kept: measure them on an idle machine with `%s ceilings "
 		                 "--refresh`", why, apod_prog->name);
-	/* Every later table would be bounded by a busy moment's figures. */
-	if (c->load > c->cores && c->cores > 0)
-		return apod_fail("this host was busy (load average %.2f on %d cores) when its "
-		                 "ceilings were measured, so they are not kept: measure them on an "
-		                 "idle machine with `%s ceilings --refresh`", c->load, c->cores,
-		                 apod_prog->name);
+	/* Every later table would be bounded by a busy moment's figures: they
+	 * serve this run alone, and the next measures again. */
+	if (c->load > c->cores && c->cores > 0) {
+		fprintf(stderr, "%s: warning: this host was busy (load average %.2f on %d cores) "
+		        "while its ceilings were measured, so they serve this run only and are not "
+		        "kept: measure them on an idle machine with `%s ceilings --refresh`\n",
+		        apod_prog->name, c->load, c->cores, apod_prog->name);
+		c->file[0] = '\0';
+		return 0;
+	}
 	fprintf(stderr, "%s: ceilings measured in %.1f s\n", apod_prog->name, c->seconds);
 	return apod_ceilings_save(c, path);
 }

@@ -55,7 +55,7 @@ if (yhi / ylo < 99) { ylo = yhi / 100 }
 edge = xhi / 1.6
 roofline(x, bw, fl) = (bw > 0 && fl > 0) ? ((x * bw < fl) ? x * bw : fl) : NaN
 
-# Each point is numbered and named in the key ("3 omp/genTimeStep"): names
+# Each point is numbered and named in the key ("3 omp/step", a stage and a phase): names
 # written beside the points overlap wherever two phases reach the same
 # place.  The names and roofs of the rows, as words, in the data's order.
 names = ""; roofs = ""; oxs = ""; oys = ""
