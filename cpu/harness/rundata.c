@@ -213,6 +213,8 @@ int apod_stage_available(const struct apod_stage *e, char *why, size_t len)
 
 const struct apod_stage *apod_stage_baseline(const struct apod_workload *w)
 {
+	if (!w->stages || !w->stages[0])
+		return NULL;
 	for (int i = 1; w->stages[i]; i++)
 		if (w->stages[i]->role == APOD_ROLE_HOST_BASELINE)
 			return w->stages[i];
@@ -221,6 +223,10 @@ const struct apod_stage *apod_stage_baseline(const struct apod_workload *w)
 
 const struct apod_stage *apod_stage_find(const struct apod_workload *w, const char *name)
 {
+	/* A workload read back by a tool that has no stages (the results'
+	 * readers, the fuzzer) finds none. */
+	if (!w->stages)
+		return NULL;
 	for (int i = 0; w->stages[i]; i++)
 		if (!strcmp(w->stages[i]->name, name))
 			return w->stages[i];
