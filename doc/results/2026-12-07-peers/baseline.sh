@@ -2,8 +2,9 @@
 # The figures of the reference ports beside their peers, in one call on one
 # GPU, and the Nsight Compute reports the next changes start from: heat
 # gpu5's pass with statistics every step, and Monte Carlo gpu2's batch.
-# From the repository's root, with a `make dist` tarball and the peers
-# (../shared/peers) copied into .device/:
+# From the repository's root, with a `make dist` tarball in .device/ and the
+# peers' runner and sources (EBISU, cuda-samples' n-body: not part of apod,
+# run-peers.sh among them) in .device/peers/:
 #   bash .device/on-gpu bash doc/results/2026-12-07-peers/baseline.sh
 . doc/results/prelude.sh
 record heat-kernels-large 150 ./apod bench --deck=data/large.deck --kernels --json="$RES/heat-kernels-large.json"
