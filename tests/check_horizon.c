@@ -22,7 +22,6 @@
 #include "cpu/harness/params.h"
 #include "cpu/harness/registry.h"
 #include "cpu/harness/run.h"
-#include "cpu/harness/typed.h"
 #include "cpu/harness/verify.h"
 
 #include "check_run.h"

@@ -11,7 +11,7 @@
 #include "cpu/harness/fail.h"
 #include "cpu/harness/results.h"
 #include "cpu/harness/sol.h"
-#include "cpu/harness/typed.h"
+#include "cpu/harness/series_csv.h"
 #include "mpirun.h"
 
 /* A column of seconds, or "-" where the phase has no such figure. */
@@ -92,10 +92,7 @@ static void print_final(const struct apod_run *r)
 	for (t = strtok_r(names, ",", &save); t && c < d->cols; t = strtok_r(NULL, ",", &save), c++) {
 		size_t i = (size_t)(d->rows - 1) * (size_t)d->cols + (size_t)c;
 		char text[32];
-		if (d->iv)
-			apod_int_format(text, sizeof text, d->iv, d->dtype, i);
-		else
-			snprintf(text, sizeof text, "%.9g", d->v[i]);
+		apod_series_format(text, sizeof text, d, 9, i);
 		printf("  %s %s", t, text);
 	}
 	putchar('\n');

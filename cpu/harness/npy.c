@@ -12,11 +12,6 @@
 
 static const char magic[6] = { '\x93', 'N', 'U', 'M', 'P', 'Y' };
 
-size_t apod_dtype_size(enum apod_dtype t)
-{
-	return t == APOD_F64 || t == APOD_I64 || t == APOD_U64 ? 8 : 4;
-}
-
 int apod_npy_open(struct apod_outfile *o, const char *path, enum apod_dtype dtype, int ndim,
                   const size_t dims[2])
 {

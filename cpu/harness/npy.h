@@ -7,12 +7,7 @@
 
 #include <stddef.h>
 
-#include "apod/workload.h"
-
-size_t apod_dtype_size(enum apod_dtype t);
-/* 1 for the integer types; the .npy descr of t ("<f4", "<i8", ...). */
-int apod_dtype_integer(enum apod_dtype t);
-const char *apod_dtype_descr(enum apod_dtype t);
+#include "dtype.h"
 
 /* Write a 1-D (dims[0]) or 2-D (dims[0] rows x dims[1] columns) array atomically. */
 int apod_npy_write(const char *path, const void *data, enum apod_dtype dtype, int ndim,

@@ -2,8 +2,7 @@
  * results.c: write a run's results directory, and read one back.
  */
 #include <errno.h>
-#include <limits.h>
-#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,15 +14,7 @@
 #include "outfile.h"
 #include "params.h"
 #include "results.h"
-#include "typed.h"
-
-const char *apod_run_precision(const struct apod_run *r)
-{
-	for (int a = 0; a < r->narrays; a++)
-		if (r->arrays[a].dtype == APOD_F32)
-			return "float";
-	return "double";
-}
+#include "series_csv.h"
 
 static const char *report_program = "apod";
 
@@ -46,6 +37,16 @@ json_object *apod_calls_json(const struct apod_workload *w, const long *calls, i
 	for (int i = 0; i < nphases; i++)
 		json_object_object_add(o, apod_phase_name(w, i), json_object_new_int64(calls[i]));
 	return o;
+}
+
+/* Value i of a series as JSON, an integer's exactly. */
+static json_object *series_json(const struct apod_series_data *d, size_t i)
+{
+	if (!apod_dtype_integer(d->dtype))
+		return json_object_new_double(d->v[i]);
+	if (d->dtype == APOD_U64)
+		return json_object_new_uint64(((const uint64_t *)d->iv)[i]);
+	return json_object_new_int64((int64_t)apod_int_at(d->iv, d->dtype, i));
 }
 
 json_object *apod_report_json(const void *params, const struct apod_run *r)
@@ -81,7 +82,7 @@ json_object *apod_report_json(const void *params, const struct apod_run *r)
 		int c = 0;
 		snprintf(names, sizeof names, "%s", w->series[0].column_names);
 		for (t = strtok_r(names, ",", &save); t && c < d->cols; t = strtok_r(NULL, ",", &save), c++)
-			json_object_object_add(fin, t, apod_series_json(d, last + (size_t)c));
+			json_object_object_add(fin, t, series_json(d, last + (size_t)c));
 		json_object_object_add(o, "final", fin);
 	}
 	json_object_object_add(o, "snapshots", json_object_new_int64(r->snapshots));
@@ -108,33 +109,6 @@ static int path_in(char *buf, size_t len, const char *dir, const char *name, con
 	return 0;
 }
 
-static int write_series(const char *path, const struct apod_series *s,
-                        const struct apod_series_data *d)
-{
-	struct apod_outfile o;
-	if (apod_outfile_open(&o, path))
-		return -1;
-	fprintf(o.f, "step");
-	if (s->column_names)
-		fprintf(o.f, ",%s", s->column_names);
-	else
-		for (int c = 0; c < d->cols; c++)
-			fprintf(o.f, ",%s%d", s->column_prefix ? s->column_prefix : "v", c);
-	fputc('\n', o.f);
-	for (long k = 0; k < d->rows; k++) {
-		fprintf(o.f, "%ld", d->step[k]);
-		for (int c = 0; c < d->cols; c++) {
-			char text[320];   /* %.0f of the largest double: 309 digits */
-			/* Counts are whole numbers, written as such. */
-			apod_series_format(text, sizeof text, d, s->compare == APOD_COMPARE_COUNTS,
-			                   (size_t)k * (size_t)d->cols + (size_t)c);
-			fprintf(o.f, ",%s", text);
-		}
-		fputc('\n', o.f);
-	}
-	return apod_outfile_commit(&o);
-}
-
 int apod_results_write(const char *dir, const void *params, const struct apod_run *r)
 {
 	const struct apod_workload *w = r->w;
@@ -149,7 +123,7 @@ int apod_results_write(const char *dir, const void *params, const struct apod_ru
 	}
 	for (int i = 0; i < r->nseries; i++)
 		if (path_in(path, sizeof path, dir, w->series[i].name, ".csv") ||
-		    write_series(path, &w->series[i], &r->series[i]))
+		    apod_series_csv_write(path, &w->series[i], &r->series[i]))
 			return -1;
 	if (path_in(path, sizeof path, dir, "report", ".json"))
 		return -1;
@@ -160,76 +134,6 @@ int apod_results_write(const char *dir, const void *params, const struct apod_ru
 }
 
 /* ---- reading back ---------------------------------------------------- */
-
-/* A step number as write_series writes it: decimal digits, then the comma
- * or the line's end.  (Read as a double and cast, nan, inf or 1e300 were
- * undefined behaviour.) */
-static int parse_step(const char *p, char **end, long *step)
-{
-	long long v;
-	if (*p < '0' || *p > '9')
-		return -1;
-	errno = 0;
-	v = strtoll(p, end, 10);
-	if (errno == ERANGE || v > LONG_MAX || (**end != ',' && **end != '\n' && **end != '\0'))
-		return -1;
-	*step = (long)v;
-	return 0;
-}
-
-/* Read a CSV file of our own making: a header, then rows of a step number
- * and `cols` numbers. */
-static int read_csv(const char *path, size_t cols, size_t rows, long *steps, double *out)
-{
-	FILE *f = apod_infile_fopen(path);
-	char *line = NULL;
-	size_t cap = 0, row = 0;
-	ssize_t len;
-	if (!f)
-		return -1;
-	if (getline(&line, &cap, f) < 0)
-		goto malformed;
-	while ((len = getline(&line, &cap, f)) > 0) {
-		char *p = line, *end;
-		if (row == rows)
-			goto malformed;
-		if ((size_t)len != strlen(line))
-			goto malformed;   /* a NUL byte inside the line */
-		if (parse_step(p, &end, &steps[row])) {
-			char shown[4 * 40 + 1];
-			size_t n = strcspn(p, ",\n");
-			apod_escape(shown, sizeof shown, p, n < 40 ? n : 40);
-			apod_usage_fail("%s: line %zu: the step '%s%s' is not a whole number from 0 to %ld",
-			                path, row + 2, shown, n > 40 ? "..." : "", LONG_MAX);
-			goto fail;
-		}
-		p = end;
-		for (size_t c = 0; c < cols; c++) {
-			if (*p++ != ',')
-				goto malformed;
-			errno = 0;
-			out[row * cols + c] = strtod(p, &end);
-			if (end == p || errno == ERANGE)
-				goto malformed;
-			p = end;
-		}
-		if (*p != '\n' && *p != '\0')
-			goto malformed;
-		row++;
-	}
-	if (row != rows)
-		goto malformed;
-	free(line);
-	fclose(f);
-	return 0;
-malformed:
-	apod_usage_fail("%s: malformed: expected %zu rows of a step and %zu numbers after a header",
-	                path, rows, cols);
-fail:
-	free(line);
-	fclose(f);
-	return -1;
-}
 
 static const struct apod_workload *find_workload(const struct apod_workload *const *ws,
                                                  const char *name)
@@ -379,18 +283,10 @@ int apod_results_load(const char *dir, const struct apod_workload *const *worklo
 		if (path_in(path, sizeof path, dir, w->arrays[a].name, ".npy") ||
 		    load_array(path, &r->arrays[a]))
 			goto fail;
-	for (int i = 0; i < r->nseries; i++) {
-		struct apod_series_data *d = &r->series[i];
-		if (d->iv) {
-			if (path_in(path, sizeof path, dir, w->series[i].name, ".csv") ||
-			    apod_series_read_ints(path, d))
-				goto fail;
-			continue;
-		}
+	for (int i = 0; i < r->nseries; i++)
 		if (path_in(path, sizeof path, dir, w->series[i].name, ".csv") ||
-		    read_csv(path, (size_t)d->cols, (size_t)d->rows, d->step, d->v))
+		    apod_series_csv_read(path, &r->series[i]))
 			goto fail;
-	}
 	return 0;
 fail:
 	apod_run_free(r);

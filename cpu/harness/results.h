@@ -43,7 +43,4 @@ int apod_results_load(const char *dir, const struct apod_workload *const *worklo
  * that a run made in another process counts as one made here. */
 int apod_results_load_timers(const char *dir, struct apod_run *r);
 
-/* "float" or "double": the precision of a run's arrays (the coarser). */
-const char *apod_run_precision(const struct apod_run *r);
-
 #endif

@@ -20,7 +20,7 @@
 #include "run.h"
 #include "timer.h"
 #include "trace.h"
-#include "typed.h"
+#include "dtype.h"
 
 static int snapshot_path(char *path, size_t len, const char *outdir, const char *prefix, long step)
 {
@@ -138,7 +138,7 @@ static size_t snapshot_bytes(const struct apod_run *r)
 }
 
 /* Probe k's row `row` of every series it owns (NULL for the others), each
- * in its series' type (typed.h). */
+ * in its series' type (run.h). */
 static void series_rows(const struct apod_run *r, int k, long row, void **rows)
 {
 	for (int i = 0; i < r->nseries; i++) {

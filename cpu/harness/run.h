@@ -17,10 +17,12 @@ struct apod_series_data {
 	long rows;
 	long every;                   /* a row after every `every` steps */
 	long *step;                   /* the step each row was taken after */
-	double *v;                    /* rows x cols; NULL for an integer series */
-	/* An integer series: rows x cols in dtype (typed.h);
-	 * NULL for a series of doubles (dtype APOD_F64). */
+	/* The values, rows x cols in dtype: in v for a series of doubles
+	 * (APOD_F64), in iv for an integer series, the other NULL.  Only
+	 * apod_series_alloc_values chooses; the rest of the harness reaches
+	 * them through apod_series_values, _row and _value. */
 	enum apod_dtype dtype;
+	double *v;
 	void *iv;
 };
 
@@ -125,6 +127,17 @@ void *apod_stage_create(const struct apod_workload *w, const struct apod_stage *
  * -1 where one of them is empty. */
 int apod_column_names_count(const char *list);
 void apod_run_free(struct apod_run *r);
+
+/* Allocate a series' values (zeroed), as integers of t where t is one,
+ * else as doubles: 0, or -1 out of memory. */
+int apod_series_alloc_values(struct apod_series_data *d, enum apod_dtype t);
+/* A series' values in its own dtype, row `row` of them, and value i as a
+ * double (a drift's arithmetic). */
+const void *apod_series_values(const struct apod_series_data *d);
+void *apod_series_row(const struct apod_series_data *d, long row);
+double apod_series_value(const struct apod_series_data *d, size_t i);
+/* "float" or "double": the precision of a run's arrays (the coarser). */
+const char *apod_run_precision(const struct apod_run *r);
 
 /* Run stage e of w on the problem.  With outdir, write snapshots and the
  * results there (the directory must exist).  On failure r holds nothing

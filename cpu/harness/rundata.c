@@ -9,9 +9,8 @@
 
 #include "apod/apod.h"
 #include "fail.h"
-#include "npy.h"
+#include "dtype.h"
 #include "run.h"
-#include "typed.h"
 
 /* The entries of a workload's list (probes, series or arrays: each begins
  * with its name) before the one whose name is NULL; 0 for no list. */
@@ -270,6 +269,41 @@ void *apod_stage_create(const struct apod_workload *w, const struct apod_stage *
 	if (apod_stage_advances(w, e))
 		return e->ops->create_timed(e, problem, clock);
 	return e->ops->create(e, problem);
+}
+
+int apod_series_alloc_values(struct apod_series_data *d, enum apod_dtype t)
+{
+	size_t n = d->rows ? (size_t)d->rows * (size_t)d->cols : 1;
+	d->dtype = apod_dtype_integer(t) ? t : APOD_F64;
+	if (apod_dtype_integer(t))
+		d->iv = calloc(n, apod_dtype_size(t));
+	else
+		d->v = calloc(n, sizeof *d->v);
+	return d->v || d->iv ? 0 : -1;
+}
+
+const void *apod_series_values(const struct apod_series_data *d)
+{
+	return d->iv ? d->iv : (const void *)d->v;
+}
+
+void *apod_series_row(const struct apod_series_data *d, long row)
+{
+	size_t at = (size_t)row * (size_t)d->cols;
+	return (char *)apod_series_values(d) + at * apod_dtype_size(d->dtype);
+}
+
+double apod_series_value(const struct apod_series_data *d, size_t i)
+{
+	return apod_value_at(apod_series_values(d), d->dtype, i);
+}
+
+const char *apod_run_precision(const struct apod_run *r)
+{
+	for (int a = 0; a < r->narrays; a++)
+		if (r->arrays[a].dtype == APOD_F32)
+			return "float";
+	return "double";
 }
 
 int apod_run_alloc(struct apod_run *r, const struct apod_workload *w, const void *params)

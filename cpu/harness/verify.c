@@ -7,16 +7,9 @@
 #include <string.h>
 
 #include "shared/compare.h"
+#include "dtype.h"
 #include "fail.h"
-#include "npy.h"
-#include "results.h"
-#include "typed.h"
 #include "verify.h"
-
-static double value(const void *data, enum apod_dtype t, size_t i)
-{
-	return t == APOD_F64 ? ((const double *)data)[i] : (double)((const float *)data)[i];
-}
 
 static int bad(enum apod_compare c, double w, double g, const struct apod_tol *t)
 {
@@ -112,6 +105,111 @@ static void tol_at(const struct judge *j, long step, long row, int column, enum 
 		j->tolerance(j->params, j->problem, j->any_float, column, kind, t);
 }
 
+/* The largest whole difference an absolute tolerance allows. */
+static apod_wide allowed(double atol)
+{
+	if (!(atol >= 0))
+		return 0;
+	if (atol >= 18446744073709551616.0)   /* 2^64: more than any two values differ by */
+		return (apod_wide)1 << 64;
+	return (apod_wide)(unsigned long long)atol;
+}
+
+static void worst_value(struct apod_output_verdict *o, enum apod_dtype t, const void *want,
+                        const void *got, size_t i, const struct apod_tol *tol)
+{
+	apod_int_format(o->iwant, sizeof o->iwant, want, t, i);
+	apod_int_format(o->igot, sizeof o->igot, got, t, i);
+	o->tol = *tol;
+}
+
+/* The gate on integers: n values of want and got compared under c, the
+ * value at flat index i held to tols[i % ntols]; o's counts and worst value
+ * are updated, and *worst is the index of the largest difference. */
+static void verify_ints(struct apod_output_verdict *o, enum apod_compare c, enum apod_dtype t,
+                        const void *want, const void *got, size_t n, const struct apod_tol *tols,
+                        size_t ntols, size_t *worst)
+{
+	o->integer = 1;
+	for (size_t i = 0; i < n; i++) {
+		const struct apod_tol *tol = &tols[i % ntols];
+		apod_wide d = apod_int_at(got, t, i) - apod_int_at(want, t, i);
+		unsigned long long ad = (unsigned long long)(d < 0 ? -d : d);
+		o->n++;
+		o->ndiffer += d != 0;
+		if (d != 0 && (c != APOD_COMPARE_CLOSE || (apod_wide)ad > allowed(tol->atol)))
+			o->nbad++;
+		if (d != 0) {
+			double most = c == APOD_COMPARE_CLOSE ? (double)allowed(tol->atol) : 0;
+			double r = most > 0 ? (double)ad / most : INFINITY;
+			if (r > o->of_tol)
+				o->of_tol = r;
+		}
+		if (ad > o->max_iabs || o->n == 1) {
+			o->max_iabs = ad;
+			*worst = i;
+			worst_value(o, t, want, got, i, tol);
+		}
+	}
+	o->max_abs = (double)o->max_iabs;
+}
+
+/* COUNTS on integer rows: each row's totals equal on both sides (and equal
+ * tol->total where it is set), and the moved fraction within tol->frac.
+ * *worst_row is the row of the largest moved fraction. */
+static void verify_int_counts(struct apod_output_verdict *o, enum apod_dtype t, const void *want,
+                              const void *got, long rows, int cols, const struct apod_tol *tol,
+                              long *worst_row)
+{
+	o->integer = 1;
+	o->tol = *tol;
+	for (long k = 0; k < rows; k++) {
+		apod_wide l1 = 0, ca = 0, cb = 0;
+		double frac;
+		for (int c = 0; c < cols; c++) {
+			size_t i = (size_t)k * (size_t)cols + (size_t)c;
+			apod_wide a = apod_int_at(want, t, i), b = apod_int_at(got, t, i);
+			o->ndiffer += a != b;
+			l1 += a > b ? a - b : b - a;
+			ca += a;
+			cb += b;
+			o->n++;
+		}
+		/* Every item lands in exactly one bin: a lost or doubled count is a
+		 * bug whatever the tolerance. */
+		if (ca != cb || (tol->total > 0 && (double)ca != tol->total))
+			frac = INFINITY;
+		else
+			frac = (double)l1 / (tol->total > 0 ? tol->total : (ca > 0 ? (double)ca : 1));
+		if (frac > o->max_frac || k == 0) {
+			o->max_frac = frac;
+			*worst_row = k;
+		}
+	}
+	o->ok = o->max_frac <= tol->frac;
+	o->of_tol = apod_counts_of_tol(o->max_frac, tol->frac);
+}
+
+void apod_int_moments(const void *data, enum apod_dtype t, size_t first, size_t stride, size_t n,
+                      double *mean, double *sd)
+{
+	apod_wide sum = 0, wn = (apod_wide)n;
+	double m2 = 0;
+	*mean = *sd = 0;
+	if (!n)
+		return;
+	for (size_t k = 0; k < n; k++)
+		sum += apod_int_at(data, t, first + k * stride);
+	/* x - sum/n = (n x - sum) / n: the numerator is exact (|n x| < 2^126). */
+	for (size_t k = 0; k < n; k++) {
+		double d = (double)(wn * apod_int_at(data, t, first + k * stride) - sum) / (double)n;
+		m2 += d * d;
+	}
+	/* The whole part and the remainder apart: one rounding, not two. */
+	*mean = (double)(sum / wn) + (double)(sum % wn) / (double)n;
+	*sd = sqrt(m2 / (double)n);
+}
+
 /* The mean and the spread (standard deviation over n) of the n values of
  * data at first, first + stride, ...: two passes in double, the same code
  * for both runs, so that only the values can tell them apart. */
@@ -124,10 +222,10 @@ static void moments(const void *data, enum apod_dtype t, size_t first, size_t st
 		return;
 	}
 	for (size_t k = 0; k < n; k++)
-		sum += value(data, t, first + k * stride);
+		sum += apod_value_at(data, t, first + k * stride);
 	*mean = n ? sum / (double)n : 0;
 	for (size_t k = 0; k < n; k++) {
-		double d = value(data, t, first + k * stride) - *mean;
+		double d = apod_value_at(data, t, first + k * stride) - *mean;
 		m2 += d * d;
 	}
 	*sd = n ? sqrt(m2 / (double)n) : 0;
@@ -162,7 +260,7 @@ static void compare_stats(struct apod_output_verdict *o, int column, const void 
 		if (apod_dtype_integer(tw))
 			o->ndiffer += apod_int_at(want, tw, i) != apod_int_at(got, tg, i);
 		else {
-			double a = value(want, tw, i), b = value(got, tg, i);
+			double a = apod_value_at(want, tw, i), b = apod_value_at(got, tg, i);
 			o->ndiffer += a != b && !(isnan(a) && isnan(b));
 		}
 		o->n++;
@@ -195,13 +293,13 @@ static void compare_array(const struct judge *j, long step, enum apod_compare ki
 		return;
 	}
 	if (apod_dtype_integer(want->dtype)) {
-		apod_verify_ints(o, kind, want->dtype, want->data, got->data, want->count, &t, 1,
-		                 &o->worst);
+		verify_ints(o, kind, want->dtype, want->data, got->data, want->count, &t, 1, &o->worst);
 		o->ok = o->nbad == 0;
 		return;
 	}
 	for (size_t i = 0; i < want->count; i++) {
-		double w = value(want->data, want->dtype, i), g = value(got->data, got->dtype, i);
+		double w = apod_value_at(want->data, want->dtype, i);
+		double g = apod_value_at(got->data, got->dtype, i);
 		double before = o->max_abs;
 		note(o, kind, w, g, &t);
 		if (o->max_abs != before || i == 0)
@@ -214,12 +312,6 @@ static void compare_array(const struct judge *j, long step, enum apod_compare ki
 	o->ok = o->nbad == 0;
 }
 
-/* Value i of a series, as a double (a drift's arithmetic). */
-static double series_value(const struct apod_series_data *d, size_t i)
-{
-	return d->iv ? (double)apod_int_at(d->iv, d->dtype, i) : d->v[i];
-}
-
 /* COUNTS on rows r0 .. r1-1. */
 static void compare_counts(const struct apod_tol *t, const struct apod_series_data *want,
                            const struct apod_series_data *got, long r0, long r1,
@@ -227,8 +319,8 @@ static void compare_counts(const struct apod_tol *t, const struct apod_series_da
 {
 	if (want->iv) {
 		long row = 0;
-		apod_verify_int_counts(o, want->dtype, apod_series_row(want, r0),
-		                       apod_series_row(got, r0), r1 - r0, want->cols, t, &row);
+		verify_int_counts(o, want->dtype, apod_series_row(want, r0), apod_series_row(got, r0),
+		                  r1 - r0, want->cols, t, &row);
 		o->worst_step = r1 > r0 ? want->step[r0 + row] : 0;
 		return;
 	}
@@ -268,8 +360,8 @@ static void check_drift(const struct apod_tol *t, const struct apod_series_data 
 {
 	for (int c = 0; c < d->cols; c++)
 		for (long k = r0 > 0 ? r0 : 1; k < r1; k++) {
-			double x0 = series_value(d, (size_t)c);
-			double x = series_value(d, (size_t)k * (size_t)d->cols + (size_t)c);
+			double x0 = apod_series_value(d, (size_t)c);
+			double x = apod_series_value(d, (size_t)k * (size_t)d->cols + (size_t)c);
 			double before = o->max_abs;
 			note(o, APOD_COMPARE_CLOSE, x0, x, t);
 			if (o->max_abs != before) {
@@ -319,7 +411,7 @@ static void compare_series(const struct judge *j, enum apod_compare kind,
 		o->n = nvalues;
 		o->ndiffer = 0;
 		for (size_t i = first; i < first + nvalues; i++)
-			o->ndiffer += series_value(want, i) != series_value(got, i);
+			o->ndiffer += apod_series_value(want, i) != apod_series_value(got, i);
 		o->ok = o->nbad == 0 && steps_ok;
 		return;
 	}
@@ -327,9 +419,9 @@ static void compare_series(const struct judge *j, enum apod_compare kind,
 		o->integer = want->iv != NULL;
 		for (int c = 0; c < want->cols; c++) {
 			tol_at(j, last_step, last, c, kind, &t);
-			compare_stats(o, c, want->iv ? want->iv : want->v, want->dtype,
-			              got->iv ? got->iv : got->v, got->dtype, first + (size_t)c,
-			              (size_t)want->cols, (size_t)(r1 - r0), &t);
+			compare_stats(o, c, apod_series_values(want), want->dtype, apod_series_values(got),
+			              got->dtype, first + (size_t)c, (size_t)want->cols,
+			              (size_t)(r1 - r0), &t);
 		}
 		o->ok = o->nbad == 0 && steps_ok;
 		return;
@@ -342,8 +434,8 @@ static void compare_series(const struct judge *j, enum apod_compare kind,
 	}
 	if (tol && want->iv) {
 		size_t worst = 0;
-		apod_verify_ints(o, kind, want->dtype, apod_series_row(want, r0),
-		                 apod_series_row(got, r0), nvalues, tol, ntol > 0 ? ntol : 1, &worst);
+		verify_ints(o, kind, want->dtype, apod_series_row(want, r0), apod_series_row(got, r0),
+		            nvalues, tol, ntol > 0 ? ntol : 1, &worst);
 		if (want->cols > 0 && r1 > r0) {
 			o->worst_step = want->step[r0 + (long)(worst / (size_t)want->cols)];
 			o->worst_col = (int)(worst % (size_t)want->cols);
@@ -464,208 +556,4 @@ int apod_verify(const void *params, const struct apod_run *want, const struct ap
 	if (made)
 		w->problem_destroy(made);
 	return v->ok;
-}
-
-static const char *compare_name(enum apod_compare c)
-{
-	static const char *const names[] = {
-		[APOD_COMPARE_EXACT] = "exact", [APOD_COMPARE_CLOSE] = "abs+rel",
-		[APOD_COMPARE_ULP] = "ulp", [APOD_COMPARE_COUNTS] = "counts",
-		[APOD_COMPARE_DRIFT] = "drift", [APOD_COMPARE_STATS] = "stats",
-	};
-	return (unsigned)c < sizeof names / sizeof names[0] && names[c] ? names[c] : "?";
-}
-
-void apod_verdict_kind(const struct apod_output_verdict *o, char *buf, size_t len)
-{
-	if (!o->horizon)
-		snprintf(buf, len, "%s", compare_name(o->compare));
-	else
-		snprintf(buf, len, "%s %s step %ld", compare_name(o->compare), o->past ? "past" : "to",
-		         o->horizon);
-}
-
-void apod_verdict_label(const struct apod_output_verdict *o, char *buf, size_t len)
-{
-	char kind[64];
-	if (!o->horizon) {
-		snprintf(buf, len, "%s", o->name);
-		return;
-	}
-	apod_verdict_kind(o, kind, sizeof kind);
-	snprintf(buf, len, "%s (%s)", o->name, kind);
-}
-
-int apod_verdict_worst(const struct apod_verdict *v)
-{
-	int worst = -1;
-	for (int i = 0; i < v->n; i++) {
-		double r = isnan(v->out[i].of_tol) ? INFINITY : v->out[i].of_tol;
-		if (v->out[i].ndiffer &&
-		    (worst < 0 || r > (isnan(v->out[worst].of_tol) ? INFINITY : v->out[worst].of_tol)))
-			worst = i;
-	}
-	return worst;
-}
-
-/* The worst difference of o, as the table's column shows it: ulps only
- * where they are what the tolerance counts or the relative term decides. */
-static void worst_figure(const struct apod_output_verdict *o, char *buf, size_t len)
-{
-	if (o->compare == APOD_COMPARE_COUNTS)
-		snprintf(buf, len, "moved %.2g", o->max_frac);
-	else if (o->compare == APOD_COMPARE_STATS)
-		snprintf(buf, len, "%s %.2g", o->worst_stat ? "spread" : "mean", o->max_abs);
-	else if (o->integer)
-		snprintf(buf, len, "max %llu", o->max_iabs);
-	else if (o->compare == APOD_COMPARE_DRIFT)
-		snprintf(buf, len, "drift %.2g", o->max_abs);
-	else if (o->compare == APOD_COMPARE_ULP || (o->max_ulp > 0 && !o->ulp_absolute))
-		snprintf(buf, len, "max %.2g, %lld ulp", o->max_abs, o->max_ulp);
-	else
-		snprintf(buf, len, "max %.2g", o->max_abs);
-}
-
-void apod_verdict_line(const struct apod_verdict *v, char *buf, size_t len)
-{
-	size_t used;
-	int worst = apod_verdict_worst(v);
-	char fig[64], name[160];
-	if (!v->shape_ok) {
-		snprintf(buf, len, "FAIL (different shapes)");
-		return;
-	}
-	if (v->problem_failed[0]) {
-		snprintf(buf, len, "FAIL (no problem for the tolerances)");
-		return;
-	}
-	if (v->ok) {
-		if (worst < 0) {
-			snprintf(buf, len, "PASS (bitwise)");
-			return;
-		}
-		worst_figure(&v->out[worst], fig, sizeof fig);
-		apod_verdict_label(&v->out[worst], name, sizeof name);
-		snprintf(buf, len, "PASS (worst: %s, %s, at %.2gx its tolerance)", name, fig,
-		         v->out[worst].of_tol);
-		return;
-	}
-	used = (size_t)snprintf(buf, len, "FAIL (");
-	for (int i = 0; i < v->n && used < len; i++)
-		if (!v->out[i].ok) {
-			apod_verdict_label(&v->out[i], name, sizeof name);
-			used += (size_t)snprintf(buf + used, len - used, "%s ", name);
-		}
-	if (used < len && used > 0 && buf[used - 1] == ' ')
-		used--;
-	/* How far out the worst went, where its tolerance allowed anything. */
-	if (used < len && worst >= 0 && isfinite(v->out[worst].of_tol)) {
-		apod_verdict_label(&v->out[worst], name, sizeof name);
-		used += (size_t)snprintf(buf + used, len - used, "; worst: %s, %.2gx its tolerance", name,
-		                         v->out[worst].of_tol);
-	}
-	if (used < len)
-		snprintf(buf + used, len - used, ")");
-}
-
-/* How close the worst value came to its tolerance, for verify's line. */
-static void of_tol_note(const struct apod_output_verdict *o, char *buf, size_t len)
-{
-	buf[0] = '\0';
-	if (o->ndiffer && isfinite(o->of_tol))
-		snprintf(buf, len, "; the worst used %.2g of its tolerance", o->of_tol);
-}
-
-/* STATS: what was summarised, and the statistic that came closest to its
- * tolerance. */
-static void print_stats(FILE *f, const struct apod_output_verdict *o, int nw, const char *used)
-{
-	const struct apod_tol *t = &o->tol;
-	const char *stat = o->worst_stat ? "spread" : "mean";
-	if (o->is_array)
-		fprintf(f, "mean and spread of %zu values: ", o->n);
-	else
-		fprintf(f, "mean and spread of each column over %ld rows: ", o->rows);
-	fprintf(f, "%zu of %zu values differ, %zu of %d statistics outside the tolerance%s\n",
-	        o->ndiffer, o->n, o->nbad, o->nstats, used);
-	if (!o->nstats || (!o->ndiffer && o->max_abs == 0))
-		return;
-	if (o->is_array)
-		fprintf(f, "%*s worst: the %s", nw, "", stat);
-	else
-		fprintf(f, "%*s worst: the %s of column %d", nw, "", stat, o->worst_col);
-	fprintf(f, ": expected %.*g, got %.*g (|d| %.3g, tol %.3g + %.3g*|ref|)\n", o->digits,
-	        o->worst_want, o->digits, o->worst_got, o->max_abs, t->atol, t->rtol);
-}
-
-void apod_verdict_print(FILE *f, const struct apod_verdict *v, const struct apod_run *r)
-{
-	int nw = 11;   /* the name column: the longest output name, at least 11 */
-	if (!v->shape_ok) {
-		fprintf(f, "FAIL: the two runs differ in the shape of their outputs\n");
-		return;
-	}
-	if (v->problem_failed[0]) {
-		fprintf(f, "FAIL: the tolerances are designed from the problem, which could not be "
-		        "made: %s\n", v->problem_failed);
-		return;
-	}
-	for (int i = 0; i < v->n; i++)
-		if ((int)strlen(v->out[i].name) > nw)
-			nw = (int)strlen(v->out[i].name);
-	for (int i = 0; i < v->n; i++) {
-		const struct apod_output_verdict *o = &v->out[i];
-		const struct apod_tol *t = &o->tol;
-		int dg = o->digits;
-		char used[64], kind[64];
-		apod_verdict_kind(o, kind, sizeof kind);
-		fprintf(f, "%-*s %s  %s: ", nw, o->name, o->ok ? "ok  " : "FAIL", kind);
-		if (!o->is_array && o->step_row >= 0)
-			fprintf(f, "row %ld (line %ld of %s.csv): step %ld here, %ld in the reference; ",
-			        o->step_row + 1, o->step_row + 2, o->name, o->step_got, o->step_want);
-		of_tol_note(o, used, sizeof used);
-		if (o->compare == APOD_COMPARE_COUNTS) {
-			fprintf(f, "%zu of %zu counts differ; max moved fraction %.3g (step %ld, tol %.3g)%s\n",
-			        o->ndiffer, o->n, o->max_frac, o->worst_step, t->frac, used);
-			continue;
-		}
-		if (o->compare == APOD_COMPARE_STATS) {
-			print_stats(f, o, nw, used);
-			continue;
-		}
-		if (o->integer) {
-			apod_verdict_print_ints(f, o, nw, o->is_array ? &r->arrays[o->index] : NULL, used);
-			continue;
-		}
-		if (o->compare == APOD_COMPARE_DRIFT) {
-			fprintf(f, "max drift %.3g (step %ld, column %d, tol %.3g + %.3g*|first|)%s\n",
-			        o->max_abs, o->worst_step, o->worst_col, t->atol, t->rtol, used);
-			continue;
-		}
-		fprintf(f, "%zu of %zu values differ, %zu outside the tolerance", o->ndiffer, o->n, o->nbad);
-		if (o->compare == APOD_COMPARE_ULP)
-			fprintf(f, " (%lld ulp)%s\n", t->ulps, used);
-		else if (o->compare == APOD_COMPARE_CLOSE)
-			fprintf(f, " (|d| <= %.3g + %.3g*|ref|)%s\n", t->atol, t->rtol, used);
-		else
-			fprintf(f, "%s\n", used);
-		if (o->is_array) {
-			const struct apod_array_data *a = &r->arrays[o->index];
-			fprintf(f, "%*s max |d| %.6g, relative L2 %.3g, max %lld ulp (%s grid)%s\n", nw, "",
-			        o->max_abs, o->rel_l2, o->max_ulp, o->ulp_double ? "double" : "float",
-			        o->max_ulp > 0 && o->ulp_absolute ? ", where the absolute term of the "
-			        "tolerance decides: no loss of precision in itself" : "");
-			if (o->ndiffer && a->ndim == 2)
-				fprintf(f, "%*s worst (row %zu, col %zu): expected %.*g, got %.*g\n", nw, "",
-				        o->worst / a->dims[1], o->worst % a->dims[1], dg, o->worst_want, dg,
-				        o->worst_got);
-			else if (o->ndiffer)
-				fprintf(f, "%*s worst (index %zu): expected %.*g, got %.*g\n", nw, "", o->worst,
-				        dg, o->worst_want, dg, o->worst_got);
-		} else if (o->ndiffer)
-			fprintf(f, "%*s max |d| %.3g at step %ld, column %d: expected %.*g, got %.*g "
-			        "(tol %.3g + %.3g*|ref|)\n", nw, "", o->max_abs, o->worst_step, o->worst_col,
-			        dg, o->worst_want, dg, o->worst_got, t->atol, t->rtol);
-	}
-	fprintf(f, "%s\n", v->ok ? "PASS" : "FAIL");
 }

@@ -63,8 +63,8 @@ struct apod_output_verdict {
 	struct apod_tol tol;      /* the tolerance of the worst value */
 	long step_row;            /* series: the first row whose step differs, or -1 */
 	long step_want, step_got; /* its step in each run */
-	/* Integer outputs (typed.h): the largest difference and the worst
-	 * values, exactly. */
+	/* Integer outputs (dtype.h), compared in integer arithmetic: the
+	 * largest difference and the worst values, exactly. */
 	int integer;
 	unsigned long long max_iabs;
 	char iwant[24], igot[24];
@@ -95,7 +95,15 @@ static inline double apod_counts_of_tol(double frac, double allowed)
 int apod_verify(const void *params, const struct apod_run *want, const struct apod_run *got,
                 struct apod_verdict *v);
 
-/* The output that came closest to its tolerance (the largest of_tol among
+/* STATS on integers: the mean and the spread (the standard deviation over
+ * n, not n - 1) of the n values of data at first, first + stride, ...  The
+ * sum is exact in integers, and so is each value's distance from the mean
+ * until its one rounding to a double.  n is below 2^62. */
+void apod_int_moments(const void *data, enum apod_dtype t, size_t first, size_t stride, size_t n,
+                      double *mean, double *sd);
+
+/* verdict.c: the verdict in words.
+ * The output that came closest to its tolerance (the largest of_tol among
  * those that differ at all), or -1 where every output is bit for bit equal. */
 int apod_verdict_worst(const struct apod_verdict *v);
 /* The comparison that applied to o, as verify's lines and the table's
