@@ -18,13 +18,6 @@ static int too_fast(const struct apod_run *r, const struct apod_sol *sol, int i)
 	                                      sol->phase[i] >= 0 && !(sol->resident & (1ull << i)));
 }
 
-/* The time phase i took, as the speed of light holds it: the device's
- * where the stage timed the phase there. */
-static double taken(const struct apod_run *r, int i)
-{
-	return apod_device_timed(r, i) ? r->device[i] : r->phase[i];
-}
-
 static const char *where(unsigned on)
 {
 	if (on & APOD_RUNS_DEVICE)
@@ -49,9 +42,11 @@ void apod_run_sol_print(FILE *f, const struct apod_run *r, const struct apod_sta
 		if (sol->phase[i] < 0)
 			continue;
 		marks |= *mark;
+		/* The time the speed of light holds it to: the device's where the
+		 * stage timed the phase there. */
+		double taken = apod_attributed(r, i);
 		fprintf(f, "  %-*s %12.6g %12.6f %7.1f%%%s\n", nw, apod_phase_name(r->w, i),
-		        sol->phase[i], taken(r, i),
-		        taken(r, i) > 0 ? 100 * sol->phase[i] / taken(r, i) : 0.0, mark);
+		        sol->phase[i], taken, taken > 0 ? 100 * sol->phase[i] / taken : 0.0, mark);
 	}
 	fprintf(f, "  stage: %.1f%% of its speed of light (at least %.6g s of the %.6g s it took)\n",
 	       100 * sol->reached, sol->bound, r->total);
@@ -82,13 +77,14 @@ json_object *apod_sol_json(const struct apod_run *r, const struct apod_sol *sol)
 	f = json_object_new_array();
 	for (int i = 0; i < r->nphases; i++) {
 		json_object *p;
+		double taken = apod_attributed(r, i);
 		if (sol->phase[i] < 0)
 			continue;
 		p = json_object_new_object();
 		json_object_object_add(p, "sol_seconds", json_object_new_double(sol->phase[i]));
-		json_object_object_add(p, "seconds", json_object_new_double(taken(r, i)));
-		json_object_object_add(p, "reached", json_object_new_double(
-			taken(r, i) > 0 ? sol->phase[i] / taken(r, i) : 0));
+		json_object_object_add(p, "seconds", json_object_new_double(taken));
+		json_object_object_add(p, "reached",
+		                       json_object_new_double(taken > 0 ? sol->phase[i] / taken : 0));
 		json_object_object_add(p, "cache_resident",
 		                       json_object_new_boolean(!!(sol->resident & (1ull << i))));
 		json_object_object_add(p, "faster_than_light",

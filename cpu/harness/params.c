@@ -156,12 +156,16 @@ static int unknown_key(const struct apod_workload *w, const char *key, const cha
 	return apod_usage_fail("%s: unknown key '%s' (workload %s)", where, shown, w->name);
 }
 
-/* Add the workload's name to the message of a failed key, once. */
-static int named(const struct apod_workload *w)
+/* The status rc of a key's setter or of the workload's check, with the
+ * workload's name added to the message where it failed.  Those callees
+ * (set_one, json_text, a workload's set and check hooks) never name the
+ * workload themselves, and each failure passes through here once, from
+ * the public function that called them: the name is added exactly once. */
+static int named(const struct apod_workload *w, int rc)
 {
 	char msg[1024];
-	if (strstr(apod_failure(), "(workload "))
-		return -1;
+	if (rc == 0)
+		return 0;
 	snprintf(msg, sizeof msg, "%s", apod_failure());
 	return apod_failure_status() == APOD_EXIT_USAGE
 	       ? apod_usage_fail("%s (workload %s)", msg, w->name)
@@ -174,7 +178,7 @@ int apod_params_set(const struct apod_workload *w, void *params, const char *key
 	const struct apod_param *p = apod_param_find(w, key);
 	if (!p)
 		return unknown_key(w, key, where);
-	return set_one(p, params, value, where) ? named(w) : 0;
+	return named(w, set_one(p, params, value, where));
 }
 
 /* Set a key's default: one value, or a repeating key's list split at ';'. */
@@ -219,7 +223,7 @@ void *apod_params_new(const struct apod_workload *w)
 
 int apod_params_check(const struct apod_workload *w, const void *params)
 {
-	return w->check && w->check(params) ? named(w) : 0;
+	return named(w, w->check ? w->check(params) : 0);
 }
 
 static char *trim(char *s)
@@ -335,8 +339,7 @@ int apod_params_load(const struct apod_workload *w, void *params, const char *pa
 			p->reset(params);
 			seen[p - w->params] = 1;
 		}
-		if ((rc = set_one(p, params, value, where)) != 0)
-			named(w);
+		rc = named(w, set_one(p, params, value, where));
 	}
 	free(text);
 	return rc;
@@ -489,11 +492,11 @@ int apod_params_from_json(const struct apod_workload *w, void *params, json_obje
 			for (size_t i = 0; i < n; i++)
 				if (json_text(p, json_object_array_get_idx(x, i), buf, sizeof buf, where) ||
 				    set_one(p, params, buf, where))
-					return named(w);
+					return named(w, -1);
 			continue;
 		}
 		if (json_text(p, x, buf, sizeof buf, where) || set_one(p, params, buf, where))
-			return named(w);
+			return named(w, -1);
 	}
 	return 0;
 }
