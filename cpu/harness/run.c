@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "dtype.h"
 #include "fail.h"
 #include "npy.h"
 #include "nvtx.h"
@@ -20,7 +21,6 @@
 #include "run.h"
 #include "timer.h"
 #include "trace.h"
-#include "dtype.h"
 
 static int snapshot_path(char *path, size_t len, const char *outdir, const char *prefix, long step)
 {
@@ -229,182 +229,242 @@ static void touch_results(struct apod_run *r)
 		memset(r->arrays[a].data, 0, r->arrays[a].count * apod_dtype_size(r->arrays[a].dtype));
 }
 
-int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, const void *params,
-                  const void *problem, const char *outdir, unsigned flags, struct apod_run *r)
-{
-	long M = outdir && w->snapshot_every && !(flags & APOD_SIM_NO_SNAPSHOTS)
-	         ? w->snapshot_every(params) : 0, s;
-	int nprobes = apod_probe_count(w), advances = apod_stage_advances(w, e);
-	int snap_phase = apod_phase_snapshot(w), fetch_phase = apod_phase_fetch(w);
-	int report_phase = apod_phase_report(w), reports, trace = !!(flags & APOD_SIM_TRACE);
-	long every[APOD_MAX_PROBES], row[APOD_MAX_PROBES] = { 0 };
-	struct deferred q = { { 0 }, { 0 } };
-	void *snap = NULL, *ctx = NULL;
-	struct writer wr = { .e = e, .outdir = outdir };
+/* One run of a stage, as apod_simulate's parts share it. */
+struct sim {
+	const struct apod_workload *w;
+	const struct apod_stage *e;
+	const void *params;
+	const char *outdir;
+	struct apod_run *r;
+	long snapshot_every;          /* 0: no snapshots */
+	int nprobes, reports, trace;
+	long every[APOD_MAX_PROBES], row[APOD_MAX_PROBES];
+	struct deferred q;
+	void *snap;                   /* a snapshot's buffer, for a stage without snapshot_begin */
+	void *ctx;                    /* the stage's, once created */
+	struct writer wr;
 	struct apod_progress prog;
 	struct apod_clock clk;
-	char label[96];
-	double t0, t;
+	double t0;                    /* when setup began: the run's wall time starts there */
+};
 
-	/* One of several processes (apod/workload.h) writes nothing itself. */
-	if ((reports = apod_stage_reporter(w, e)) < 0 || apod_run_alloc(r, w, params))
-		return -1;
-	if (r->nseries > 64)
-		return apod_run_free(r), apod_fail("%s: more than 64 series", w->name);
-	snprintf(r->stage, sizeof r->stage, "%s", e->name);
-	r->problem = problem;
-	/* This run counts its calls as they happen. */
-	memset(r->calls, 0, sizeof r->calls);
-	apod_clock_init(&clk, w, e, r, trace);
-	r->width = apod_stage_width(e);
-	/* Touch the result buffers before any timer runs: fetchResults then
-	 * times the copy, not the kernel mapping fresh pages (which made one
-	 * stage's fetch four times another's for the same memcpy). */
-	touch_results(r);
-	for (int k = 0; k < nprobes; k++)
-		every[k] = apod_probe_every(w, k, params);
-	if (M && !e->ops->snapshot_begin && snapshot_bytes(r) && !(snap = malloc(snapshot_bytes(r)))) {
-		apod_fail("cannot allocate a snapshot buffer (%zu bytes)", snapshot_bytes(r));
-		goto fail;
-	}
-
-	if (trace) {
+/* setup: the stage created on the problem, timed (and traced) as phase 0. */
+static int sim_create(struct sim *m, const void *problem)
+{
+	if (m->trace) {
 		/* What was traced before this run (a stage's availability check, an
 		 * earlier run) is not this run's. */
 		double scrap[2][APOD_MAX_PHASES] = { { 0 } }, other = 0;
 		if (apod_trace_start() ||
 		    apod_trace_collect(scrap[0], scrap[1], APOD_MAX_PHASES, &other))
-			goto fail;
+			return -1;
 	}
-	apod_nvtx_stage(w, e->name);
-	t0 = apod_now();
+	apod_nvtx_stage(m->w, m->e->name);
+	m->t0 = apod_now();
 	apod_nvtx_push(0);
-	if (trace && apod_trace_enter(0)) {
+	if (m->trace && apod_trace_enter(0)) {
 		apod_nvtx_pop();
-		goto fail;
+		return -1;
 	}
-	ctx = apod_stage_create(w, e, problem, &clk);
-	r->phase[0] = apod_now() - t0;
-	r->calls[0] = 1;
+	m->ctx = apod_stage_create(m->w, m->e, problem, &m->clk);
+	m->r->phase[0] = apod_now() - m->t0;
+	m->r->calls[0] = 1;
 	apod_nvtx_pop();
-	if (trace && apod_trace_leave()) {
-		if (ctx)
-			e->ops->destroy(ctx);
-		goto fail;
+	if (m->trace && apod_trace_leave()) {
+		if (m->ctx)
+			m->e->ops->destroy(m->ctx);
+		m->ctx = NULL;
+		return -1;
 	}
-	if (!ctx)
-		goto fail;
-	wr.ctx = ctx;
-	clk.ctx = ctx;
+	m->wr.ctx = m->clk.ctx = m->ctx;
+	return m->ctx ? 0 : -1;
+}
 
-	snprintf(label, sizeof label, "%s %s", w->name, e->name);
-	apod_progress_begin(&prog, label, r->steps);
-	prog.on &= reports;   /* one progress line, the reporter's */
+/* writeSnapshot at step s, once the rows so far are complete. */
+static int sim_snapshot(struct sim *m, long s)
+{
+	int phase = apod_phase_snapshot(m->w), bad;
+	double t;
+	if (collect_all(&m->clk, m->r, m->nprobes, &m->q))
+		return -1;
+	if (!(bad = apod_clock_enter(&m->clk, phase))) {
+		bad = snapshot(&m->wr, m->r, m->outdir, s, m->snap, m->reports);
+		bad = apod_clock_leave(&m->clk, phase, 1) || bad;
+	}
+	/* The reporter writes alone: every process learns whether it could,
+	 * and the wait for that is the snapshot's too. */
+	t = apod_now();
+	if (apod_stage_agree(m->w, m->e, bad))
+		return -1;
+	m->r->snapshots++;
+	m->r->phase[phase] += apod_now() - t;
+	return 0;
+}
+
+/* The steps, each followed by the probes due and a snapshot where one is. */
+static int sim_steps(struct sim *m)
+{
+	struct apod_run *r = m->r;
+	int advances = apod_stage_advances(m->w, m->e);
 	/* Step 0: the probes that observe the state the stages start from. */
-	for (int k = 0; k < nprobes; k++)
-		if ((w->probes[k].at & APOD_AT_START) && probe(&clk, r, k, 0, row[k]++, &q))
-			goto fail_ctx;
-	for (s = 1; s <= r->steps; s++) {
-		if (advances ? apod_clock_advance(&clk, s, r->steps) : fixed_step(&clk, s, r->steps))
-			goto fail_ctx;
-		for (int k = 0; k < nprobes; k++) {
-			int due = every[k] > 0 && s % every[k] == 0;
+	for (int k = 0; k < m->nprobes; k++)
+		if ((m->w->probes[k].at & APOD_AT_START) && probe(&m->clk, r, k, 0, m->row[k]++, &m->q))
+			return -1;
+	for (long s = 1; s <= r->steps; s++) {
+		if (advances ? apod_clock_advance(&m->clk, s, r->steps) : fixed_step(&m->clk, s, r->steps))
+			return -1;
+		for (int k = 0; k < m->nprobes; k++) {
+			int due = m->every[k] > 0 && s % m->every[k] == 0;
 			/* The end's row, where every() does not fall on the last step. */
-			due |= s == r->steps && (w->probes[k].at & APOD_AT_END);
-			if (due && probe(&clk, r, k, s, row[k]++, &q))
-				goto fail_ctx;
+			due |= s == r->steps && (m->w->probes[k].at & APOD_AT_END);
+			if (due && probe(&m->clk, r, k, s, m->row[k]++, &m->q))
+				return -1;
 		}
-
-		if (M && s % M == 0) {
-			/* A snapshot is a point where the rows so far are complete. */
-			int bad;
-			if (collect_all(&clk, r, nprobes, &q))
-				goto fail_ctx;
-			if (!(bad = apod_clock_enter(&clk, snap_phase))) {
-				bad = snapshot(&wr, r, outdir, s, snap, reports);
-				bad = apod_clock_leave(&clk, snap_phase, 1) || bad;
-			}
-			/* The reporter writes alone: every process learns whether it
-			 * could, and the wait for that is the snapshot's too. */
-			t = apod_now();
-			if (apod_stage_agree(w, e, bad))
-				goto fail_ctx;
-			r->snapshots++;
-			r->phase[snap_phase] += apod_now() - t;
-		}
-		apod_progress_update(&prog, s);
+		if (m->snapshot_every && s % m->snapshot_every == 0 && sim_snapshot(m, s))
+			return -1;
+		apod_progress_update(&m->prog, s);
 	}
-	apod_progress_end(&prog);
-	if (collect_all(&clk, r, nprobes, &q))
-		goto fail_ctx;
+	return 0;
+}
 
+/* The probes' rows still pending, fetchResults, the device's times,
+ * writeReport, and the last snapshot's wait; the run's wall time. */
+static int sim_finish(struct sim *m)
+{
+	struct apod_run *r = m->r;
+	const struct apod_stage_ops *o = m->e->ops;
+	int fetch_phase = apod_phase_fetch(m->w), report_phase = apod_phase_report(m->w);
+	double t;
+	if (collect_all(&m->clk, r, m->nprobes, &m->q))
+		return -1;
 	/* The last snapshot may still be streaming: it overlaps the report. */
-	if (apod_clock_enter(&clk, fetch_phase))
-		goto fail_ctx;
+	if (apod_clock_enter(&m->clk, fetch_phase))
+		return -1;
 	for (int a = 0; a < r->narrays; a++)
-		if (e->ops->fetch(ctx, a, r->arrays[a].data))
-			goto fail_ctx;
-	if (apod_clock_leave(&clk, fetch_phase, 1))
-		goto fail_ctx;
+		if (o->fetch(m->ctx, a, r->arrays[a].data))
+			return -1;
+	if (apod_clock_leave(&m->clk, fetch_phase, 1))
+		return -1;
 	/* The device's times before the results are written: report.json
 	 * carries them (the table reads each stage's run back from it).  The
 	 * fetch has waited for the device, so every phase's events are in. */
-	if (e->ops->device_seconds) {
-		if (e->ops->device_seconds(ctx, r->device, r->nphases))
-			goto fail_ctx;
+	if (o->device_seconds) {
+		if (o->device_seconds(m->ctx, r->device, r->nphases))
+			return -1;
 		r->has_device = 1;
 	}
 	t = apod_now();
-	if (outdir) {
+	if (m->outdir) {
+		int bad;
 		/* report.json cannot hold the time taken to write itself: it records
 		 * the run up to this point, the in-memory run the whole. */
-		r->total = apod_now() - t0;
+		r->total = apod_now() - m->t0;
 		r->calls[report_phase] = 1;
 		apod_nvtx_push(report_phase);
-		if (apod_stage_agree(w, e, reports && apod_results_write(outdir, params, r))) {
-			apod_nvtx_pop();
-			goto fail_ctx;
-		}
+		bad = apod_stage_agree(m->w, m->e, m->reports && apod_results_write(m->outdir, m->params, r));
 		apod_nvtx_pop();
+		if (bad)
+			return -1;
 		r->phase[report_phase] = apod_now() - t;
 	}
 	t = apod_now();
-	if (writer_join(&wr))
-		goto fail_ctx;
-	r->phase[snap_phase] += apod_now() - t;
-	r->background = wr.total;
+	if (writer_join(&m->wr))
+		return -1;
+	r->phase[apod_phase_snapshot(m->w)] += apod_now() - t;
+	r->background = m->wr.total;
 	/* The wall time, not the phases' sum: the harness's own moments between
 	 * phases are the run's too, and a device that is behind works through
 	 * them, so its phases' times can only fit inside the wall time. */
-	r->total = apod_now() - t0;
-	e->ops->destroy(ctx);
-	/* After destroy: by then the device has finished everything issued. */
-	if (trace) {
-		if (apod_trace_collect(r->busy, r->work, r->nphases, &r->busy_unattributed))
-			goto fail;
-		r->has_busy = 1;
-	}
-	free(snap);
+	r->total = apod_now() - m->t0;
 	return 0;
+}
 
-fail_ctx:
-	apod_progress_end(&prog);
-	if (wr.active) {
-		/* Wait for the writer, but report the failure that stopped the run. */
+/* The run's state before setup: its results allocated and touched, its
+ * probes' intervals, the snapshot buffer. */
+static int sim_prepare(struct sim *m, const void *problem)
+{
+	struct apod_run *r = m->r;
+	size_t bytes;
+	/* One of several processes (apod/workload.h) writes nothing itself. */
+	if ((m->reports = apod_stage_reporter(m->w, m->e)) < 0 || apod_run_alloc(r, m->w, m->params))
+		return -1;
+	if (r->nseries > 64)
+		return apod_run_free(r), apod_fail("%s: more than 64 series", m->w->name);
+	snprintf(r->stage, sizeof r->stage, "%s", m->e->name);
+	r->problem = problem;
+	/* This run counts its calls as they happen. */
+	memset(r->calls, 0, sizeof r->calls);
+	apod_clock_init(&m->clk, m->w, m->e, r, m->trace);
+	r->width = apod_stage_width(m->e);
+	/* Touch the result buffers before any timer runs: fetchResults then
+	 * times the copy, not the kernel mapping fresh pages (which made one
+	 * stage's fetch four times another's for the same memcpy). */
+	touch_results(r);
+	for (int k = 0; k < m->nprobes; k++)
+		m->every[k] = apod_probe_every(m->w, k, m->params);
+	bytes = snapshot_bytes(r);
+	if (m->snapshot_every && !m->e->ops->snapshot_begin && bytes && !(m->snap = malloc(bytes))) {
+		apod_run_free(r);
+		return apod_fail("cannot allocate a snapshot buffer (%zu bytes)", bytes);
+	}
+	return 0;
+}
+
+/* A failed run's stage destroyed, once the snapshot writer (if it runs)
+ * has stopped; the failure reported is the one that stopped the run. */
+static void sim_abandon(struct sim *m)
+{
+	if (m->wr.active) {
 		char why[1024];
 		int usage = apod_failure_status() == APOD_EXIT_USAGE;
 		snprintf(why, sizeof why, "%s", apod_failure());
-		writer_join(&wr);
+		writer_join(&m->wr);
 		if (usage)
 			apod_usage_fail("%s", why);
 		else
 			apod_fail("%s", why);
 	}
-	e->ops->destroy(ctx);
+	m->e->ops->destroy(m->ctx);
+}
+
+int apod_simulate(const struct apod_workload *w, const struct apod_stage *e, const void *params,
+                  const void *problem, const char *outdir, unsigned flags, struct apod_run *r)
+{
+	struct sim m = {
+		.w = w, .e = e, .params = params, .outdir = outdir, .r = r,
+		.nprobes = apod_probe_count(w), .trace = !!(flags & APOD_SIM_TRACE),
+		.wr = { .e = e, .outdir = outdir },
+	};
+	char label[96];
+	int failed;
+	if (outdir && w->snapshot_every && !(flags & APOD_SIM_NO_SNAPSHOTS))
+		m.snapshot_every = w->snapshot_every(params);
+	if (sim_prepare(&m, problem))
+		return -1;
+	if (sim_create(&m, problem))
+		goto fail;
+	snprintf(label, sizeof label, "%s %s", w->name, e->name);
+	apod_progress_begin(&m.prog, label, r->steps);
+	m.prog.on &= m.reports;   /* one progress line, the reporter's */
+	failed = sim_steps(&m);
+	apod_progress_end(&m.prog);
+	if (failed || sim_finish(&m)) {
+		sim_abandon(&m);
+		goto fail;
+	}
+	e->ops->destroy(m.ctx);
+	/* After destroy: by then the device has finished everything issued. */
+	if (m.trace) {
+		if (apod_trace_collect(r->busy, r->work, r->nphases, &r->busy_unattributed))
+			goto fail;
+		r->has_busy = 1;
+	}
+	free(m.snap);
+	return 0;
 fail:
-	if (trace)
+	if (m.trace)
 		apod_trace_unwind();
-	free(snap);
+	free(m.snap);
 	apod_run_free(r);
 	return -1;
 }
