@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "cpu/harness/outfile.h"
 #include "cpu/harness/params.h"
 #include "cpu/harness/run.h"

@@ -22,7 +22,7 @@
 #include <json-c/json.h>
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "check_run.h"
 
 struct pairs_params {

@@ -1,6 +1,6 @@
 /*
  * check_fresh.c: the table runs each stage in a process of its own
- * (cpu/cli/fresh.c), so no stage inherits what another left behind.
+ * (cpu/cli/fresh_process.c), so no stage inherits what another left behind.
  *
  * This is a whole apod program with one workload, "churn", whose step
  * allocates, touches and frees 32 MB, as a molecular-dynamics proxy does at
@@ -23,7 +23,7 @@
 #include <json-c/json.h>
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "check_run.h"
 
 #define CHURN_BYTES (32u << 20)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "cpu/cli/commands.h"
 #include "cpu/harness/params.h"
 #include "cpu/harness/registry.h"

@@ -23,7 +23,7 @@
 #include <json-c/json.h>
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "check_run.h"
 #include "cpu/cli/spread.h"
 

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "cpu/harness/params.h"
 #include "cpu/harness/run.h"
 #include "cpu/harness/sol.h"

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "cpu/harness/params.h"
 #include "cpu/harness/results.h"
 #include "cpu/harness/run.h"

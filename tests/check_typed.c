@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "cpu/harness/npy.h"
 #include "cpu/harness/params.h"
 #include "cpu/harness/registry.h"

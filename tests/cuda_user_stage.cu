@@ -19,7 +19,7 @@
 
 #include <apod/apod_hd.h>
 #include <apod/cuda.h>
-#include <apod/stock.h>
+#include <apod/ready_made.h>
 #include <apod/cuda_ceilings.cuh>
 
 struct user_params {

@@ -41,7 +41,7 @@ for r in ran:
 PY
 fi
 # The table runs each stage in a process of its own as `run --no-snapshots`
-# (cpu/cli/fresh.c; tests/check_fresh.c shows no stage inherits another's
+# (cpu/cli/fresh_process.c; tests/check_fresh.c shows no stage inherits another's
 # process): the results, and no snapshots.
 expect 0 "(2 snapshots)" "$APOD" run --stage=serial --deck="$deck" --steps=20 --snapshot_every=10 --out="$work/snap"
 expect 0 "(0 snapshots)" "$APOD" run --stage=serial --deck="$deck" --steps=20 --snapshot_every=10 \

@@ -22,7 +22,7 @@
 #include "cpu/harness/params.h"
 #include "cpu/harness/results.h"
 #include "cpu/harness/timer.h"
-#include "fresh.h"
+#include "fresh_process.h"
 #include "report.h"
 #include "table_rows.h"
 

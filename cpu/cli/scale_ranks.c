@@ -3,7 +3,7 @@
  * processes (MPI ranks) scaled over ranks, into the same struct scale as
  * the threads' curves, so that the same tables, JSON and plots show it.
  *
- * Every run is a process of its own (fresh.h): serial alone, the stage
+ * Every run is a process of its own (fresh_process.h): serial alone, the stage
  * under the launcher (mpirun.h) at N ranks, each rank on one thread.
  * Strong: the deck as it is, against serial (Amdahl for P, serial's
  * fraction in the stage's ports) and against the stage at 1 rank.  Weak:
@@ -16,7 +16,7 @@
 
 #include "cpu/harness/bounds.h"
 #include "cpu/harness/fail.h"
-#include "fresh.h"
+#include "fresh_process.h"
 #include "scale.h"
 
 /* A run in a process of its own, for scale_median_of. */

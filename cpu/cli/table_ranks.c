@@ -7,7 +7,7 @@
 
 #include "cpu/harness/bounds.h"
 #include "cpu/harness/fail.h"
-#include "fresh.h"
+#include "fresh_process.h"
 #include "scale.h"
 #include "table_ranks.h"
 

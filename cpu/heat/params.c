@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "heat.h"
 #include "shared/heat/real.h"
 #include "shared/stats.h"

@@ -17,7 +17,7 @@
 #endif
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "heat_stage.h"
 #include "hostfield.h"
 #include "hostphases.h"

@@ -12,7 +12,7 @@
  */
 #include <stddef.h>
 
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "cpu/built.h"
 #include "heat_stage.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "montecarlo.h"
 
 int mc_host_init(struct mc_host *h, const struct mc_problem *p, const char *stage)

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "montecarlo.h"
 
 #define AT(member) offsetof(struct mc_params, member)

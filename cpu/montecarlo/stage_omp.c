@@ -15,7 +15,7 @@
 #endif
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "montecarlo.h"
 
 static void *omp_create(const struct apod_stage *s, const void *problem)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "montecarlo.h"
 
 static void *serial_create(const struct apod_stage *s, const void *problem)

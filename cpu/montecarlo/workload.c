@@ -62,7 +62,7 @@
 #include <string.h>
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "montecarlo.h"
 #include "shared/montecarlo/closed_form.h"
 #include "montecarlo_workload.h"

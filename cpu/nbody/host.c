@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "nbody.h"
 #include "shared/nbody/interact.h"
 

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "nbody.h"
 
 #define AT(member) offsetof(struct nbody_params, member)

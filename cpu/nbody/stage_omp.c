@@ -12,7 +12,7 @@
 #endif
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "nbody.h"
 
 /* This thread's share [*i0, *i1) of n bodies: a static, contiguous split

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "nbody.h"
 
 static void *serial_create(const struct apod_stage *stage, const void *problem)

@@ -4,7 +4,7 @@
  * profiling build) has none for the GPU stages, which are still listed,
  * with what they require.
  */
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "cpu/built.h"
 #include "nbody.h"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "nbody.h"
 #include "nbody_workload.h"
 #include "shared/nbody/interact.h"

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "particles.h"
 #include "shared/particles/update.h"
 

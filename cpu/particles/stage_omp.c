@@ -19,7 +19,7 @@
 #endif
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "particles.h"
 #include "shared/particles/update.h"
 

@@ -11,7 +11,7 @@
  * says so through the installed apod/built.h.)
  */
 #include "apod/built.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "particles.h"
 
 static const struct apod_stage serial = {

@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "apod/apod.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "particles.h"
 #include "shared/particles/update.h"
 #include "particles_workload.h"

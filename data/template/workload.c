@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include <apod/apod.h>
-#include <apod/stock.h>
+#include <apod/ready_made.h>
 
 #include "@NAME@.h"
 
@@ -43,7 +43,7 @@ struct @NAME@_params {
 #define AT(member) offsetof(struct @NAME@_params, member)
 
 static const struct apod_param params[] = {
-	/* The keys every workload has, from apod/stock.h: name and
+	/* The keys every workload has, from apod/ready_made.h: name and
 	 * snapshot_every are neutral (they cannot change a result, so runs that
 	 * differ only there can still be compared). */
 	APOD_KEY_NAME(struct @NAME@_params, name, "@NAME@"),
@@ -219,7 +219,7 @@ static int omp_probe(void *ctx, int k, long step, long row, void *const *rows)
 	return 0;
 }
 
-/* APOD_STAGE_SERIAL and APOD_STAGE_OMP (apod/stock.h) say what makes a
+/* APOD_STAGE_SERIAL and APOD_STAGE_OMP (apod/ready_made.h) say what makes a
  * stage the reference (one core, runs anywhere) or the host's honest
  * parallel baseline (every core: the table quotes every speedup against it
  * too, and `apod scale` scales it over threads); APOD_OPS_OMP gives the

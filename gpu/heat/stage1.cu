@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "apod/cuda.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "gpu/device.h"
 #include "cpu/heat/heat_stage.h"
 #include "kernels.cuh"

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 
 #include "apod/cuda.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "gpu/device.h"
 #include "kernels.cuh"
 #include "cpu/montecarlo/montecarlo.h"

@@ -10,7 +10,7 @@
 
 #include <cuda_runtime.h>
 
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "cpu/nbody/nbody.h"
 #include "gpu/phase_events.h"
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #include "apod/cuda.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "gpu/device.h"
 #include "forces.cuh"
 #include "probes.cuh"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "apod/cuda.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "gpu/device.h"
 #include "forces.cuh"
 #include "cpu/nbody/nbody.h"

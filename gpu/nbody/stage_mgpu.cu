@@ -37,7 +37,7 @@
 #include <nccl.h>
 
 #include "apod/cuda.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "gpu/device.h"
 #include "forces.cuh"
 #include "probes.cuh"

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 
 #include "apod/cuda.h"
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "gpu/device.h"
 #include "cpu/particles/particles.h"
 #include "shared/particles/update.h"

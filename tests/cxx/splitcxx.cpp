@@ -23,7 +23,7 @@
 
 #include <apod/apod.h>
 #include <apod/region.hpp>
-#include <apod/stock.h>
+#include <apod/ready_made.h>
 
 namespace {
 

@@ -13,7 +13,7 @@
 
 #include <apod/apod.h>
 #include <apod/built.h>
-#include <apod/stock.h>
+#include <apod/ready_made.h>
 #include <apod/workload.h>
 #ifdef __CUDACC__
 #include <apod/cuda.h>

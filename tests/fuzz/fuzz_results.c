@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "apod/stock.h"
+#include "apod/ready_made.h"
 #include "cpu/harness/fail.h"
 #include "cpu/harness/npy.h"
 #include "cpu/harness/params.h"

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include <apod/cuda.h>
-#include <apod/stock.h>
+#include <apod/ready_made.h>
 #include <apod/cuda_ceilings.cuh>
 
 #include "miniweather.h"

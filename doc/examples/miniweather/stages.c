@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include <apod/apod.h>
-#include <apod/stock.h>
+#include <apod/ready_made.h>
 
 #include "host.h"
 

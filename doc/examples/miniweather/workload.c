@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include <apod/apod.h>
-#include <apod/stock.h>
+#include <apod/ready_made.h>
 
 #include "miniweather.h"
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 
 #include <apod/cuda.h>
-#include <apod/stock.h>
+#include <apod/ready_made.h>
 #include <apod/cuda_ceilings.cuh>
 
 #include "srad.h"

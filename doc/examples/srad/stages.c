@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include <apod/apod.h>
-#include <apod/stock.h>
+#include <apod/ready_made.h>
 
 #include "srad.h"
 

@@ -1,5 +1,5 @@
 /*
- * fresh.c: a stage of the table in a process of its own (fresh.h).
+ * fresh_process.c: a stage of the table in a process of its own (fresh_process.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +15,7 @@
 #include "cpu/harness/outfile.h"
 #include "cpu/harness/params.h"
 #include "cpu/harness/results.h"
-#include "fresh.h"
+#include "fresh_process.h"
 #include "mpirun.h"
 
 static int write_text(const char *path, const char *text)

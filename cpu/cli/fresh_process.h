@@ -1,16 +1,17 @@
 /*
- * fresh.h: each stage of the table in a process of its own.
+ * fresh_process.h: each stage of the table in a process of its own.
  *
  * A stage run in the table's own process inherits what the stages before
  * it left: a grown heap, glibc's raised mmap threshold, faulted-in pages.
  * A program that allocates and frees megabytes at every step pays for them
  * in serial's run, first, and not in the next stage's, which then runs the
  * same unported code faster (34-57% in such a program) and would be judged
- * against a bound it seems to break.  So the table runs each stage as `run --no-snapshots` runs it, in a fresh
- * process of this same program, and reads its results directory back.
+ * against a bound it seems to break.  So the table runs each stage as
+ * `run --no-snapshots` runs it, in a fresh process of this same program,
+ * and reads its results directory back.
  */
-#ifndef APOD_CLI_FRESH_H
-#define APOD_CLI_FRESH_H
+#ifndef APOD_CLI_FRESH_PROCESS_H
+#define APOD_CLI_FRESH_PROCESS_H
 
 #include <limits.h>
 
