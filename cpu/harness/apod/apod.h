@@ -91,7 +91,9 @@ struct apod_program {
 
 /* Check every workload of prog (a workload declaring nonsense is refused
  * here, with a message), then run the command line.  Returns the exit
- * status. */
+ * status.  It and apod_workload_check are the command line's (defined in
+ * cpu/cli/), declared here because every program's main() calls the one
+ * and a workload's own tests the other. */
 APOD_API int apod_main(int argc, char **argv, const struct apod_program *prog);
 
 /* Validate one workload as apod_main does: 0, or -1 with the reason. */

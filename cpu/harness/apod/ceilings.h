@@ -83,6 +83,8 @@ enum {
  * apod_fail / apod_usage_fail.  Host figures that contradict each other
  * (every core slower than one: a busy machine) are measured once more and
  * then refused, not cached: -1, with c holding them and c->file "".
+ * Defined with `apod ceilings` (cpu/cli/cmd_ceilings.c), whose cache it
+ * reads and fills; declared here for a program's own commands and hooks.
  */
 APOD_API int apod_ceilings_get(struct apod_ceilings *c, const char *file, int how);
 

@@ -20,6 +20,10 @@
  *         ...
  *         return failed ? apod_report_failure() : APOD_EXIT_OK;
  *     }
+ *
+ * These functions are defined with the command line (cpu/cli/), whose own
+ * subcommands parse and report with them; they are declared here, in the
+ * installed interface, because a program's own subcommands call them too.
  */
 #ifndef APOD_COMMAND_H
 #define APOD_COMMAND_H
