@@ -472,6 +472,8 @@ START_TEST(a_workload_runs_writes_reads_and_verifies)
 	ck_assert_int_eq(apod_params_set(&w, p, "n", "5", "t"), 0);
 	ck_assert_int_eq(apod_params_set(&w, p, "n", "0", "--n"), -1);
 	ck_assert_ptr_nonnull(strstr(apod_failure(), "--n: n: 0 is out of range [1, 1000] (workload count)"));
+	/* Named once, by the path the failure took. */
+	ck_assert_ptr_null(strstr(strstr(apod_failure(), "(workload ") + 1, "(workload "));
 	ck_assert_int_eq(apod_params_set(&w, p, "scale", "0", "t"), -1);
 	ck_assert_ptr_nonnull(strstr(apod_failure(), "outside (0, 10]"));
 	ck_assert_int_eq(apod_params_set(&w, p, "colour", "red", "t"), -1);

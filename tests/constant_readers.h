@@ -1,6 +1,6 @@
 /*
  * tests/constant_readers.h: the readers of a constant that the tests' small
- * workloads share (check_harness.c, check_typed.c, fuzz/fuzz_results.c): a
+ * workloads share (check_harness.c, check_integers.c, fuzz/fuzz_results.c): a
  * probe that runs after every step, a series of one column.
  */
 #ifndef APOD_CONSTANT_READERS_H

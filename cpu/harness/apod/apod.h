@@ -26,15 +26,10 @@ extern "C" {
 #define APOD_HARNESS_VERSION "0.2.0"
 
 /* What libapod exports: the functions the installed headers declare with
- * APOD_API, and nothing else (the library is built with hidden visibility,
- * so its internals can change without breaking a program linked to it). */
-#ifndef APOD_API
-#if defined(__GNUC__) || defined(__clang__)
-#define APOD_API __attribute__((visibility("default")))
-#else
-#define APOD_API
-#endif
-#endif
+ * APOD_API (defined in workload.h, which every installed header reaches
+ * through this one), and nothing else: the library is built with hidden
+ * visibility, so its internals can change without breaking a program
+ * linked to it. */
 
 enum {
 	APOD_EXIT_OK = 0,
