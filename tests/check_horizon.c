@@ -207,7 +207,7 @@ static void toy_run(struct apod_run *r, long steps, double x0, double leak)
 		r->series[TRAJ].v[2 * k + 1] = x * x;
 		r->series[ENERGY].v[k] = 1 + leak * (double)k;
 		r->series[INVARIANT].v[k] = 1 + leak * (double)k;
-		((int64_t *)r->series[HITS].iv)[k] = llround(x * 1e6);
+		((int64_t *)r->series[HITS].values)[k] = llround(x * 1e6);
 		x = logistic(x);
 	}
 	for (int i = 0; i < 256; i++) {
@@ -229,7 +229,6 @@ static void toy_free(struct apod_run *r)
 	for (int i = 0; i < r->nseries; i++) {
 		free(r->series[i].step);
 		free(r->series[i].v);
-		free(r->series[i].iv);
 	}
 	free(r->arrays[0].data);
 	free(r->series);

@@ -45,8 +45,8 @@ static json_object *series_json(const struct apod_series_data *d, size_t i)
 	if (!apod_dtype_integer(d->dtype))
 		return json_object_new_double(d->v[i]);
 	if (d->dtype == APOD_U64)
-		return json_object_new_uint64(((const uint64_t *)d->iv)[i]);
-	return json_object_new_int64((int64_t)apod_int_at(d->iv, d->dtype, i));
+		return json_object_new_uint64(((const uint64_t *)d->values)[i]);
+	return json_object_new_int64((int64_t)apod_int_at(d->values, d->dtype, i));
 }
 
 json_object *apod_report_json(const void *params, const struct apod_run *r)

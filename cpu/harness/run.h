@@ -17,13 +17,15 @@ struct apod_series_data {
 	long rows;
 	long every;                   /* a row after every `every` steps */
 	long *step;                   /* the step each row was taken after */
-	/* The values, rows x cols in dtype: in v for a series of doubles
-	 * (APOD_F64), in iv for an integer series, the other NULL.  Only
-	 * apod_series_alloc_values chooses; the rest of the harness reaches
-	 * them through apod_series_values, _row and _value. */
+	/* The values, rows x cols in dtype (APOD_F64, or an integer type):
+	 * one buffer, which v names as doubles where dtype is APOD_F64.
+	 * apod_series_alloc_values chooses dtype; the harness reaches a value
+	 * of either type through apod_series_row and apod_series_value. */
 	enum apod_dtype dtype;
-	double *v;
-	void *iv;
+	union {
+		void *values;
+		double *v;
+	};
 };
 
 struct apod_array_data {
@@ -131,9 +133,8 @@ void apod_run_free(struct apod_run *r);
 /* Allocate a series' values (zeroed), as integers of t where t is one,
  * else as doubles: 0, or -1 out of memory. */
 int apod_series_alloc_values(struct apod_series_data *d, enum apod_dtype t);
-/* A series' values in its own dtype, row `row` of them, and value i as a
+/* Row `row` of a series' values, in its own dtype, and value i as a
  * double (a drift's arithmetic). */
-const void *apod_series_values(const struct apod_series_data *d);
 void *apod_series_row(const struct apod_series_data *d, long row);
 double apod_series_value(const struct apod_series_data *d, size_t i);
 /* "float" or "double": the precision of a run's arrays (the coarser). */

@@ -275,27 +275,19 @@ int apod_series_alloc_values(struct apod_series_data *d, enum apod_dtype t)
 {
 	size_t n = d->rows ? (size_t)d->rows * (size_t)d->cols : 1;
 	d->dtype = apod_dtype_integer(t) ? t : APOD_F64;
-	if (apod_dtype_integer(t))
-		d->iv = calloc(n, apod_dtype_size(t));
-	else
-		d->v = calloc(n, sizeof *d->v);
-	return d->v || d->iv ? 0 : -1;
-}
-
-const void *apod_series_values(const struct apod_series_data *d)
-{
-	return d->iv ? d->iv : (const void *)d->v;
+	d->values = calloc(n, apod_dtype_size(d->dtype));
+	return d->values ? 0 : -1;
 }
 
 void *apod_series_row(const struct apod_series_data *d, long row)
 {
 	size_t at = (size_t)row * (size_t)d->cols;
-	return (char *)apod_series_values(d) + at * apod_dtype_size(d->dtype);
+	return (char *)d->values + at * apod_dtype_size(d->dtype);
 }
 
 double apod_series_value(const struct apod_series_data *d, size_t i)
 {
-	return apod_value_at(apod_series_values(d), d->dtype, i);
+	return apod_value_at(d->values, d->dtype, i);
 }
 
 const char *apod_run_precision(const struct apod_run *r)
@@ -349,8 +341,7 @@ void apod_run_free(struct apod_run *r)
 {
 	for (int i = 0; r->series && i < r->nseries; i++) {
 		free(r->series[i].step);
-		free(r->series[i].v);
-		free(r->series[i].iv);
+		free(r->series[i].values);
 	}
 	for (int i = 0; r->arrays && i < r->narrays; i++)
 		free(r->arrays[i].data);

@@ -20,7 +20,7 @@ void apod_series_format(char *buf, size_t len, const struct apod_series_data *d,
                         size_t i)
 {
 	if (apod_dtype_integer(d->dtype))
-		apod_int_format(buf, len, apod_series_values(d), d->dtype, i);
+		apod_int_format(buf, len, d->values, d->dtype, i);
 	else if (digits > 0)
 		snprintf(buf, len, "%.*g", digits, d->v[i]);
 	else
@@ -103,7 +103,7 @@ static int parse_int(const char *s, char **end, enum apod_dtype t, void *data, s
 static int parse_value(const char *p, char **end, struct apod_series_data *d, size_t i)
 {
 	if (apod_dtype_integer(d->dtype))
-		return parse_int(p, end, d->dtype, d->iv, i);
+		return parse_int(p, end, d->dtype, d->values, i);
 	errno = 0;
 	d->v[i] = strtod(p, end);
 	return *end == p || errno == ERANGE ? -1 : 0;

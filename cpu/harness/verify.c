@@ -317,7 +317,7 @@ static void compare_counts(const struct apod_tol *t, const struct apod_series_da
                            const struct apod_series_data *got, long r0, long r1,
                            struct apod_output_verdict *o)
 {
-	if (want->iv) {
+	if (apod_dtype_integer(want->dtype)) {
 		long row = 0;
 		verify_int_counts(o, want->dtype, apod_series_row(want, r0), apod_series_row(got, r0),
 		                  r1 - r0, want->cols, t, &row);
@@ -416,12 +416,11 @@ static void compare_series(const struct judge *j, enum apod_compare kind,
 		return;
 	}
 	if (kind == APOD_COMPARE_STATS) {
-		o->integer = want->iv != NULL;
+		o->integer = apod_dtype_integer(want->dtype);
 		for (int c = 0; c < want->cols; c++) {
 			tol_at(j, last_step, last, c, kind, &t);
-			compare_stats(o, c, apod_series_values(want), want->dtype, apod_series_values(got),
-			              got->dtype, first + (size_t)c, (size_t)want->cols,
-			              (size_t)(r1 - r0), &t);
+			compare_stats(o, c, want->values, want->dtype, got->values, got->dtype,
+			              first + (size_t)c, (size_t)want->cols, (size_t)(r1 - r0), &t);
 		}
 		o->ok = o->nbad == 0 && steps_ok;
 		return;
@@ -432,7 +431,7 @@ static void compare_series(const struct judge *j, enum apod_compare kind,
 		long k = r0 + (long)(i / (size_t)want->cols);
 		tol_at(j, k < r1 ? want->step[k] : 0, k, (int)(i % (size_t)want->cols), kind, &tol[i]);
 	}
-	if (tol && want->iv) {
+	if (tol && apod_dtype_integer(want->dtype)) {
 		size_t worst = 0;
 		verify_ints(o, kind, want->dtype, apod_series_row(want, r0), apod_series_row(got, r0),
 		            nvalues, tol, ntol > 0 ? ntol : 1, &worst);

@@ -177,10 +177,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			r.series[i].step[k] = (k + 1) * r.series[i].every;
 			for (int c = 0; c < r.series[i].cols; c++) {
 				size_t at = (size_t)k * (size_t)r.series[i].cols + (size_t)c;
-				if (r.series[i].v)
+				if (r.series[i].dtype == APOD_F64)
 					r.series[i].v[at] = 1.5;
 				else   /* hist: 35 counts in the first bin */
-					((int64_t *)r.series[i].iv)[at] = c == 0 ? 35 : 0;
+					((int64_t *)r.series[i].values)[at] = c == 0 ? 35 : 0;
 			}
 		}
 	memset(r.arrays[0].data, 0, r.arrays[0].count * sizeof(float));
