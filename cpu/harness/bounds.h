@@ -8,7 +8,7 @@
 #ifndef APOD_BOUNDS_H
 #define APOD_BOUNDS_H
 
-#include "run.h"
+#include "rundata.h"
 
 /* Amdahl: S = 1 / ((1 - p) + p / n); n may be INFINITY, giving 1 / (1 - p). */
 double apod_amdahl(double p, double n);

@@ -10,7 +10,7 @@
 #define APOD_CLOCK_H
 
 #include "apod/workload.h"
-#include "run.h"
+#include "rundata.h"
 
 struct apod_clock {
 	const struct apod_workload *w;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "nvtx.h"
-#include "run.h"
+#include "rundata.h"
 
 #if defined(HAVE_CUDA) && defined(__has_include)
 #if __has_include(<nvtx3/nvToolsExt.h>)

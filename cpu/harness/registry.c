@@ -7,7 +7,7 @@
 #include "npy.h"
 #include "params.h"
 #include "registry.h"
-#include "run.h"
+#include "rundata.h"
 
 static int bad_name(const char *s)
 {

@@ -16,7 +16,7 @@
 
 #include "apod/command.h"
 #include "json_file.h"
-#include "run.h"
+#include "rundata.h"
 
 /* The report of one run as a JSON object (the caller puts it). */
 json_object *apod_report_json(const void *params, const struct apod_run *r);

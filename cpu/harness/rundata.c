@@ -1,7 +1,7 @@
 /*
  * rundata.c: what one run holds (its phases, series and arrays), allocated
- * from a workload's declarations; shared by the loop and by results.c,
- * which fills one from a results directory.
+ * from a workload's declarations (rundata.h); shared by the loop and by
+ * results.c, which fills one from a results directory.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 #include "apod/apod.h"
 #include "fail.h"
 #include "dtype.h"
-#include "run.h"
+#include "rundata.h"
 
 /* The entries of a workload's list (probes, series or arrays: each begins
  * with its name) before the one whose name is NULL; 0 for no list. */

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "run.h"
+#include "rundata.h"
 
 /* Value i of a series as text: its integers exactly; a double with
  * `digits` significant digits, or none after the point where digits is 0

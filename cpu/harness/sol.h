@@ -14,7 +14,7 @@
 #ifndef APOD_SOL_H
 #define APOD_SOL_H
 
-#include "run.h"
+#include "rundata.h"
 
 /* The bit of struct apod_sol's faster for the step loop as a whole (no
  * phase is numbered that high: APOD_MAX_PHASES < 63). */

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "run.h"
+#include "rundata.h"
 
 #define APOD_MAX_OUTPUTS 32
 
