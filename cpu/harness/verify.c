@@ -115,6 +115,7 @@ static apod_wide allowed(double atol)
 	return (apod_wide)(unsigned long long)atol;
 }
 
+/* The worst integer values so far, as text: exact where a double is not. */
 static void worst_value(struct apod_output_verdict *o, enum apod_dtype t, const void *want,
                         const void *got, size_t i, const struct apod_tol *tol)
 {
