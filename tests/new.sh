@@ -35,10 +35,10 @@ if grep -qi "mpirun\|stage_mpi\|ranks" cpuonly/Makefile || grep -q "mpi_stage\\|
 if [ "${APOD_HAVE_MPI:-no}" = yes ]; then
 	expect 0 "wrote 6 files into withmpi/ (with an MPI stage" "$APOD" new withmpi --mpi
 	expect 0 "wrote 7 files into both/" "$APOD" new --mpi both --gpu
-	grep -q "&withmpi_stage_mpi" withmpi/workload.c && grep -q "^MPI_OBJS = stage_mpi.o" withmpi/Makefile \
+	grep -q "&withmpi_stage_mpi" withmpi/workload.c && grep -q "^SOURCES += stage_mpi.c" withmpi/Makefile \
 		&& grep -q "withmpi_stage_mpi = {" withmpi/stage_mpi.c && [ -f both/stage_mpi.c ] && [ -f both/stage_gpu.cu ] \
-		&& echo "ok: --mpi put the stage in the ladder and its object in the Makefile" \
-		|| { echo "FAIL: the --mpi skeleton lacks its stage or its object"; fails=$((fails + 1)); }
+		&& echo "ok: --mpi put the stage in the ladder and its source in the Makefile" \
+		|| { echo "FAIL: the --mpi skeleton lacks its stage or its source"; fails=$((fails + 1)); }
 else
 	expect 2 "--mpi: this apod was built without MPI" "$APOD" new withmpi --mpi
 	[ ! -e withmpi ] || { echo "FAIL: a refused --mpi wrote files"; fails=$((fails + 1)); }
@@ -46,10 +46,10 @@ fi
 if grep -rn "@NAME@\|^@GPU@\|^@MPI@" cpuonly withgpu $(ls -d withmpi both 2>/dev/null); then echo "FAIL: a template mark was left"; fails=$((fails + 1)); fi
 if grep -qi "nvcc\|cuda\|stage_gpu" cpuonly/Makefile cpuonly/workload.c; then
 	echo "FAIL: the CPU-only skeleton mentions the GPU stage"; fails=$((fails + 1)); fi
-grep -q "&withgpu_stage_gpu" withgpu/workload.c && grep -q "^stage_gpu.o:" withgpu/Makefile \
+grep -q "&withgpu_stage_gpu" withgpu/workload.c && grep -q "^CUDA_SOURCES = stage_gpu.cu" withgpu/Makefile \
 	&& grep -q "withgpu_stage_gpu = {" withgpu/stage_gpu.cu && grep -q "apod_cuda_available" withgpu/stage_gpu.cu \
-	&& echo "ok: --gpu put the stage in the ladder and its nvcc rule in the Makefile" \
-	|| { echo "FAIL: the --gpu skeleton lacks its stage or its rule"; fails=$((fails + 1)); }
+	&& echo "ok: --gpu put the stage in the ladder and its source in the Makefile" \
+	|| { echo "FAIL: the --gpu skeleton lacks its stage or its source"; fails=$((fails + 1)); }
 cmp -s withgpu/stage_gpu.cu "$top_srcdir/data/template/gpu/stage_gpu.cu" \
 	&& { echo "FAIL: stage_gpu.cu was not filled in"; fails=$((fails + 1)); }
 

@@ -1,35 +1,38 @@
 #!/bin/sh
 # Ports written for revision 4 of apod/workload.h load and run unchanged:
-# the frozen copies under tests/rev4/ (the lookup example and md, three
-# step phases and a probe), each with .version = 4, built against the
-# current headers and library the way their users build them (pkg-config
-# against an install, staged from this build tree by tests/userbuild.sh)
-# and run through their own gate.  The copies are never edited.
+# the lookup example (doc/examples/lookup), declared at revision 4 in a copy
+# (its .version pinned to 4, after checking that it uses no name of a later
+# revision), and tests/rev4/md (three step phases and a probe), frozen as it
+# was written.  Each is built against the current headers and library the
+# way its users build it (pkg-config against an install, staged from this
+# build tree by tests/userbuild.sh) and run through its own gate.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/userbuild.sh"
 cd "$work" || exit 1
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
+cp -r "$top_srcdir/doc/examples/lookup" "$top_srcdir/tests/rev4/md" "$work/"
+chmod -R u+w "$work/lookup" "$work/md"
+sed 's/^\([[:space:]]*\.version = \)APOD_WORKLOAD_VERSION,$/\14,/' "$work/lookup/workload.c" > "$work/pinned.c" \
+	&& mv "$work/pinned.c" "$work/lookup/workload.c"
 for d in lookup md; do
-	grep -q '\.version = 4,' "$top_srcdir/tests/rev4/$d/"*.c \
+	[ "$(cat "$work/$d/"*.c | grep -c '\.version = 4,')" = 1 ] \
 		&& echo "ok: $d declares revision 4 in so many words" \
-		|| { echo "FAIL: tests/rev4/$d no longer says .version = 4"; fails=$((fails + 1)); }
+		|| { echo "FAIL: $d does not say .version = 4 once"; fails=$((fails + 1)); }
 	if grep -n 'create_timed\|advance\|apod_phase_begin\|apod_phase_end\|apod_phase_find\|horizon_of\|tolerance_at\|APOD_WORKLOAD_VERSION' \
-		"$top_srcdir/tests/rev4/$d/"*; then
-		echo "FAIL: tests/rev4/$d uses a name of a later revision"; fails=$((fails + 1))
+		"$work/$d/"*.[ch] "$work/$d/"*.cu "$work/$d/Makefile" 2>/dev/null; then
+		echo "FAIL: $d uses a name of a later revision"; fails=$((fails + 1))
 	fi
 done
 if [ "${APOD_SANITIZE:-no}" != no ]; then
-	echo "SKIP: a sanitizer build's libapod needs its runtime first; the copies were not built"
+	echo "SKIP: a sanitizer build's libapod needs its runtime first; the ports were not built"
 	[ "$fails" -eq 0 ] || finish
 	exit 77
 fi
 stage_install "$work/inst" || { echo "SKIP: cannot stage the install"; [ "$fails" -eq 0 ] || finish; exit 77; }
 
 for d in lookup md; do
-	cp -r "$top_srcdir/tests/rev4/$d" "$work/$d"
-	chmod -R u+w "$work/$d"
-	# The host stages only: a GPU build of the copy is the example's own test.
+	# The host stages only: a GPU build of the example is its own test.
 	( cd "$work/$d" && make NVCC=nvcc-not-here && make check NVCC=nvcc-not-here ) > "$work/$d.log" 2>&1 \
 		&& echo "ok: the revision-4 $d builds against the current headers and passes its gate" \
 		|| { echo "FAIL: the revision-4 $d"; sed 's/^/  | /' "$work/$d.log"; fails=$((fails + 1)); }

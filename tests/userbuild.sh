@@ -3,7 +3,8 @@
 # tests/lib.sh.  Instead of running `make install` (which would race the
 # build under make -j), stage_install lays the build tree out as an install
 # would: the headers of Makefile.am's pkginclude_HEADERS under
-# include/apod, and an apod.pc whose libdir is the build's .libs.
+# include/apod, and an apod.pc whose libdir is the build's .libs (and whose
+# makefile, the rules a port's Makefile includes, is the source tree's).
 
 # stage_install DIR: the staged install under DIR; sets PKG_CONFIG_PATH for
 # it, not LD_LIBRARY_PATH: the rpath in apod.pc's Libs must find the library,
@@ -18,6 +19,7 @@ stage_install() {
 		ln -sf "$top_srcdir/$h" "$si_dir/include/apod/"
 	done
 	sed -e "s|^libdir=.*|libdir=$si_build/.libs|" -e "s|^includedir=.*|includedir=$si_dir/include|" \
+		-e "s|^makefile=.*|makefile=$top_srcdir/data/apod.mk|" \
 		"$si_build/apod.pc" > "$si_dir/pkgconfig/apod.pc"
 	# Ahead of what the environment had: apod.pc names json-c, which may be
 	# found only there (a machine with it outside the system's paths).
