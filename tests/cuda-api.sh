@@ -7,7 +7,7 @@
 # compares it with serial, bit for bit (the workload is exact).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/userbuild.sh"
-stage_install "$work/inst" || { echo "SKIP: cannot stage the install"; exit 77; }
+install_or_skip
 
 # apod's flags must not put its own cuda.h where <cuda.h> is looked for: a
 # user's #include <cuda.h> (the driver API) reaches the toolkit's.  Here a

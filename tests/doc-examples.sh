@@ -23,7 +23,7 @@ else
 	docs=$top_srcdir/doc
 	prelude=$top_srcdir/tests/doc-examples/prelude.h
 	nvcc=$user_nvcc   # configure's, empty in a build without CUDA
-	stage_install "$work/inst" || { echo "SKIP: cannot stage the install"; exit 77; }
+	install_or_skip
 fi
 cflags=$(pkg-config --cflags apod) || { echo "FAIL: pkg-config finds no apod"; exit 1; }
 [ -n "$nvcc" ] && command -v "$nvcc" >/dev/null 2>&1 || nvcc=

@@ -23,29 +23,23 @@ case " $(pkg-config --libs apod) " in
 *) echo "FAIL: pkg-config --libs apod gives no rpath to $libdir"; exit 1 ;;
 esac
 
+# gate NAME DIR: DIR copied here as NAME (writable, as a user's copy is),
+# built there and run through its gate.
+gate() {
+	cp -r "$2" "$work/$1"
+	chmod -R u+w "$work/$1"
+	( cd "$work/$1" && make && make check )
+}
 echo "installcheck: the example workload, built out of the tree"
-cp -r "$APOD_EXAMPLE_DIR" "$work/particles"
-chmod -R u+w "$work/particles"
-( cd "$work/particles" && make && make check )
-
+gate particles "$APOD_EXAMPLE_DIR"
 echo "installcheck: the lookup example (a one-shot reduction), built out of the tree"
-cp -r "$APOD_LOOKUP_DIR" "$work/lookup"
-chmod -R u+w "$work/lookup"
-( cd "$work/lookup" && make && make check )
-
+gate lookup "$APOD_LOOKUP_DIR"
 echo "installcheck: the srad example (Rodinia's SRAD, three phases a step), built out of the tree"
-cp -r "$APOD_SRAD_DIR" "$work/srad"
-chmod -R u+w "$work/srad"
-( cd "$work/srad" && make && make check )
-
+gate srad "$APOD_SRAD_DIR"
 echo "installcheck: a C++ workload (revision 5, its phases marked with apod::region), -Werror"
-cp -r "$APOD_CXX_DIR" "$work/cxx"
-chmod -R u+w "$work/cxx"
-( cd "$work/cxx" && make && make check )
+gate cxx "$APOD_CXX_DIR"
 echo "installcheck: the miniweather example (miniWeather, its own split step), built out of the tree"
-cp -r "$APOD_MINIWEATHER_DIR" "$work/miniweather"
-chmod -R u+w "$work/miniweather"
-( cd "$work/miniweather" && make && make check )
+gate miniweather "$APOD_MINIWEATHER_DIR"
 
 echo "installcheck: a new skeleton, as 'apod new' writes it, from the installed template"
 ( cd "$work" && apod new mywork && cd mywork && make && make check )

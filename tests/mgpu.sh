@@ -26,55 +26,39 @@ for np in 1 2; do
 	expect 0 "PASS" "$APOD" verify "$work/serial" "$work/mgpu$np"
 	expect 0 "PASS" "$APOD" verify "$ref" "$work/mgpu$np"
 done
-# A grid whose rows do not split evenly, no heaters, snapshots gathered.
-expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --size=301x97 --steps=30 \
-	--snapshot_every=10 --out="$work/s2"
-expect 0 "stage mgpu" run_on 2 "$APOD" run --stage=mgpu --deck="$deck" --size=301x97 --steps=30 \
-	--snapshot_every=10 --out="$work/m2"
-expect 0 "PASS" "$APOD" verify "$work/s2" "$work/m2"
-# The small deck is 317 wide: the one-column kernel.  A width of 4k takes
-# the 16-byte one; 5 rows high, 2 ranks hold 2 and 1 interior rows (a
-# block whose bands are its only rows), 6 high 2 and 2.
-for size in 1024x515 64x5 64x6; do
-	expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --size=$size --steps=25 \
-		--zones=1x1 --out="$work/s-$size"
-	for np in 1 2; do
-		expect 0 "stage mgpu" run_on $np "$APOD" run --stage=mgpu --deck="$deck" --size=$size --steps=25 \
-			--zones=1x1 --out="$work/m$np-$size"
-		expect 0 "PASS" "$APOD" verify "$work/s-$size" "$work/m$np-$size"
+# versus TAG NPS OPTIONS...: serial on the deck with OPTIONS, then mgpu at
+# each of NPS ranks (sharing the GPUs where they outnumber them), each run
+# verified against serial.
+versus() {
+	vs_tag=$1 vs_nps=$2
+	shift 2
+	expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" "$@" --out="$work/s-$vs_tag"
+	for vs_np in $vs_nps; do
+		expect 0 "stage mgpu" run_on "$vs_np" "$APOD" run --stage=mgpu --deck="$deck" "$@" \
+			--out="$work/m$vs_np-$vs_tag"
+		expect 0 "PASS" "$APOD" verify "$work/s-$vs_tag" "$work/m$vs_np-$vs_tag"
 	done
-done
-# Statistics from more steps than a probe holds on the devices (128 rows):
-# collected when the ring is full, and at the end.
-expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --size=64x40 --steps=300 \
-	--snapshot_every=0 --out="$work/s-long"
-expect 0 "stage mgpu" run_on 2 "$APOD" run --stage=mgpu --deck="$deck" --size=64x40 --steps=300 \
-	--snapshot_every=0 --out="$work/m-long"
-expect 0 "PASS" "$APOD" verify "$work/s-long" "$work/m-long"
+}
 # 3 and 4 ranks, sharing the GPUs: ranks with a neighbour above and below
-# (both halos exchanged, no grid edge held), of 1 and 2 interior rows on
-# the thin grids, on both kernels, with snapshots, and past the ring.
+# (both halos exchanged, no grid edge held).
 for np in 3 4; do
 	expect 0 "stage mgpu" run_on $np "$APOD" run --stage=mgpu --deck="$deck" --out="$work/mgpu$np"
 	expect 0 "PASS" "$APOD" verify "$ref" "$work/mgpu$np"
 done
-expect 0 "stage mgpu" run_on 3 "$APOD" run --stage=mgpu --deck="$deck" --size=301x97 --steps=30 \
-	--snapshot_every=10 --out="$work/m3-odd"
-expect 0 "PASS" "$APOD" verify "$work/s2" "$work/m3-odd"
-expect 0 "stage mgpu" run_on 3 "$APOD" run --stage=mgpu --deck="$deck" --size=1024x515 --steps=25 \
-	--zones=1x1 --out="$work/m3-1024x515"
-expect 0 "PASS" "$APOD" verify "$work/s-1024x515" "$work/m3-1024x515"
-for g in 3:64x5 3:64x8 4:64x9; do
-	np=${g%%:*} size=${g#*:}
-	expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --size=$size --steps=25 \
-		--zones=1x1 --out="$work/s-$size"
-	expect 0 "stage mgpu" run_on $np "$APOD" run --stage=mgpu --deck="$deck" --size=$size --steps=25 \
-		--zones=1x1 --out="$work/m$np-$size"
-	expect 0 "PASS" "$APOD" verify "$work/s-$size" "$work/m$np-$size"
-done
-expect 0 "stage mgpu" run_on 3 "$APOD" run --stage=mgpu --deck="$deck" --size=64x40 --steps=300 \
-	--snapshot_every=0 --out="$work/m3-long"
-expect 0 "PASS" "$APOD" verify "$work/s-long" "$work/m3-long"
+# A grid whose rows do not split evenly, no heaters, snapshots gathered.
+versus odd "2 3" --size=301x97 --steps=30 --snapshot_every=10
+# The small deck is 317 wide: the one-column kernel.  A width of 4k takes
+# the 16-byte one; 5 rows high, 2 ranks hold 2 and 1 interior rows (a
+# block whose bands are its only rows), 6 high 2 and 2; 3 and 4 ranks, 1
+# and 2 interior rows between two others.
+versus 1024x515 "1 2 3" --size=1024x515 --steps=25 --zones=1x1
+versus 64x5 "1 2 3" --size=64x5 --steps=25 --zones=1x1
+versus 64x6 "1 2" --size=64x6 --steps=25 --zones=1x1
+versus 64x8 3 --size=64x8 --steps=25 --zones=1x1
+versus 64x9 4 --size=64x9 --steps=25 --zones=1x1
+# Statistics from more steps than a probe holds on the devices (128 rows):
+# collected when the ring is full, and at the end.
+versus long "2 3" --size=64x40 --steps=300 --snapshot_every=0
 
 # Ranks given different command lines stop together, each saying why
 # (compared before the stage is chosen, so 2 ranks run this on one GPU too).

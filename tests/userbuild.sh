@@ -27,6 +27,28 @@ stage_install() {
 	export PKG_CONFIG_PATH
 }
 
+# skip WHY: the test ends here, SKIP (77) saying why, or FAIL where one of its
+# checks failed already.
+skip() {
+	echo "SKIP: $1"
+	[ "$fails" -eq 0 ] || finish
+	exit 77
+}
+
+# install_or_skip: stage_install under $work/inst, or skip.
+install_or_skip() {
+	stage_install "$work/inst" || skip "cannot stage the install"
+}
+
+# port_install WHAT: install_or_skip for a test that runs a port it builds;
+# in a sanitizer build it skips instead, saying WHAT was not built: that
+# libapod needs the sanitizers' runtime loaded first, which a user's port
+# does not do.
+port_install() {
+	[ "${APOD_SANITIZE:-no}" = no ] || skip "a sanitizer build's libapod needs its runtime first; $1 not built"
+	install_or_skip
+}
+
 # The nvcc configure found (empty where it found none or was told
 # --without-cuda: then there are no architectures, whatever CUDA_HOME the
 # environment holds), and -gencode flags for the architectures apod itself
