@@ -1,4 +1,4 @@
-# Sourced by the results folders' scripts (from session 11 on) as the first
+# Sourced by the results folders' scripts (2026-11-26-h200-gates and later) as the first
 # thing they do on the GPU machine, from the repository's root:
 #   bash .device/on-gpu bash doc/results/FOLDER/SCRIPT.sh
 # It unpacks the `make dist` tarball carried in .device/, builds it, notes
