@@ -76,8 +76,9 @@ int apod_deck_resolve(void **params, const struct apod_deck_opts *o);
  * build): --workload, --deck (absolute), each --KEY=VALUE.  Returns how
  * many were written to args (each to free). */
 int apod_deck_args(const struct apod_deck_opts *o, char **args, int max);
-/* "deck medium: 2048x2048 ..." style heading of a run. */
-const char *apod_deck_title(const struct apod_workload *w, const void *params);
+/* The heading of a run on params, resolved from o: the workload's title
+ * ("medium: 2048x2048 ..."), and what the command line changed. */
+void apod_deck_title(const struct apod_deck_opts *o, const void *params, char *buf, size_t len);
 
 /* Parse a command's arguments: --workload, --deck, every --KEY=VALUE,
  * --trace (into dopt->trace) and the command's own options (own, handled
@@ -90,12 +91,20 @@ int apod_deck_command(int argc, char **argv, const struct option *own,
  * was the user's; return its exit status. */
 int apod_command_error(const char *cmd);
 
+/* What every run of one command takes from its command line.  The command
+ * owns it (in its options) and hands it to what runs its stages and finds
+ * the ceilings their speed of light is held to. */
+struct apod_run_opts {
+	const char *ceilings;   /* --ceilings=FILE; NULL: APOD_CEILINGS, else this machine's */
+	unsigned flags;         /* APOD_SIM_ flags of every run: --trace, run's --no-snapshots */
+};
+
 /* The arguments of `apod run`. */
 struct apod_run_args {
 	struct apod_deck_opts deck;
 	const char *stage, *out, *json;
-	const char *ceilings;       /* --ceilings=FILE, for apod_cli_ceilings_file */
-	int no_snapshots;           /* --no-snapshots: results only, as the table runs */
+	struct apod_run_opts run;   /* --ceilings=FILE; --no-snapshots: results only, as the
+	                               table runs */
 };
 /* `apod run`'s own options (its entry, cmd_run.c, names them). */
 extern const struct option apod_run_options[];
@@ -114,35 +123,31 @@ int apod_option_fail(int c, char **argv);
 int apod_opt_count(const char *opt, const char *arg, long lo, long hi, int *v);
 
 /* apod_report_failure and apod_usage_error: apod/command.h. */
-/* 1 unless this process only takes part in a stage that runs as several
- * processes (apod/workload.h): such a process prints nothing. */
-int apod_reporting(void);
 
 /* --trace (run, the table, bench): load CUPTI now, before the first CUDA
- * call, and trace every run from here on (trace.h); 0, or -1 with the
- * reason.  apod_run_flags: the APOD_SIM_ flags every run of the command
- * takes. */
+ * call, so that every run given APOD_SIM_TRACE is traced (trace.h); 0, or
+ * -1 with the reason. */
 int apod_cli_trace_begin(void);
 
-/* The ceilings for the speed of light (machine.c): --ceilings=FILE sets
- * apod_cli_ceilings_file.  0; -1 with why where there are none (no device
- * measured, say); -2 where the file the user named is unreadable, a usage
- * failure recorded. */
+/* The ceilings for the speed of light (machine.c): ceilings is the file
+ * --ceilings named (NULL: none).  0; -1 with why where there are none (no
+ * device measured, say); -2 where the file the user named is unreadable, a
+ * usage failure recorded. */
 struct apod_sol_machine;
-extern const char *apod_cli_ceilings_file;
-int apod_cli_machine(struct apod_sol_machine *m, char *why, size_t len);
+int apod_cli_machine(const char *ceilings, struct apod_sol_machine *m, char *why, size_t len);
 struct apod_ceilings;
 /* The same, and the ceilings themselves into c (when it returns 0). */
-int apod_cli_machine_ceilings(struct apod_sol_machine *m, struct apod_ceilings *c, char *why,
-                              size_t len);
-unsigned apod_run_flags(void);
-/* Add APOD_SIM_ flags to every later run of the command (run's --no-snapshots). */
-void apod_run_flags_add(unsigned flags);
+int apod_cli_machine_ceilings(const char *ceilings, struct apod_sol_machine *m,
+                              struct apod_ceilings *c, char *why, size_t len);
 
-/* Run one stage (it must be available), writing its results into out (a
- * results directory swapped in whole) when out is not NULL. */
+/* Run one stage (it must be available) with the APOD_SIM_ flags, writing
+ * its results into out (a results directory swapped in whole) when out is
+ * not NULL.  *reports (where not NULL): 1 unless this process only takes
+ * part in a stage of several processes (apod/workload.h), where it prints
+ * nothing, its failures included: every process learns the same one. */
 int apod_run_stage(const struct apod_workload *w, const struct apod_stage *e, const void *params,
-                   const void *problem, const char *out, struct apod_run *r);
+                   const void *problem, const char *out, unsigned flags, struct apod_run *r,
+                   int *reports);
 
 /* How the table runs its stages: the options table, bench and report share. */
 struct apod_ladder_opts {
@@ -155,10 +160,12 @@ struct apod_ladder_opts {
 	double budget;      /* --budget=SECONDS: the most the runs after the first may add
 	                       (< 0: the default) */
 	const char *stages; /* --stages=LIST: the stages to run (serial always); NULL: all */
+	struct apod_run_opts run;   /* --ceilings=FILE, --trace */
+	const char *title;  /* the deck's heading (apod_deck_title); NULL: the workload's own */
 };
 /* Defaults: every stage, APOD_SPREAD_RUNS runs, the default budget. */
 void apod_ladder_opts_init(struct apod_ladder_opts *o);
-/* --runs, --budget and --stages into o: 0, -1 after a usage failure, 1 when
+/* --runs, --budget, --stages and --ceilings into o: 0, -1 after a usage failure, 1 when
  * c is none of them. */
 int apod_ladder_opt(struct apod_ladder_opts *o, int c, const char *arg);
 #define APOD_OPT_LADDER \

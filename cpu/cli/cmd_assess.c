@@ -249,7 +249,7 @@ int apod_assess_main(int argc, char **argv)
 	args[na++] = owned[nowned - 1];
 	args[na] = NULL;
 	printf("assess: profiling the serial stage of %s on deck %s (%ld steps) with %s\n", w->name,
-	       apod_deck_title(w, a.params), w->steps(a.params), pg);
+	       a.title, w->steps(a.params), pg);
 	if (run_to(args, tmp, NULL))
 		goto done;
 

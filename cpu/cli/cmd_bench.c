@@ -77,7 +77,8 @@ static void headline(json_object *rows)
 /* A stage that streams snapshots: the same run without them is its compute
  * time, and the overlap is how much of the streaming that hid. */
 static int overlap(const struct apod_workload *w, const struct apod_stage *e, const void *params,
-                   const void *problem, const char *scratch, json_object *rows, json_object *o)
+                   const void *problem, const char *scratch, unsigned flags, json_object *rows,
+                   json_object *o)
 {
 	char dir[4200];
 	struct apod_run r;
@@ -85,7 +86,7 @@ static int overlap(const struct apod_workload *w, const struct apod_stage *e, co
 	json_object *res;
 	snprintf(dir, sizeof dir, "%s/%s-no-snapshots", scratch, e->name);
 	if (apod_mkdirs(dir) ||
-	    apod_simulate(w, e, params, problem, dir, APOD_SIM_NO_SNAPSHOTS | apod_run_flags(), &r))
+	    apod_simulate(w, e, params, problem, dir, APOD_SIM_NO_SNAPSHOTS | flags, &r))
 		return -1;
 	for (size_t i = 0; rows && i < json_object_array_length(rows); i++) {
 		json_object *row = json_object_array_get_idx(rows, i), *x;
@@ -126,7 +127,6 @@ static int bench_opt(int c, const char *arg, void *ctx)
 	switch (c) {
 	case OPT_JSON: o->json = arg; return 0;
 	case OPT_KERNELS: o->kernels_only = 1; return 0;
-	case OPT_CEILINGS: apod_cli_ceilings_file = arg; return 0;
 	case OPT_REPS: return apod_opt_count("reps", arg, 1, 10000, &o->reps);
 	}
 	return apod_option_fail(c, NULL);
@@ -167,6 +167,8 @@ int apod_bench_main(int argc, char **argv)
 	if (apod_cmd_open(&b, &apod_cmd_bench_entry, argc, argv, bench_opt, &o,
 	                  APOD_OPEN_PROBLEM))
 		return b.status;
+	o.ladder.run.flags = b.flags;
+	o.ladder.title = b.title;
 	if (apod_scratch_make(&sc, "bench")) {
 		apod_cmd_close(&b);
 		return apod_report_failure();
@@ -198,7 +200,7 @@ int apod_bench_main(int argc, char **argv)
 		    !b.w->snapshot_every ||
 		    b.w->snapshot_every(b.params) <= 0)
 			continue;
-		if (overlap(b.w, e, b.params, b.problem, scratch, rows, ov))
+		if (overlap(b.w, e, b.params, b.problem, scratch, b.flags, rows, ov))
 			failed = 1, apod_report_failure();
 	}
 	json_object_object_add(out, "snapshot_overlap", ov);

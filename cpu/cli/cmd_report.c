@@ -32,7 +32,6 @@ static int report_opt(int c, const char *arg, void *ctx)
 	case OPT_FROM: r->from = arg; break;
 	case OPT_SCALE: r->scale = arg; break;
 	case OPT_ASSESS: r->assess = arg; break;
-	case OPT_CEILINGS: apod_cli_ceilings_file = arg; break;
 	default: return apod_option_fail(c, NULL);
 	}
 	return 0;
@@ -86,17 +85,19 @@ int apod_report_main(int argc, char **argv)
 	struct report_opts r = { 0 };
 	json_object *table = NULL, *rows = NULL;
 	int failed = 0;
-	char *page_cmd;
+	char *page_cmd, gnuplot[4096];
 
 	apod_ladder_opts_init(&r.ladder);
 	if (apod_cmd_open(&o, &apod_cmd_report_entry, argc, argv, report_opt, &r, APOD_OPEN_PARAMS))
 		return o.status;
+	r.ladder.run.flags = o.flags;
+	r.ladder.title = o.title;
 	if (!r.out) {
 		apod_cmd_close(&o);
 		return apod_usage_error("report", "--out=FILE.html is needed: where the page goes");
 	}
 	/* Before any stage runs: a run of minutes is not to end in "no gnuplot". */
-	if (!apod_gnuplot_path()) {
+	if (apod_gnuplot_path(gnuplot, sizeof gnuplot)) {
 		apod_cmd_close(&o);
 		fprintf(stderr, "%s: report: gnuplot not found; it draws the report's pictures.  "
 		        "Install it (Debian, Ubuntu: apt-get install gnuplot-nox), or name it in "
@@ -121,7 +122,7 @@ int apod_report_main(int argc, char **argv)
 			/* A stage that failed its gate is reported, and the page made. */
 			failed = rc != 0;
 			table = apod_json_head(o.w, o.params);
-			apod_report_context(table, argc - 1, argv + 1);
+			apod_report_context(table, r.ladder.run.ceilings, argc - 1, argv + 1);
 			/* The table was made by this command, not by `apod` alone. */
 			set_text(table, "command", page_cmd);
 			json_object_object_add(table, "stages", rows);

@@ -100,9 +100,9 @@ static void print_final(const struct apod_run *r)
 
 /* The ceilings the speed of light is held to: 1 read, 0 none (why says
  * why), -2 where the file the user named is unreadable. */
-static int machine(struct apod_sol_machine *m, char *why, size_t len)
+static int machine(const char *ceilings, struct apod_sol_machine *m, char *why, size_t len)
 {
-	switch (apod_cli_machine(m, why, len)) {
+	switch (apod_cli_machine(ceilings, m, why, len)) {
 	case 0:
 		return 1;
 	case -2:
@@ -136,7 +136,7 @@ int apod_run_main(int argc, char **argv)
 	struct apod_sol_machine m;
 	const char *env = getenv("APOD_CEILINGS");
 	char why[512] = "";
-	int named, have = 0, rc = apod_run_parse(argc, argv, &args);
+	int named, have = 0, reports, rc = apod_run_parse(argc, argv, &args);
 
 	if (apod_cmd_parsed(&o, &apod_cmd_run_entry, rc))
 		return o.status;
@@ -153,27 +153,26 @@ int apod_run_main(int argc, char **argv)
 	 * stops it; this machine's cache (measured the first time) after it,
 	 * by the reporter alone, so that a stage's processes do not all
 	 * measure at once. */
-	apod_cli_ceilings_file = args.ceilings;
-	named = (args.ceilings && *args.ceilings) || (env && *env);
-	if (named && (have = machine(&m, why, sizeof why)) < 0)
+	named = (args.run.ceilings && *args.run.ceilings) || (env && *env);
+	if (named && (have = machine(args.run.ceilings, &m, why, sizeof why)) < 0)
 		return apod_report_failure();
 	if (apod_cmd_begin(&o, &args.deck, APOD_OPEN_PROBLEM))
 		return o.status;
-	if (args.no_snapshots)
-		apod_run_flags_add(APOD_SIM_NO_SNAPSHOTS);
-	if (apod_run_stage(o.w, e, o.params, o.problem, args.out, &r)) {
+	/* One of several processes: the reporter prints and writes alone,
+	 * failures included, since every process learns the same one. */
+	if (apod_run_stage(o.w, e, o.params, o.problem, args.out, args.run.flags | o.flags, &r,
+	                   &reports)) {
 		apod_cmd_close(&o);
-		return apod_report_failure();
+		return reports ? apod_report_failure() : apod_failure_status();
 	}
 	rc = APOD_EXIT_OK;
-	/* One of several processes: the reporter prints and writes alone. */
-	if (apod_reporting()) {
+	if (reports) {
 		json_object *rep = args.json ? apod_report_json(o.params, &r) : NULL;
 		printf("workload %s, stage %s, deck %s: %ld steps, %s precision\n", o.w->name, e->name,
-		       apod_deck_title(o.w, o.params), r.steps, apod_run_precision(&r));
+		       o.title, r.steps, apod_run_precision(&r));
 		apod_print_phases(stdout, &r);
 		if (!named)
-			have = machine(&m, why, sizeof why) == 1;
+			have = machine(args.run.ceilings, &m, why, sizeof why) == 1;
 		speed_of_light(&o, e, &r, &m, have, why, rep);
 		print_final(&r);
 		if (args.out)

@@ -164,7 +164,7 @@ static int plan(struct scale *s, int no_weak, int *do_weak)
 	if (*do_weak && (rc = check_grows(s, "threads")))
 		return rc;
 	printf("workload %s, deck %s: %ld steps; %ld cores on this host; %d OpenMP threads at most\n",
-	       s->w->name, apod_deck_title(s->w, s->params), s->w->steps(s->params),
+	       s->w->name, s->title, s->w->steps(s->params),
 	       sysconf(_SC_NPROCESSORS_ONLN), s->max_threads);
 #ifndef _OPENMP
 	scale_note(s, "this %s was built without OpenMP: the thread count cannot be set; the omp "
@@ -190,7 +190,7 @@ static int plan_ranks(struct scale *s, int no_weak, int *do_weak)
 	if (*do_weak && (rc = check_grows(s, "ranks")))
 		return rc;
 	printf("workload %s, deck %s: %ld steps; %ld cores on this host; stage %s over ranks "
-	       "(%s -np N, one OpenMP thread a rank)\n", s->w->name, apod_deck_title(s->w, s->params),
+	       "(%s -np N, one OpenMP thread a rank)\n", s->w->name, s->title,
 	       s->w->steps(s->params), sysconf(_SC_NPROCESSORS_ONLN), s->scaled->name,
 	       s->mpirun->path);
 	if (!no_weak && !s->w->grow)
@@ -301,6 +301,7 @@ int apod_scale_main(int argc, char **argv)
 		return free(s), a.status;
 	s->w = a.w;
 	s->params = a.params;
+	s->title = a.title;
 	s->unit = "threads";
 	if ((rc = choose_stage(s, &o, &m)) != 0) {
 		apod_cmd_close(&a);

@@ -56,6 +56,9 @@ int apod_ladder_opt(struct apod_ladder_opts *o, int c, const char *arg)
 			return apod_usage_fail("--stages= names no stage");
 		o->stages = arg;
 		return 0;
+	case OPT_CEILINGS:
+		o->run.ceilings = arg;
+		return 0;
 	}
 	return 1;
 }
@@ -261,7 +264,7 @@ static void run_rows(struct ladder *l)
 {
 	struct apod_fresh fresh;
 	double first, budget;
-	apod_fresh_begin(&fresh, l->wl, l->params);
+	apod_fresh_begin(&fresh, l->wl, l->params, l->o->run.flags);
 	first = first_round(l, &fresh);
 	budget = l->o->budget >= 0 ? l->o->budget
 	                           : fmax(DEFAULT_BUDGET_MIN, DEFAULT_BUDGET_SHARE * first);
@@ -286,7 +289,8 @@ static void run_rows(struct ladder *l)
 		if (l->rows[i].ran && apod_stage_runs_ranks(l->rows[i].e)) {
 			l->rows[i].has_weak = 1;
 			l->failed |= apod_table_weak(l->wl, l->params, l->rows[i].e, l->o->ranks,
-			                             l->o->mpirun, &l->rows[i].weak) != 0;
+			                             l->o->mpirun, l->o->run.flags,
+			                             &l->rows[i].weak) != 0;
 		}
 }
 
@@ -295,7 +299,8 @@ static void run_rows(struct ladder *l)
 static int load_machine(struct ladder *l)
 {
 	struct apod_ceilings c;
-	switch (apod_cli_machine_ceilings(&l->machine, &c, l->no_machine, sizeof l->no_machine)) {
+	switch (apod_cli_machine_ceilings(l->o->run.ceilings, &l->machine, &c, l->no_machine,
+	                                  sizeof l->no_machine)) {
 	case 0:
 		l->m = &l->machine;
 		l->ceilings.have = 1;
@@ -344,7 +349,8 @@ int apod_ladder(const struct apod_workload *wl, const void *params, const void *
 	l.cores = sysconf(_SC_NPROCESSORS_ONLN);
 	l.load_start = load_now();
 	printf("workload %s, deck %s: %ld steps; %ld cores on this host\n", wl->name,
-	       apod_deck_title(wl, params), wl->steps(params), l.cores);
+	       l.o->title ? l.o->title : wl->title ? wl->title(params) : wl->name, wl->steps(params),
+	       l.cores);
 	fflush(stdout);
 	run_rows(&l);
 	l.load_end = load_now();
@@ -389,8 +395,6 @@ static int table_opt(int c, const char *arg, void *ctx)
 		t->out = arg;
 	else if (c == OPT_JSON)
 		t->json = arg;
-	else if (c == OPT_CEILINGS)
-		apod_cli_ceilings_file = arg;
 	else if (c == OPT_REVERSE)
 		t->ladder.reverse = 1;
 	else
@@ -416,6 +420,8 @@ int apod_table_main(int argc, char **argv)
 	apod_ladder_opts_init(&t.ladder);
 	if (apod_cmd_open(&o, &apod_cmd_table_entry, argc, argv, table_opt, &t, APOD_OPEN_PROBLEM))
 		return o.status;
+	t.ladder.run.flags = o.flags;
+	t.ladder.title = o.title;
 	if (t.ladder.ranks > 0) {
 		if (apod_table_ranks_check(o.w, o.params, t.ladder.ranks, &mpirun)) {
 			apod_cmd_close(&o);
@@ -432,7 +438,7 @@ int apod_table_main(int argc, char **argv)
 	if (t.json && rows) {
 		json_object *j = apod_json_head(o.w, o.params);
 		/* What apod report --from shows of where the table was made. */
-		apod_report_context(j, argc - 1, argv + 1);
+		apod_report_context(j, t.ladder.run.ceilings, argc - 1, argv + 1);
 		json_object_object_add(j, "stages", rows);
 		if (apod_json_write(t.json, j))
 			failed = 1, apod_report_failure();

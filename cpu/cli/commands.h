@@ -76,6 +76,8 @@ struct apod_open {
 	struct apod_deck_opts deck;    /* as parsed by apod_cmd_open */
 	const struct apod_workload *w;
 	void *params, *problem;
+	unsigned flags;                /* APOD_SIM_TRACE where --trace was given and started */
+	char title[512];               /* the deck's heading (apod_deck_title) */
 	int status;                    /* where apod_cmd_open returned 1: the exit status */
 };
 enum { APOD_OPEN_PARAMS = 1, APOD_OPEN_PROBLEM = 3 };

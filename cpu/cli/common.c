@@ -15,42 +15,19 @@
 #include "cpu/harness/params.h"
 #include "cpu/harness/trace.h"
 
+/* Set once by apod_main, before any command runs, and never changed: the
+ * name that apod_usage_error and apod_report_failure (apod/command.h, whose
+ * callers include a program's own commands) begin their messages with. */
 const struct apod_program *apod_prog;
-
-/* 0 in a process that only takes part in a stage of several processes
- * (apod/workload.h): the reporter alone prints, failures included, since
- * every process learns the same failure. */
-static int reporting = 1;
-
-static unsigned run_flags;
 
 int apod_cli_trace_begin(void)
 {
-	if (apod_trace_start())
-		return -1;
-	run_flags |= APOD_SIM_TRACE;
-	return 0;
-}
-
-unsigned apod_run_flags(void)
-{
-	return run_flags;
-}
-
-void apod_run_flags_add(unsigned flags)
-{
-	run_flags |= flags;
-}
-
-int apod_reporting(void)
-{
-	return reporting;
+	return apod_trace_start() ? -1 : 0;
 }
 
 int apod_report_failure(void)
 {
-	if (reporting)
-		fprintf(stderr, "%s: %s\n", apod_prog ? apod_prog->name : "apod", apod_failure());
+	fprintf(stderr, "%s: %s\n", apod_prog ? apod_prog->name : "apod", apod_failure());
 	return apod_failure_status();
 }
 
@@ -101,23 +78,27 @@ json_object *apod_json_head(const struct apod_workload *w, const void *params)
 }
 
 int apod_run_stage(const struct apod_workload *w, const struct apod_stage *e, const void *params,
-                   const void *problem, const char *out, struct apod_run *r)
+                   const void *problem, const char *out, unsigned flags, struct apod_run *r,
+                   int *reports)
 {
 	char why[256] = "";
 	struct apod_outdir od;
 	int rep;
+	if (reports)
+		*reports = 1;
 	if (!apod_stage_available(e, why, sizeof why))
 		return apod_fail("stage %s cannot run here: %s", e->name, why);
 	if ((rep = apod_stage_reporter(w, e)) < 0)
 		return -1;
-	reporting = rep;
+	if (reports)
+		*reports = rep;
 	if (!out)
-		return apod_simulate(w, e, params, problem, NULL, run_flags, r);
+		return apod_simulate(w, e, params, problem, NULL, flags, r);
 	/* The reporter alone makes, fills and commits the results directory;
 	 * the others take part in the run (it is collective) and write nothing. */
 	if (apod_stage_agree(w, e, rep && apod_outdir_begin(&od, out)))
 		return -1;
-	if (apod_simulate(w, e, params, problem, rep ? od.staging : out, run_flags, r)) {
+	if (apod_simulate(w, e, params, problem, rep ? od.staging : out, flags, r)) {
 		if (rep)
 			apod_outdir_abort(&od);
 		return -1;

@@ -27,13 +27,15 @@ static int write_text(const char *path, const char *text)
 	return rc ? apod_fail("%s: %s", path, strerror(errno)) : 0;
 }
 
-void apod_fresh_begin(struct apod_fresh *f, const struct apod_workload *w, const void *params)
+void apod_fresh_begin(struct apod_fresh *f, const struct apod_workload *w, const void *params,
+                      unsigned flags)
 {
 	struct apod_ceilings none;
 	char *deck;
 	ssize_t n;
 
 	memset(f, 0, sizeof *f);
+	f->flags = flags;
 	f->scratch.fd = f->scratch.slot = -1;
 	n = readlink("/proc/self/exe", f->exe, sizeof f->exe - 1);
 	if (n <= 0)
@@ -94,7 +96,7 @@ static int run_child(const struct apod_fresh *f, const struct apod_workload *w,
 	argv[argc++] = ceilings;
 	if (!snapshots)
 		argv[argc++] = "--no-snapshots";
-	if (apod_run_flags() & APOD_SIM_TRACE)
+	if (f->flags & APOD_SIM_TRACE)
 		argv[argc++] = "--trace";
 	argv[argc] = NULL;
 	fflush(stdout);
@@ -157,7 +159,7 @@ int apod_fresh_run(struct apod_fresh *f, const struct apod_workload *w,
 	char dir[PATH_MAX + 64];
 	int rc;
 	if (!f->ok)
-		return apod_run_stage(w, e, params, problem, out, r);
+		return apod_run_stage(w, e, params, problem, out, f->flags, r, NULL);
 	if (out)
 		snprintf(dir, sizeof dir, "%s", out);
 	else

@@ -23,11 +23,14 @@ struct apod_fresh {
 	char exe[PATH_MAX];       /* this program */
 	struct apod_scratch scratch;   /* the deck, the children's ceilings, their results */
 	char deck[PATH_MAX + 16], ceilings[PATH_MAX + 16];
+	unsigned flags;           /* the command's APOD_SIM_ flags: --trace passes on */
 };
 
-/* Make the scratch folder and the deck the children read.  Where this
- * program cannot name itself, f->ok is 0 and every stage runs here. */
-void apod_fresh_begin(struct apod_fresh *f, const struct apod_workload *w, const void *params);
+/* Make the scratch folder and the deck the children read; flags are the
+ * command's APOD_SIM_ flags.  Where this program cannot name itself, f->ok
+ * is 0 and every stage runs here. */
+void apod_fresh_begin(struct apod_fresh *f, const struct apod_workload *w, const void *params,
+                      unsigned flags);
 /* Stage e in a process of its own (or here, where f->ok is 0): its results
  * in out (kept) or in the scratch folder (read, then removed), loaded into
  * r with its timers.  0, or -1 with the reason (apod_fail). */

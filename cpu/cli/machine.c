@@ -12,18 +12,16 @@
 #include "cpu/harness/fail.h"
 #include "cpu/harness/sol.h"
 
-const char *apod_cli_ceilings_file;
-
-int apod_cli_machine(struct apod_sol_machine *m, char *why, size_t len)
+int apod_cli_machine(const char *ceilings, struct apod_sol_machine *m, char *why, size_t len)
 {
 	struct apod_ceilings c;
-	return apod_cli_machine_ceilings(m, &c, why, len);
+	return apod_cli_machine_ceilings(ceilings, m, &c, why, len);
 }
 
-int apod_cli_machine_ceilings(struct apod_sol_machine *m, struct apod_ceilings *c, char *why,
-                              size_t len)
+int apod_cli_machine_ceilings(const char *ceilings, struct apod_sol_machine *m,
+                              struct apod_ceilings *c, char *why, size_t len)
 {
-	const char *file = apod_cli_ceilings_file;
+	const char *file = ceilings;
 	int rc;
 	if (!file || !*file)
 		file = getenv("APOD_CEILINGS");

@@ -26,6 +26,7 @@ int apod_cmd_begin(struct apod_open *o, const struct apod_deck_opts *dopt, unsig
 {
 	o->w = dopt->w;
 	o->params = o->problem = NULL;
+	o->flags = dopt->trace ? APOD_SIM_TRACE : 0;
 	if ((dopt->trace && apod_cli_trace_begin()) || apod_deck_resolve(&o->params, dopt) ||
 	    ((what & APOD_OPEN_PROBLEM) == APOD_OPEN_PROBLEM &&
 	     !(o->problem = o->w->problem_create(o->params)))) {
@@ -33,6 +34,7 @@ int apod_cmd_begin(struct apod_open *o, const struct apod_deck_opts *dopt, unsig
 		o->status = apod_report_failure();
 		return 1;
 	}
+	apod_deck_title(dopt, o->params, o->title, sizeof o->title);
 	return 0;
 }
 

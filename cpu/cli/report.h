@@ -11,13 +11,14 @@
 /* What a table's JSON carries beside its rows, so that a page made later
  * from the file (report --from) says where and how it was measured: the
  * command, the date, the device and the ceilings the bounds were held to. */
-void apod_report_context(json_object *head, int argc, char **argv);
+void apod_report_context(json_object *head, const char *ceilings, int argc, char **argv);
 /* "PROG [SUB] ARGV..." with each word quoted for the shell where it needs
  * it: a line that, pasted, runs the command again (malloc'd, or NULL). */
 char *apod_command_text(const char *sub, int argc, char **argv);
 
-/* The path of gnuplot (APOD_GNUPLOT, else the PATH), or NULL. */
-const char *apod_gnuplot_path(void);
+/* The path of gnuplot (APOD_GNUPLOT, else the PATH) into buf: 0, or -1
+ * where there is none. */
+int apod_gnuplot_path(char *buf, size_t len);
 
 /* The pictures, as SVG text (malloc'd; NULL where there is none to draw). */
 struct report_svgs {

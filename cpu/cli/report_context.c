@@ -77,7 +77,7 @@ char *apod_command_text(const char *sub, int argc, char **argv)
 	return cmd;
 }
 
-void apod_report_context(json_object *head, int argc, char **argv)
+void apod_report_context(json_object *head, const char *ceilings, int argc, char **argv)
 {
 	char date[64], why[256];
 	time_t now = time(NULL);
@@ -96,7 +96,7 @@ void apod_report_context(json_object *head, int argc, char **argv)
 		free(dev);
 	}
 	/* The ceilings are cached by the table's run: no measurement here. */
-	if (apod_cli_machine(&m, why, sizeof why) == 0) {
+	if (apod_cli_machine(ceilings, &m, why, sizeof why) == 0) {
 		json_object *c = json_object_new_object();
 		if (m.have_host) {
 			json_object_object_add(c, "host_core", ceiling_json(&m.core));

@@ -21,21 +21,22 @@
 
 extern char **environ;
 
-const char *apod_gnuplot_path(void)
+int apod_gnuplot_path(char *buf, size_t len)
 {
-	static char found[4096];
 	const char *env = getenv("APOD_GNUPLOT"), *path = getenv("PATH");
-	if (env && *env)
-		return access(env, X_OK) == 0 ? env : NULL;
+	if (env && *env) {
+		snprintf(buf, len, "%s", env);
+		return access(env, X_OK) == 0 ? 0 : -1;
+	}
 	for (const char *p = path ? path : "/usr/bin:/bin"; p && *p;) {
 		const char *colon = strchr(p, ':');
 		int n = colon ? (int)(colon - p) : (int)strlen(p);
-		snprintf(found, sizeof found, "%.*s/gnuplot", n ? n : 1, n ? p : ".");
-		if (access(found, X_OK) == 0)
-			return found;
+		snprintf(buf, len, "%.*s/gnuplot", n ? n : 1, n ? p : ".");
+		if (access(buf, X_OK) == 0)
+			return 0;
 		p = colon ? colon + 1 : NULL;
 	}
-	return NULL;
+	return -1;
 }
 
 /* The whole of a file, NUL-ended; NULL where it cannot be read. */
@@ -74,13 +75,12 @@ static char *svg_of(const char *path)
 
 int report_gnuplot(const char *dir, const char *name, const char *script, const char *vars)
 {
-	char gp[4096], log[4096];
-	const char *exe = apod_gnuplot_path();
+	char gp[4096], log[4096], exe[4096];
 	posix_spawn_file_actions_t fa;
 	pid_t pid;
 	int status, rc;
 	FILE *f;
-	if (!exe)
+	if (apod_gnuplot_path(exe, sizeof exe))
 		return apod_fail("gnuplot not found: install it (Debian, Ubuntu: apt-get install "
 		                 "gnuplot-nox) or name it in APOD_GNUPLOT");
 	snprintf(gp, sizeof gp, "%s/%s.gp", dir, name);
@@ -91,7 +91,7 @@ int report_gnuplot(const char *dir, const char *name, const char *script, const 
 		return apod_fail("%s: %s", gp, strerror(errno));
 	}
 	{
-		char *argv[] = { (char *)exe, "-e", (char *)vars, gp, NULL };
+		char *argv[] = { exe, "-e", (char *)vars, gp, NULL };
 		if (posix_spawn_file_actions_init(&fa))
 			return apod_fail("posix_spawn_file_actions_init failed");
 		posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);

@@ -74,9 +74,6 @@ int apod_deck_opt(struct apod_deck_opts *o, int c, const char *arg)
 	return 0;
 }
 
-/* The keys the last resolved deck took from the command line, for its title. */
-static char changed[256];
-
 int apod_deck_resolve(void **params, const struct apod_deck_opts *o)
 {
 	char where[128];
@@ -100,13 +97,6 @@ int apod_deck_resolve(void **params, const struct apod_deck_opts *o)
 	}
 	if (apod_params_check(o->w, p))
 		goto fail;
-	/* The title says what the command line changed: a deck given
-	 * --size=512x512 is no longer the deck its name promises. */
-	changed[0] = '\0';
-	for (int i = 0, used = 0; i < o->nsets && used < (int)sizeof changed; i++)
-		if (strcmp(o->key[i], "name"))
-			used += snprintf(changed + used, sizeof changed - (size_t)used, "%s%s=%s",
-			                 used ? ", " : "", o->key[i], o->value[i]);
 	*params = p;
 	return 0;
 fail:
@@ -132,14 +122,24 @@ int apod_deck_args(const struct apod_deck_opts *o, char **args, int max)
 	return n;
 }
 
-const char *apod_deck_title(const struct apod_workload *w, const void *params)
+void apod_deck_title(const struct apod_deck_opts *o, const void *params, char *buf, size_t len)
 {
-	static char buf[512];
-	const char *t = w->title ? w->title(params) : NULL;
-	if (!*changed)
-		return t ? t : w->name;
-	snprintf(buf, sizeof buf, "%s (changed: %s)", t ? t : w->name, changed);
-	return buf;
+	const char *t = o->w->title ? o->w->title(params) : NULL;
+	size_t used = 0;
+	int n = 0;
+	snprintf(buf, len, "%s", t ? t : o->w->name);
+	/* The title says what the command line changed: a deck given
+	 * --size=512x512 is no longer the deck its name promises. */
+	for (int i = 0; i < o->nsets; i++) {
+		if (!strcmp(o->key[i], "name"))
+			continue;
+		used = strlen(buf);
+		snprintf(buf + used, len - used, "%s%s=%s", n++ ? ", " : " (changed: ", o->key[i],
+		         o->value[i]);
+	}
+	used = strlen(buf);
+	if (n)
+		snprintf(buf + used, len - used, ")");
 }
 
 int apod_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts)
@@ -208,8 +208,8 @@ static int run_opt(int c, const char *arg, void *ctx)
 	case OPT_STAGE: a->stage = arg; return 0;
 	case OPT_OUT: a->out = arg; return 0;
 	case OPT_JSON: a->json = arg; return 0;
-	case OPT_CEILINGS: a->ceilings = arg; return 0;
-	case OPT_NO_SNAPSHOTS: a->no_snapshots = 1; return 0;
+	case OPT_CEILINGS: a->run.ceilings = arg; return 0;
+	case OPT_NO_SNAPSHOTS: a->run.flags |= APOD_SIM_NO_SNAPSHOTS; return 0;
 	}
 	return apod_option_fail(c, NULL);
 }

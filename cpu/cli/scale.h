@@ -52,6 +52,7 @@ struct other_pt {
 struct scale {
 	const struct apod_workload *w;
 	const void *params;
+	const char *title;            /* the deck's heading (apod_deck_title) */
 	int reps, nthreads, threads[MAX_POINTS];
 	int max_threads;              /* omp_get_max_threads() before anything was set */
 	const struct apod_stage *serial;

@@ -129,7 +129,7 @@ int scale_run_ranks(struct scale *s, int do_weak)
 {
 	struct apod_fresh f;
 	int rc;
-	apod_fresh_begin(&f, s->w, s->params);
+	apod_fresh_begin(&f, s->w, s->params, 0);
 	if (!f.ok)
 		return apod_fail("scale: no process of its own for each run (this program cannot "
 		                 "name itself, or no scratch folder in TMPDIR)");

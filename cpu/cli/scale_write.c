@@ -122,7 +122,7 @@ static void gp_word(char *dst, size_t len, const char *src)
 static void write_strong_dat(FILE *f, const struct scale *s)
 {
 	char title[128];
-	gp_word(title, sizeof title, apod_deck_title(s->w, s->params));
+	gp_word(title, sizeof title, s->title);
 	fprintf(f, "# apod scale: strong scaling, workload %s, deck %s, %ld cores, median of %d\n",
 	        s->w->name, title, sysconf(_SC_NPROCESSORS_ONLN), s->reps);
 	fprintf(f, "# serial_seconds %.9g P %.9g\n", s->t1.total, s->p);
@@ -167,7 +167,7 @@ static void write_gp(FILE *f, const struct scale *s, const char *base)
 	fprintf(f, "# apod scale: the values doc/plots/scaling.gp reads (gnuplot syntax)\n");
 	gp_word(word, sizeof word, s->w->name);
 	fprintf(f, "workload = \"%s\"\n", word);
-	gp_word(word, sizeof word, apod_deck_title(s->w, s->params));
+	gp_word(word, sizeof word, s->title);
 	fprintf(f, "deck = \"%s\"\n", word);
 	fprintf(f, "host_cores = %ld\n", sysconf(_SC_NPROCESSORS_ONLN));
 	/* What the curves are: the stage scaled and over what. */
@@ -202,8 +202,8 @@ static void write_gp(FILE *f, const struct scale *s, const char *base)
 static void draw(const char *base)
 {
 	struct apod_scratch sc;
-	char vars[8400];
-	if (!apod_gnuplot_path()) {
+	char vars[8400], gnuplot[4096];
+	if (apod_gnuplot_path(gnuplot, sizeof gnuplot)) {
 		printf("no pictures: gnuplot not found (Debian, Ubuntu: apt-get install gnuplot-nox)\n");
 		return;
 	}

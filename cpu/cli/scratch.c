@@ -28,8 +28,10 @@ static struct {
 	int fd, parent;
 	char name[64];
 } live[MAX_LIVE];
+/* The process of a command's own running now (apod_scratch_child), which
+ * the handler passes the signal on to and waits for before it removes the
+ * folders that process writes into. */
 static volatile sig_atomic_t child;
-static int handlers_set;
 
 /* Everything inside dfd, by descriptor.  Only calls that are safe in a
  * signal handler: the handler runs this too.  Entries are unlinked while
@@ -104,13 +106,12 @@ static void on_signal(int sig)
 static void set_handlers(void)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	if (handlers_set)
-		return;
-	handlers_set = 1;
 	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
 		struct sigaction sa, old;
-		/* A command started under nohup (SIGHUP ignored) keeps it ignored. */
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+		/* A command started under nohup (SIGHUP ignored) keeps it ignored;
+		 * a handler already set stays set. */
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    (old.sa_handler == SIG_IGN || old.sa_handler == on_signal))
 			continue;
 		memset(&sa, 0, sizeof sa);
 		sa.sa_handler = on_signal;

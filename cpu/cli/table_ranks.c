@@ -48,7 +48,7 @@ static double fraction(const struct apod_workload *w, const struct apod_stage *e
 
 int apod_table_weak(const struct apod_workload *w, const void *params,
                     const struct apod_stage *e, int n, const struct apod_mpirun *m,
-                    struct apod_table_weak *out)
+                    unsigned flags, struct apod_table_weak *out)
 {
 	struct apod_fresh f;
 	struct apod_run r1, rn;
@@ -56,7 +56,7 @@ int apod_table_weak(const struct apod_workload *w, const void *params,
 	int rc = -1;
 	memset(out, 0, sizeof *out);
 	out->ranks = n;
-	apod_fresh_begin(&f, w, params);
+	apod_fresh_begin(&f, w, params, flags);
 	if (!(g = scale_grown_params(w, params, n)))
 		goto done;
 	scale_changed_keys(w, params, g, 0, out->grown, sizeof out->grown);

@@ -30,10 +30,11 @@ struct apod_table_weak {
  * apod_usage_fail. */
 int apod_table_ranks_check(const struct apod_workload *w, const void *params, int n,
                            struct apod_mpirun *m);
-/* Stage e's weak point at n ranks into out; 0, or -1 with out->why. */
+/* Stage e's weak point at n ranks into out, its runs given the APOD_SIM_
+ * flags; 0, or -1 with out->why. */
 int apod_table_weak(const struct apod_workload *w, const void *params,
                     const struct apod_stage *e, int n, const struct apod_mpirun *m,
-                    struct apod_table_weak *out);
+                    unsigned flags, struct apod_table_weak *out);
 
 /* The line under the row; the MODEL BROKEN line where the bound did not
  * bound (nothing where it held); the row's JSON keys. */
