@@ -198,178 +198,229 @@ const struct option apod_assess_options[] = {
 	APOD_OPT_OUT, APOD_OPT_HELP, APOD_OPT_END,
 };
 
-int apod_assess_main(int argc, char **argv)
-{
-	struct apod_open a;
-	const char *out = "profiles";
-	char pg[PATH_MAX], path[PATH_MAX], gmon[PATH_MAX + 16] = "";
-	struct apod_scratch sc = { .fd = -1, .slot = -1 };
-	const char *tmp = sc.path;
-	char flat[PATH_MAX], graph[PATH_MAX], phases[PATH_MAX], cwd[PATH_MAX];
-	char *args[APOD_MAX_SETS + 8], *owned[APOD_MAX_SETS + 4];
-	int na = 0, nowned = 0, nh, threads = 1, rc = APOD_EXIT_FAIL, nphases;
-	const struct apod_workload *w;
+/* One assessment: what the profiled run, gprof and the timers gave. */
+struct assess {
+	const struct apod_open *open;
+	const char *out;                  /* the folder the results go to */
+	char pg[PATH_MAX];                /* the profiling build */
+	char flat[PATH_MAX], graph[PATH_MAX], phases[PATH_MAX];
+	int threads;
 	struct hotspot hot[64];
-	json_object *rep = NULL, *ph, *x, *res = NULL, *harr, *barr;
-	double sec[APOD_MAX_PHASES], total = 0, period = 0, profiled = 0, samples = 0;
+	int nh;
+	double profiled, samples;         /* gprof's seconds of samples, and their count */
+	json_object *timers;              /* the profiled run's report */
+	json_object *ph;                  /* its phase_seconds, within timers */
+	double sec[APOD_MAX_PHASES], total;
+};
 
-	/* The deck is checked here, so a bad one is reported once and as a usage error. */
-	if (apod_cmd_open(&a, &apod_cmd_assess_entry, argc, argv, assess_opt, &out,
-	                  APOD_OPEN_PARAMS))
-		return a.status;
-	w = a.w;
-	if (find_profiling_binary(pg, sizeof pg) || apod_mkdirs(out))
-		goto done;
-	if (apod_scratch_make(&sc, "assess"))
-		goto done;
-	/* Set before anything else can fail: the cleanup below removes it. */
-	snprintf(gmon, sizeof gmon, "%s/gmon.out", tmp);
-#ifdef _OPENMP
-	threads = omp_get_max_threads();
-#endif
-
-	/* The child runs in the temporary directory, where gmon.out lands, so
-	 * every path it is given must be absolute. */
-	if (!getcwd(cwd, sizeof cwd)) {
-		apod_fail("getcwd: %s", strerror(errno));
-		goto done;
-	}
-	snprintf(phases, sizeof phases, "%s/phases.json", out);
-	args[na++] = pg;
+/* The serial stage in the profiling build on the deck, in the scratch
+ * folder tmp (where gmon.out lands), its timers into a->phases. */
+static int profile_serial(struct assess *a, const char *tmp)
+{
+	char *args[APOD_MAX_SETS + 8], *owned[APOD_MAX_SETS + 4], cwd[PATH_MAX];
+	int na = 0, nowned = 0, rc = -1;
+	/* The child runs in the temporary directory, so every path it is
+	 * given must be absolute. */
+	if (!getcwd(cwd, sizeof cwd))
+		return apod_fail("getcwd: %s", strerror(errno));
+	args[na++] = a->pg;
 	args[na++] = "run";
 	args[na++] = "--stage=serial";
-	{
-		int k = apod_deck_args(&a.deck, owned + nowned, APOD_MAX_SETS + 2);
-		for (int i = 0; i < k; i++)
-			args[na++] = owned[nowned++];
+	nowned = apod_deck_args(&a->open->deck, owned, APOD_MAX_SETS + 2);
+	for (int i = 0; i < nowned; i++)
+		args[na++] = owned[i];
+	if (asprintf(&owned[nowned], "--json=%s%s%s", a->phases[0] == '/' ? "" : cwd,
+	             a->phases[0] == '/' ? "" : "/", a->phases) < 0) {
+		apod_fail("out of memory");
+		goto done;
 	}
-	if (asprintf(&owned[nowned++], "--json=%s%s%s", phases[0] == '/' ? "" : cwd,
-	             phases[0] == '/' ? "" : "/", phases) < 0)
-		goto nomem;
-	args[na++] = owned[nowned - 1];
+	args[na++] = owned[nowned++];
 	args[na] = NULL;
-	printf("assess: profiling the serial stage of %s on deck %s (%ld steps) with %s\n", w->name,
-	       a.title, w->steps(a.params), pg);
-	if (run_to(args, tmp, NULL))
-		goto done;
-
-	snprintf(flat, sizeof flat, "%s/flat.txt", out);
-	snprintf(graph, sizeof graph, "%s/callgraph.txt", out);
-	{
-		char *gp_flat[] = { GPROF_PATH, "-b", "-p", pg, gmon, NULL };
-		char *gp_graph[] = { GPROF_PATH, "-b", "-q", pg, gmon, NULL };
-		if (run_to(gp_flat, NULL, flat) || run_to(gp_graph, NULL, graph))
-			goto done;
-	}
-	if ((nh = parse_flat(flat, hot, 64, &period)) < 0)
-		goto done;
-	/* gprof's shares are counts of samples (every 10 ms of the serial
-	 * run's own code): on a small deck a few samples decide the ranking. */
-	for (int i = 0; i < nh; i++)
-		profiled += hot[i].self;
-	samples = period > 0 ? profiled / period : 0;
-	if (samples < ASSESS_FEW_SAMPLES)
-		fprintf(stderr, "%s: assess: warning: gprof's profile holds %.0f sample%s (%.2f s): "
-		        "its shares are that coarse; a larger problem or more --steps gives it more\n",
-		        apod_prog->name, samples, samples == 1 ? "" : "s", profiled);
-
-	rep = json_object_from_file(phases);
-	if (!rep || !json_object_object_get_ex(rep, "phase_seconds", &ph)) {
-		apod_fail("%s: no phase timers", phases);
-		goto done;
-	}
-	nphases = apod_phase_count(w);
-	for (int i = 0; i < nphases; i++) {
-		sec[i] = json_object_object_get_ex(ph, apod_phase_name(w, i), &x) ? json_object_get_double(x) : 0;
-		total += sec[i];
-	}
-
-	res = json_object_new_object();
-	harr = json_object_new_array();
-	barr = json_object_new_array();
-	printf("\ngprof flat profile (the main thread's own code; %s):\n", flat);
-	printf("  %6s %9s  %s\n", "% time", "self s", "function");
-	for (int i = 0; i < nh && i < 10; i++) {
-		json_object *o = json_object_new_object();
-		printf("  %6.2f %9.2f  %s\n", hot[i].pct, hot[i].self, hot[i].name);
-		json_object_object_add(o, "function", json_object_new_string(hot[i].name));
-		json_object_object_add(o, "percent", json_object_new_double(hot[i].pct));
-		json_object_object_add(o, "self_seconds", json_object_new_double(hot[i].self));
-		json_object_array_add(harr, o);
-	}
-	printf("\nwall-clock phase timers (profiling build, %s):\n", phases);
-	printf("  %-*s %10s %7s\n", apod_phase_width(w, 16), "phase", "seconds", "share");
-	for (int i = 0; i < nphases; i++)
-		printf("  %-*s %10.4f %6.1f%%\n", apod_phase_width(w, 16), apod_phase_name(w, i), sec[i],
-		       100 * sec[i] / total);
-	printf("  %-*s %10.4f\n", apod_phase_width(w, 16), "total", total);
-
-	printf("\nbounds on the whole-run speedup from porting (N: parallel width, or the speedup\n"
-	       "of the ported part alone), the hottest phase first:\n");
-	/* Each phase alone, then the hottest together, growing by share of
-	 * the run: a phase that is most of it is read at the top whatever its
-	 * place in the loop.  writeReport is the harness's own. */
-	{
-		int order[APOD_MAX_PHASES], cand[APOD_MAX_PHASES], nc = 0;
-		int report = apod_phase_report(w);
-		double csec[APOD_MAX_PHASES];
-		char what[1024] = "";
-		double p = 0;
-		for (int i = 0; i < nphases; i++)
-			if (i != report && sec[i] > 0) {
-				cand[nc] = i;
-				csec[nc++] = sec[i];
-			}
-		apod_rank_hottest(nc, csec, order);
-		printf("  each phase alone:\n");
-		for (int k = 0; k < nc; k++)
-			print_bounds(apod_phase_name(w, cand[order[k]]), "alone", sec[cand[order[k]]] / total,
-			             threads, barr);
-		if (nc > 1)
-			printf("  the hottest phases together:\n");
-		for (int k = 0; k < nc; k++) {
-			size_t len = strlen(what);
-			snprintf(what + len, sizeof what - len, "%s%s", k ? "+" : "",
-			         apod_phase_name(w, cand[order[k]]));
-			p += sec[cand[order[k]]];
-			if (k > 0)
-				print_bounds(what, "together", p / total, threads, barr);
-			/* Past P = 1 to the printed digits a longer set says nothing new. */
-			if (p / total >= 0.99995 && k + 1 < nc) {
-				if (nc - k - 1 == 1)
-					printf("    (adding the last phase: P rounds to 1)\n");
-				else
-					printf("    (adding the other %d phases: P rounds to 1)\n", nc - k - 1);
-				break;
-			}
-		}
-	}
-	printf("\nthe profile, call graph, timers and bounds are in %s/\n", out);
-
-	json_object_object_add(res, "workload", json_object_new_string(w->name));
-	json_object_object_add(res, "params", apod_params_json(w, a.params));
-	json_object_object_add(res, "hotspots", harr);
-	json_object_object_add(res, "profile_samples", json_object_new_double(samples));
-	json_object_get(ph);
-	json_object_object_add(res, "phase_seconds", ph);
-	json_object_object_add(res, "total_seconds", json_object_new_double(total));
-	json_object_object_add(res, "threads", json_object_new_int(threads));
-	json_object_object_add(res, "bounds", barr);
-	snprintf(path, sizeof path, "%s/assess.json", out);
-	if (apod_json_write(path, res))
-		goto done;
-	rc = APOD_EXIT_OK;
-	goto done;
-nomem:
-	apod_fail("out of memory");
+	printf("assess: profiling the serial stage of %s on deck %s (%ld steps) with %s\n",
+	       a->open->w->name, a->open->title, a->open->w->steps(a->open->params), a->pg);
+	rc = run_to(args, tmp, NULL);
 done:
 	for (int i = 0; i < nowned; i++)
 		free(owned[i]);
-	if (rep)
-		json_object_put(rep);
-	if (res)
-		json_object_put(res);
+	return rc;
+}
+
+/* gprof's flat profile and call graph of gmon into the results, the
+ * hotspots read from the flat one. */
+static int read_profile(struct assess *a, const char *gmon)
+{
+	char *gp_flat[] = { GPROF_PATH, "-b", "-p", a->pg, (char *)gmon, NULL };
+	char *gp_graph[] = { GPROF_PATH, "-b", "-q", a->pg, (char *)gmon, NULL };
+	double period = 0;
+	if (run_to(gp_flat, NULL, a->flat) || run_to(gp_graph, NULL, a->graph))
+		return -1;
+	if ((a->nh = parse_flat(a->flat, a->hot, 64, &period)) < 0)
+		return -1;
+	/* gprof's shares are counts of samples (every 10 ms of the serial
+	 * run's own code): on a small deck a few samples decide the ranking. */
+	for (int i = 0; i < a->nh; i++)
+		a->profiled += a->hot[i].self;
+	a->samples = period > 0 ? a->profiled / period : 0;
+	if (a->samples < ASSESS_FEW_SAMPLES)
+		fprintf(stderr, "%s: assess: warning: gprof's profile holds %.0f sample%s (%.2f s): "
+		        "its shares are that coarse; a larger problem or more --steps gives it more\n",
+		        apod_prog->name, a->samples, a->samples == 1 ? "" : "s", a->profiled);
+	return 0;
+}
+
+/* The profiled run's wall-clock phase timers. */
+static int read_timers(struct assess *a)
+{
+	const struct apod_workload *w = a->open->w;
+	a->timers = json_object_from_file(a->phases);
+	if (!a->timers || !json_object_object_get_ex(a->timers, "phase_seconds", &a->ph))
+		return apod_fail("%s: no phase timers", a->phases);
+	for (int i = 0; i < apod_phase_count(w); i++) {
+		json_object *x;
+		a->sec[i] = json_object_object_get_ex(a->ph, apod_phase_name(w, i), &x)
+		            ? json_object_get_double(x) : 0;
+		a->total += a->sec[i];
+	}
+	return 0;
+}
+
+/* The ten hottest functions, printed and as JSON; then the phase timers. */
+static json_object *print_profile(const struct assess *a)
+{
+	const struct apod_workload *w = a->open->w;
+	int width = apod_phase_width(w, 16);
+	json_object *harr = json_object_new_array();
+	printf("\ngprof flat profile (the main thread's own code; %s):\n", a->flat);
+	printf("  %6s %9s  %s\n", "% time", "self s", "function");
+	for (int i = 0; i < a->nh && i < 10; i++) {
+		json_object *o = json_object_new_object();
+		printf("  %6.2f %9.2f  %s\n", a->hot[i].pct, a->hot[i].self, a->hot[i].name);
+		json_object_object_add(o, "function", json_object_new_string(a->hot[i].name));
+		json_object_object_add(o, "percent", json_object_new_double(a->hot[i].pct));
+		json_object_object_add(o, "self_seconds", json_object_new_double(a->hot[i].self));
+		json_object_array_add(harr, o);
+	}
+	printf("\nwall-clock phase timers (profiling build, %s):\n", a->phases);
+	printf("  %-*s %10s %7s\n", width, "phase", "seconds", "share");
+	for (int i = 0; i < apod_phase_count(w); i++)
+		printf("  %-*s %10.4f %6.1f%%\n", width, apod_phase_name(w, i), a->sec[i],
+		       100 * a->sec[i] / a->total);
+	printf("  %-*s %10.4f\n", width, "total", a->total);
+	return harr;
+}
+
+/* Each phase alone, then the hottest together, growing by share of the
+ * run: a phase that is most of it is read at the top whatever its place in
+ * the loop.  writeReport is the harness's own. */
+static json_object *print_all_bounds(const struct assess *a)
+{
+	const struct apod_workload *w = a->open->w;
+	int order[APOD_MAX_PHASES], cand[APOD_MAX_PHASES], nc = 0;
+	int report = apod_phase_report(w);
+	double csec[APOD_MAX_PHASES], p = 0;
+	char what[1024] = "";
+	json_object *barr = json_object_new_array();
+	printf("\nbounds on the whole-run speedup from porting (N: parallel width, or the speedup\n"
+	       "of the ported part alone), the hottest phase first:\n");
+	for (int i = 0; i < apod_phase_count(w); i++)
+		if (i != report && a->sec[i] > 0) {
+			cand[nc] = i;
+			csec[nc++] = a->sec[i];
+		}
+	apod_rank_hottest(nc, csec, order);
+	printf("  each phase alone:\n");
+	for (int k = 0; k < nc; k++)
+		print_bounds(apod_phase_name(w, cand[order[k]]), "alone",
+		             a->sec[cand[order[k]]] / a->total, a->threads, barr);
+	if (nc > 1)
+		printf("  the hottest phases together:\n");
+	for (int k = 0; k < nc; k++) {
+		size_t len = strlen(what);
+		snprintf(what + len, sizeof what - len, "%s%s", k ? "+" : "",
+		         apod_phase_name(w, cand[order[k]]));
+		p += a->sec[cand[order[k]]];
+		if (k > 0)
+			print_bounds(what, "together", p / a->total, a->threads, barr);
+		/* Past P = 1 to the printed digits a longer set says nothing new. */
+		if (p / a->total >= 0.99995 && k + 1 < nc) {
+			if (nc - k - 1 == 1)
+				printf("    (adding the last phase: P rounds to 1)\n");
+			else
+				printf("    (adding the other %d phases: P rounds to 1)\n", nc - k - 1);
+			break;
+		}
+	}
+	return barr;
+}
+
+/* What was printed, as OUT/assess.json. */
+static int write_assessment(const struct assess *a, json_object *harr, json_object *barr)
+{
+	const struct apod_workload *w = a->open->w;
+	char path[PATH_MAX + 16];
+	json_object *res = json_object_new_object();
+	int rc;
+	json_object_object_add(res, "workload", json_object_new_string(w->name));
+	json_object_object_add(res, "params", apod_params_json(w, a->open->params));
+	json_object_object_add(res, "hotspots", harr);
+	json_object_object_add(res, "profile_samples", json_object_new_double(a->samples));
+	json_object_object_add(res, "phase_seconds", json_object_get(a->ph));
+	json_object_object_add(res, "total_seconds", json_object_new_double(a->total));
+	json_object_object_add(res, "threads", json_object_new_int(a->threads));
+	json_object_object_add(res, "bounds", barr);
+	snprintf(path, sizeof path, "%s/assess.json", a->out);
+	rc = apod_json_write(path, res);
+	json_object_put(res);
+	return rc;
+}
+
+/* Profile, read, print and write, in the scratch folder sc. */
+static int assess(struct assess *a, struct apod_scratch *sc)
+{
+	char gmon[PATH_MAX + 16];
+	if (find_profiling_binary(a->pg, sizeof a->pg) || apod_mkdirs(a->out) ||
+	    apod_scratch_make(sc, "assess"))
+		return -1;
+	snprintf(gmon, sizeof gmon, "%s/gmon.out", sc->path);
+	snprintf(a->phases, sizeof a->phases, "%s/phases.json", a->out);
+	snprintf(a->flat, sizeof a->flat, "%s/flat.txt", a->out);
+	snprintf(a->graph, sizeof a->graph, "%s/callgraph.txt", a->out);
+	if (profile_serial(a, sc->path) || read_profile(a, gmon) || read_timers(a))
+		return -1;
+	{
+		json_object *harr = print_profile(a), *barr = print_all_bounds(a);
+		printf("\nthe profile, call graph, timers and bounds are in %s/\n", a->out);
+		return write_assessment(a, harr, barr);
+	}
+}
+
+int apod_assess_main(int argc, char **argv)
+{
+	struct apod_open o;
+	struct apod_scratch sc = { .fd = -1, .slot = -1 };
+	struct assess *a = calloc(1, sizeof *a);
+	int rc;
+	if (!a) {
+		apod_fail("out of memory");
+		return apod_report_failure();
+	}
+	a->out = "profiles";
+	a->threads = 1;
+#ifdef _OPENMP
+	a->threads = omp_get_max_threads();
+#endif
+	/* The deck is checked here, so a bad one is reported once and as a usage error. */
+	if (apod_cmd_open(&o, &apod_cmd_assess_entry, argc, argv, assess_opt, &a->out,
+	                  APOD_OPEN_PARAMS)) {
+		free(a);
+		return o.status;
+	}
+	a->open = &o;
+	rc = assess(a, &sc);
+	if (a->timers)
+		json_object_put(a->timers);
+	free(a);
 	apod_scratch_remove(&sc);
-	apod_cmd_close(&a);
-	return rc == APOD_EXIT_OK ? rc : apod_report_failure();
+	apod_cmd_close(&o);
+	return rc == 0 ? APOD_EXIT_OK : apod_report_failure();
 }
