@@ -115,15 +115,11 @@ static int overlap(const struct apod_workload *w, const struct apod_stage *e, co
 struct bench_opts {
 	const char *json;
 	int reps, kernels_only;
-	struct apod_ladder_opts ladder;
 };
 
 static int bench_opt(int c, const char *arg, void *ctx)
 {
 	struct bench_opts *o = ctx;
-	int rc = apod_ladder_opt(&o->ladder, c, arg);
-	if (rc <= 0)
-		return rc;
 	switch (c) {
 	case OPT_JSON: o->json = arg; return 0;
 	case OPT_KERNELS: o->kernels_only = 1; return 0;
@@ -163,12 +159,9 @@ int apod_bench_main(int argc, char **argv)
 	int failed = 0, k, status = APOD_EXIT_FAIL;
 	double serial_total = 0;
 
-	apod_ladder_opts_init(&o.ladder);
 	if (apod_cmd_open(&b, &apod_cmd_bench_entry, argc, argv, bench_opt, &o,
 	                  APOD_OPEN_PROBLEM))
 		return b.status;
-	o.ladder.run.flags = b.flags;
-	o.ladder.title = b.title;
 	if (apod_scratch_make(&sc, "bench")) {
 		apod_cmd_close(&b);
 		return apod_report_failure();
@@ -176,7 +169,7 @@ int apod_bench_main(int argc, char **argv)
 
 	out = apod_json_head(b.w, b.params);
 	if (!o.kernels_only)
-		switch (apod_ladder(b.w, b.params, b.problem, scratch, &o.ladder, &rows, &serial_total)) {
+		switch (apod_ladder(b.w, b.params, b.problem, scratch, &b.ladder, &rows, &serial_total)) {
 		case 0:
 			break;
 		case -2:   /* the user's ceilings file: nothing ran; a usage error */

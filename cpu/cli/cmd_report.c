@@ -17,15 +17,11 @@ enum { OPT_FROM = 3000, OPT_SCALE, OPT_ASSESS };
 
 struct report_opts {
 	const char *out, *json, *from, *scale, *assess;
-	struct apod_ladder_opts ladder;
 };
 
 static int report_opt(int c, const char *arg, void *ctx)
 {
 	struct report_opts *r = ctx;
-	int rc = apod_ladder_opt(&r->ladder, c, arg);
-	if (rc <= 0)
-		return rc;
 	switch (c) {
 	case OPT_OUT: r->out = arg; break;
 	case OPT_JSON: r->json = arg; break;
@@ -87,11 +83,8 @@ int apod_report_main(int argc, char **argv)
 	int failed = 0;
 	char *page_cmd, gnuplot[4096];
 
-	apod_ladder_opts_init(&r.ladder);
 	if (apod_cmd_open(&o, &apod_cmd_report_entry, argc, argv, report_opt, &r, APOD_OPEN_PARAMS))
 		return o.status;
-	r.ladder.run.flags = o.flags;
-	r.ladder.title = o.title;
 	if (!r.out) {
 		apod_cmd_close(&o);
 		return apod_usage_error("report", "--out=FILE.html is needed: where the page goes");
@@ -111,7 +104,7 @@ int apod_report_main(int argc, char **argv)
 	} else if (!(o.problem = o.w->problem_create(o.params))) {
 		failed = 1;
 	} else {
-		int rc = apod_ladder(o.w, o.params, o.problem, NULL, &r.ladder, &rows, NULL);
+		int rc = apod_ladder(o.w, o.params, o.problem, NULL, &o.ladder, &rows, NULL);
 		if (rc == -2) {   /* nothing ran: the user's ceilings file, or --stages */
 			apod_cmd_close(&o);
 			return apod_report_failure();
@@ -122,7 +115,7 @@ int apod_report_main(int argc, char **argv)
 			/* A stage that failed its gate is reported, and the page made. */
 			failed = rc != 0;
 			table = apod_json_head(o.w, o.params);
-			apod_report_context(table, r.ladder.run.ceilings, argc - 1, argv + 1);
+			apod_report_context(table, o.ladder.run.ceilings, argc - 1, argv + 1);
 			/* The table was made by this command, not by `apod` alone. */
 			set_text(table, "command", page_cmd);
 			json_object_object_add(table, "stages", rows);

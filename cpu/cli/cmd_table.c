@@ -379,24 +379,20 @@ enum { OPT_TABLE_RANKS = 1910 };
 
 struct table_opts {
 	const char *out, *json;
-	int ranks;
-	struct apod_ladder_opts ladder;
+	struct apod_ladder_opts *ladder;   /* the open command's */
 };
 
 static int table_opt(int c, const char *arg, void *ctx)
 {
 	struct table_opts *t = ctx;
-	int rc = apod_ladder_opt(&t->ladder, c, arg);
-	if (rc <= 0)
-		return rc;
 	if (c == OPT_TABLE_RANKS)
-		return apod_opt_count("ranks", arg, 1, 1024, &t->ladder.ranks);
+		return apod_opt_count("ranks", arg, 1, 1024, &t->ladder->ranks);
 	if (c == OPT_OUT)
 		t->out = arg;
 	else if (c == OPT_JSON)
 		t->json = arg;
 	else if (c == OPT_REVERSE)
-		t->ladder.reverse = 1;
+		t->ladder->reverse = 1;
 	else
 		return apod_option_fail(c, NULL);
 	return 0;
@@ -412,24 +408,21 @@ const struct option apod_table_options[] = {
 int apod_table_main(int argc, char **argv)
 {
 	struct apod_open o;
-	struct table_opts t = { 0 };
+	struct table_opts t = { .ladder = &o.ladder };
 	json_object *rows = NULL;
 	struct apod_mpirun mpirun;
 	int failed;
 
-	apod_ladder_opts_init(&t.ladder);
 	if (apod_cmd_open(&o, &apod_cmd_table_entry, argc, argv, table_opt, &t, APOD_OPEN_PROBLEM))
 		return o.status;
-	t.ladder.run.flags = o.flags;
-	t.ladder.title = o.title;
-	if (t.ladder.ranks > 0) {
-		if (apod_table_ranks_check(o.w, o.params, t.ladder.ranks, &mpirun)) {
+	if (o.ladder.ranks > 0) {
+		if (apod_table_ranks_check(o.w, o.params, o.ladder.ranks, &mpirun)) {
 			apod_cmd_close(&o);
 			return apod_report_failure();
 		}
-		t.ladder.mpirun = &mpirun;
+		o.ladder.mpirun = &mpirun;
 	}
-	failed = apod_ladder(o.w, o.params, o.problem, t.out, &t.ladder, t.json ? &rows : NULL,
+	failed = apod_ladder(o.w, o.params, o.problem, t.out, &o.ladder, t.json ? &rows : NULL,
 	                     NULL);
 	if (failed == -2) {
 		apod_cmd_close(&o);
@@ -438,7 +431,7 @@ int apod_table_main(int argc, char **argv)
 	if (t.json && rows) {
 		json_object *j = apod_json_head(o.w, o.params);
 		/* What apod report --from shows of where the table was made. */
-		apod_report_context(j, t.ladder.run.ceilings, argc - 1, argv + 1);
+		apod_report_context(j, o.ladder.run.ceilings, argc - 1, argv + 1);
 		json_object_object_add(j, "stages", rows);
 		if (apod_json_write(t.json, j))
 			failed = 1, apod_report_failure();

@@ -74,6 +74,10 @@ void apod_print_words(FILE *f, const char *lead, int indent, const char *text);
  * resolved and, where asked, the problem created. */
 struct apod_open {
 	struct apod_deck_opts deck;    /* as parsed by apod_cmd_open */
+	/* How the table runs the stages: --runs, --budget, --stages and
+	 * --ceilings where the command's options list them, and the deck's
+	 * --trace and title; the defaults elsewhere. */
+	struct apod_ladder_opts ladder;
 	const struct apod_workload *w;
 	void *params, *problem;
 	unsigned flags;                /* APOD_SIM_TRACE where --trace was given and started */
@@ -82,7 +86,7 @@ struct apod_open {
 };
 enum { APOD_OPEN_PARAMS = 1, APOD_OPEN_PROBLEM = 3 };
 /* Parse argv by cmd's entry (own_opt(c, arg, ctx) takes each of its own
- * options but --trace and --help), then apod_cmd_begin.  0: go on, and
+ * options but --trace, --help and the ladder's), then apod_cmd_begin.  0: go on, and
  * close with apod_cmd_close; 1: return o->status (help printed, or the
  * failure reported). */
 int apod_cmd_open(struct apod_open *o, const struct apod_cmd *cmd, int argc, char **argv,

@@ -35,15 +35,33 @@ int apod_cmd_begin(struct apod_open *o, const struct apod_deck_opts *dopt, unsig
 		return 1;
 	}
 	apod_deck_title(dopt, o->params, o->title, sizeof o->title);
+	o->ladder.run.flags = o->flags;
+	o->ladder.title = o->title;
 	return 0;
+}
+
+/* The ladder's options into o->ladder, then the command's own. */
+struct ladder_first {
+	struct apod_ladder_opts *ladder;
+	int (*own_opt)(int c, const char *arg, void *ctx);
+	void *ctx;
+};
+
+static int ladder_then_own(int c, const char *arg, void *ctx)
+{
+	struct ladder_first *f = ctx;
+	int rc = apod_ladder_opt(f->ladder, c, arg);
+	return rc <= 0 ? rc : f->own_opt(c, arg, f->ctx);
 }
 
 int apod_cmd_open(struct apod_open *o, const struct apod_cmd *cmd, int argc, char **argv,
                   int (*own_opt)(int c, const char *arg, void *ctx), void *ctx, unsigned what)
 {
+	struct ladder_first f = { &o->ladder, own_opt, ctx };
 	memset(o, 0, sizeof *o);
-	if (apod_cmd_parsed(o, cmd, apod_deck_command(argc, argv, cmd->options, &o->deck, own_opt,
-	                                              ctx)))
+	apod_ladder_opts_init(&o->ladder);
+	if (apod_cmd_parsed(o, cmd, apod_deck_command(argc, argv, cmd->options, &o->deck,
+	                                              ladder_then_own, &f)))
 		return 1;
 	return apod_cmd_begin(o, &o->deck, what);
 }
