@@ -9,7 +9,6 @@
  * (spread.h), and table_judge.c calls a model broken only where the whole
  * interval says so.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,37 +30,6 @@
  * milliseconds, and three runs of each cost less than a second). */
 #define DEFAULT_BUDGET_MIN 5.0
 #define DEFAULT_BUDGET_SHARE 0.5
-
-void apod_ladder_opts_init(struct apod_ladder_opts *o)
-{
-	memset(o, 0, sizeof *o);
-	o->runs = APOD_SPREAD_RUNS;
-	o->budget = -1;
-}
-
-int apod_ladder_opt(struct apod_ladder_opts *o, int c, const char *arg)
-{
-	char *end;
-	switch (c) {
-	case OPT_RUNS:
-		return apod_opt_count("runs", arg, 1, APOD_TABLE_MAX_RUNS, &o->runs);
-	case OPT_BUDGET:
-		errno = 0;
-		o->budget = strtod(arg, &end);
-		if (errno || end == arg || *end || !(o->budget >= 0) || !isfinite(o->budget))
-			return apod_usage_fail("--budget=%s: not a number of seconds (0 or more)", arg);
-		return 0;
-	case OPT_STAGES:
-		if (!*arg)
-			return apod_usage_fail("--stages= names no stage");
-		o->stages = arg;
-		return 0;
-	case OPT_CEILINGS:
-		o->run.ceilings = arg;
-		return 0;
-	}
-	return 1;
-}
 
 static double load_now(void)
 {

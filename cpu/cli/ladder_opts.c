@@ -1,0 +1,43 @@
+/*
+ * ladder_opts.c: how the table runs its stages, as the table, bench and
+ * report take it from their command lines (cli.h's apod_ladder_opts).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cpu/harness/fail.h"
+#include "table_rows.h"
+
+void apod_ladder_opts_init(struct apod_ladder_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->runs = APOD_SPREAD_RUNS;
+	o->budget = -1;
+}
+
+int apod_ladder_opt(struct apod_ladder_opts *o, int c, const char *arg)
+{
+	char *end;
+	switch (c) {
+	case OPT_RUNS:
+		return apod_opt_count("runs", arg, 1, APOD_TABLE_MAX_RUNS, &o->runs);
+	case OPT_BUDGET:
+		errno = 0;
+		o->budget = strtod(arg, &end);
+		if (errno || end == arg || *end || !(o->budget >= 0) || !isfinite(o->budget))
+			return apod_usage_fail("--budget=%s: not a number of seconds (0 or more)", arg);
+		return 0;
+	case OPT_STAGES:
+		if (!*arg)
+			return apod_usage_fail("--stages= names no stage");
+		o->stages = arg;
+		return 0;
+	case OPT_CEILINGS:
+		o->run.ceilings = arg;
+		return 0;
+	}
+	return 1;
+}
