@@ -51,7 +51,9 @@ static int ladder_then_own(int c, const char *arg, void *ctx)
 {
 	struct ladder_first *f = ctx;
 	int rc = apod_ladder_opt(f->ladder, c, arg);
-	return rc <= 0 ? rc : f->own_opt(c, arg, f->ctx);
+	if (rc <= 0)
+		return rc;
+	return f->own_opt ? f->own_opt(c, arg, f->ctx) : apod_option_fail(c, NULL);
 }
 
 int apod_cmd_open(struct apod_open *o, const struct apod_cmd *cmd, int argc, char **argv,
