@@ -21,18 +21,27 @@
 
 extern char **environ;
 
+/* path into buf where it is an executable: 0, or -1. */
+static int take_if_executable(const char *path, char *buf, size_t len)
+{
+	size_t n = strlen(path);
+	if (n >= len || access(path, X_OK) != 0)
+		return -1;
+	memcpy(buf, path, n + 1);
+	return 0;
+}
+
 int apod_gnuplot_path(char *buf, size_t len)
 {
 	const char *env = getenv("APOD_GNUPLOT"), *path = getenv("PATH");
-	if (env && *env) {
-		snprintf(buf, len, "%s", env);
-		return access(env, X_OK) == 0 ? 0 : -1;
-	}
+	char found[4096];
+	if (env && *env)
+		return take_if_executable(env, buf, len);
 	for (const char *p = path ? path : "/usr/bin:/bin"; p && *p;) {
 		const char *colon = strchr(p, ':');
 		int n = colon ? (int)(colon - p) : (int)strlen(p);
-		snprintf(buf, len, "%.*s/gnuplot", n ? n : 1, n ? p : ".");
-		if (access(buf, X_OK) == 0)
+		snprintf(found, sizeof found, "%.*s/gnuplot", n ? n : 1, n ? p : ".");
+		if (take_if_executable(found, buf, len) == 0)
 			return 0;
 		p = colon ? colon + 1 : NULL;
 	}
