@@ -15,7 +15,8 @@
 #include "cpu/harness/json_file.h"
 #include "cpu/harness/run.h"
 
-/* The program apod_main was called for. */
+/* The program apod_main was called for: set once, before any command runs
+ * (common.c says why it is not passed). */
 extern const struct apod_program *apod_prog;
 
 /* The most --KEY=VALUE options one command line may give. */
