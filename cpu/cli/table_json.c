@@ -151,6 +151,106 @@ static json_object *worst_json(const struct apod_verdict *v)
 	return x;
 }
 
+static void put_num(json_object *o, const char *key, double x)
+{
+	json_object_object_add(o, key, json_object_new_double(x));
+}
+
+static void put_phases(json_object *o, const char *key, const struct apod_workload *wl,
+                       const double *t, int nphases)
+{
+	json_object_object_add(o, key, apod_phases_json(wl, t, nphases));
+}
+
+/* The row's medians: each phase's, the device's where it timed them, the
+ * whole run's with the spread of its runs, and the speedups. */
+static void times_json(json_object *o, const struct apod_workload *wl, const struct row *w,
+                       double serial_total, double omp_total)
+{
+	put_phases(o, "phase_seconds", wl, w->phase, w->nphases);
+	json_object_object_add(o, "phase_calls", apod_calls_json(wl, w->calls, w->nphases));
+	if (w->has_device) {
+		put_phases(o, "device_seconds", wl, w->device, w->nphases);
+		put_num(o, "host_launch_and_wait_seconds", w->unattributed);
+	}
+	/* The compute per step, apart from setup and I/O: device time where
+	 * the stage timed it there, host time otherwise. */
+	put_num(o, "compute_seconds_per_step", w->compute_per_step);
+	if (w->has_busy) {
+		put_phases(o, "device_busy_seconds", wl, w->busy, w->nphases);
+		put_phases(o, "device_work_seconds", wl, w->work, w->nphases);
+		put_num(o, "device_busy_unattributed_seconds", w->busy_unattributed);
+		/* The same compute phases as compute_seconds_per_step. */
+		put_num(o, "device_busy_seconds_per_step", w->busy_per_step);
+		put_num(o, "device_work_seconds_per_step", w->work_per_step);
+	}
+	put_num(o, "total_seconds", w->total);
+	spread_json(o, wl, w);
+	json_object_object_add(o, "snapshots", json_object_new_int64(w->snapshots));
+	put_num(o, "snapshot_background_seconds", w->background);
+	put_num(o, "speedup_vs_serial", serial_total / w->total);
+	if (omp_total > 0)
+		put_num(o, "speedup_vs_omp", omp_total / w->total);
+}
+
+/* What bounds the row: the phases it ports, Amdahl's and the speed of
+ * light, the roofline, and whether the bound held. */
+static void bounds_json(json_object *o, const struct apod_workload *wl, const void *params,
+                        const void *problem, const struct row *w, const struct row *first)
+{
+	json_object *f = json_object_new_array();
+	json_object_object_add(o, "ports", ports_json(wl, w->ports, w->nphases));
+	put_num(o, "ported_fraction", w->b.p);
+	/* A device stage's N is its ceiling ratio (its speed of light), not
+	 * the speedup it measured; -1 where there is none. */
+	put_num(o, "n", w->has_width ? w->b.n : w->sol.have && isfinite(w->sol.n) ? w->sol.n : -1);
+	put_num(o, "amdahl_at_n", w->has_width ? w->b.amdahl_n : w->sol.have ? w->sol.speedup : -1);
+	put_num(o, "bound", w->bound_kind == BOUND_NONE ? -1 : w->bound);
+	json_object_object_add(o, "bound_kind", json_object_new_string(
+		w->bound_kind == BOUND_SOL ? "speed_of_light" :
+		w->bound_kind == BOUND_AMDAHL ? "amdahl" :
+		w->bound_kind == BOUND_LIMIT ? "amdahl_limit" : "none"));
+	json_object_object_add(o, "role", json_object_new_string(
+		w->e->role == APOD_ROLE_ALGORITHM ? "algorithm" :
+		w->e->role == APOD_ROLE_HOST_BASELINE ? "host_baseline" : "port"));
+	json_object_object_add(o, "speed_of_light", sol_json(wl, w));
+	json_object_object_add(o, "roofline", roofline_json(wl, params, problem, w, w == first));
+	/* JSON has no infinity: -1 stands for an unbounded limit. */
+	put_num(o, "amdahl_limit", isinf(w->b.limit) ? -1 : w->b.limit);
+	json_object_object_add(o, "bound_holds", json_object_new_boolean(
+		!(w->beyond_sure || w->undeclared_sure)));
+	for (int i = 0; i < w->nphases; i++)
+		if (w->undeclared_sure & (1ull << i))
+			json_object_array_add(f, json_object_new_string(apod_phase_name(wl, i)));
+	json_object_object_add(o, "undeclared_faster_phases", f);
+}
+
+/* The row against serial: its verdict, the worst output, each output's. */
+static json_object *verify_json(const struct row *w)
+{
+	json_object *v = json_object_new_object();
+	json_object *outs = json_object_new_object(), *tols = json_object_new_object();
+	json_object_object_add(v, "pass", json_object_new_boolean(w->v.ok));
+	json_object_object_add(v, "worst", worst_json(&w->v));
+	/* The first output's figures (as before the worst was named), then
+	 * every output's verdict. */
+	json_object_object_add(v, "cells_differing", json_object_new_int64((int64_t)w->v.out[0].ndiffer));
+	put_num(v, "max_abs", w->v.out[0].max_abs);
+	json_object_object_add(v, "max_ulp", json_object_new_int64(w->v.out[0].max_ulp));
+	put_num(v, "rel_l2", w->v.out[0].rel_l2);
+	/* Keyed by the label: an output a horizon splits has a part each side
+	 * of it, and a failure before must not be hidden by the part after. */
+	for (int i = 0; i < w->v.n; i++) {
+		char label[160];
+		apod_verdict_label(&w->v.out[i], label, sizeof label);
+		json_object_object_add(outs, label, json_object_new_boolean(w->v.out[i].ok));
+		json_object_object_add(tols, label, of_tol_json(w->v.out[i].of_tol));
+	}
+	json_object_object_add(v, "outputs", outs);
+	json_object_object_add(v, "of_tolerance", tols);
+	return v;
+}
+
 static json_object *row_json(const struct apod_workload *wl, const void *params,
                              const void *problem, const struct row *w, double serial_total, double omp_total,
                              const struct row *first)
@@ -162,99 +262,13 @@ static json_object *row_json(const struct apod_workload *wl, const void *params,
 		json_object_object_add(o, "why", json_object_new_string(w->why));
 		return o;
 	}
-	{
-		json_object *v = json_object_new_object();
-		json_object_object_add(o, "phase_seconds", apod_phases_json(wl, w->phase, w->nphases));
-		json_object_object_add(o, "phase_calls", apod_calls_json(wl, w->calls, w->nphases));
-		if (w->has_device) {
-			json_object_object_add(o, "device_seconds",
-			                       apod_phases_json(wl, w->device, w->nphases));
-			json_object_object_add(o, "host_launch_and_wait_seconds",
-			                       json_object_new_double(w->unattributed));
-		}
-		/* The compute per step, apart from setup and I/O: device time where
-		 * the stage timed it there, host time otherwise. */
-		json_object_object_add(o, "compute_seconds_per_step",
-		                       json_object_new_double(w->compute_per_step));
-		if (w->has_busy) {
-			json_object_object_add(o, "device_busy_seconds",
-			                       apod_phases_json(wl, w->busy, w->nphases));
-			json_object_object_add(o, "device_work_seconds",
-			                       apod_phases_json(wl, w->work, w->nphases));
-			json_object_object_add(o, "device_busy_unattributed_seconds",
-			                       json_object_new_double(w->busy_unattributed));
-			/* The same compute phases as compute_seconds_per_step. */
-			json_object_object_add(o, "device_busy_seconds_per_step",
-			                       json_object_new_double(w->busy_per_step));
-			json_object_object_add(o, "device_work_seconds_per_step",
-			                       json_object_new_double(w->work_per_step));
-		}
-		json_object_object_add(o, "total_seconds", json_object_new_double(w->total));
-		spread_json(o, wl, w);
-		json_object_object_add(o, "snapshots", json_object_new_int64(w->snapshots));
-		json_object_object_add(o, "snapshot_background_seconds", json_object_new_double(w->background));
-		json_object_object_add(o, "speedup_vs_serial", json_object_new_double(serial_total / w->total));
-		if (omp_total > 0)
-			json_object_object_add(o, "speedup_vs_omp", json_object_new_double(omp_total / w->total));
-		json_object_object_add(o, "ports", ports_json(wl, w->ports, w->nphases));
-		json_object_object_add(o, "ported_fraction", json_object_new_double(w->b.p));
-		/* A device stage's N is its ceiling ratio (its speed of light), not
-		 * the speedup it measured; -1 where there is none. */
-		json_object_object_add(o, "n", json_object_new_double(
-			w->has_width ? w->b.n : w->sol.have && isfinite(w->sol.n) ? w->sol.n : -1));
-		json_object_object_add(o, "amdahl_at_n", json_object_new_double(
-			w->has_width ? w->b.amdahl_n : w->sol.have ? w->sol.speedup : -1));
-		json_object_object_add(o, "bound", json_object_new_double(
-			w->bound_kind == BOUND_NONE ? -1 : w->bound));
-		json_object_object_add(o, "bound_kind", json_object_new_string(
-			w->bound_kind == BOUND_SOL ? "speed_of_light" :
-			w->bound_kind == BOUND_AMDAHL ? "amdahl" :
-			w->bound_kind == BOUND_LIMIT ? "amdahl_limit" : "none"));
-		json_object_object_add(o, "role", json_object_new_string(
-			w->e->role == APOD_ROLE_ALGORITHM ? "algorithm" :
-			w->e->role == APOD_ROLE_HOST_BASELINE ? "host_baseline" : "port"));
-		json_object_object_add(o, "speed_of_light", sol_json(wl, w));
-		json_object_object_add(o, "roofline", roofline_json(wl, params, problem, w, w == first));
-		/* JSON has no infinity: -1 stands for an unbounded limit. */
-		json_object_object_add(o, "amdahl_limit", json_object_new_double(isinf(w->b.limit) ? -1 : w->b.limit));
-		json_object_object_add(o, "bound_holds", json_object_new_boolean(
-			!(w->beyond_sure || w->undeclared_sure)));
-		{
-			json_object *f = json_object_new_array();
-			for (int i = 0; i < w->nphases; i++)
-				if (w->undeclared_sure & (1ull << i))
-					json_object_array_add(f, json_object_new_string(apod_phase_name(wl, i)));
-			json_object_object_add(o, "undeclared_faster_phases", f);
-		}
-		json_object_object_add(v, "pass", json_object_new_boolean(w->v.ok));
-		json_object_object_add(v, "worst", worst_json(&w->v));
-		/* The first output's figures (as before the worst was named), then
-		 * every output's verdict. */
-		json_object_object_add(v, "cells_differing", json_object_new_int64((int64_t)w->v.out[0].ndiffer));
-		json_object_object_add(v, "max_abs", json_object_new_double(w->v.out[0].max_abs));
-		json_object_object_add(v, "max_ulp", json_object_new_int64(w->v.out[0].max_ulp));
-		json_object_object_add(v, "rel_l2", json_object_new_double(w->v.out[0].rel_l2));
-		{
-			json_object *outs = json_object_new_object(), *tols = json_object_new_object();
-			/* Keyed by the label: an output a horizon splits has a part
-			 * each side of it, and a failure before must not be hidden by
-			 * the part after. */
-			for (int i = 0; i < w->v.n; i++) {
-				char label[160];
-				apod_verdict_label(&w->v.out[i], label, sizeof label);
-				json_object_object_add(outs, label, json_object_new_boolean(w->v.out[i].ok));
-				json_object_object_add(tols, label, of_tol_json(w->v.out[i].of_tol));
-			}
-			json_object_object_add(v, "outputs", outs);
-			json_object_object_add(v, "of_tolerance", tols);
-		}
-		json_object_object_add(o, "verify_against_serial", v);
-		if (w->has_weak)
-			apod_table_weak_json(o, &w->weak);
-	}
+	times_json(o, wl, w, serial_total, omp_total);
+	bounds_json(o, wl, params, problem, w, first);
+	json_object_object_add(o, "verify_against_serial", verify_json(w));
+	if (w->has_weak)
+		apod_table_weak_json(o, &w->weak);
 	return o;
 }
-
 
 json_object *apod_table_rows_json(const struct ladder *l, const char *notes)
 {
