@@ -23,11 +23,92 @@ static json_object *num(double v)
 	return isfinite(v) ? json_object_new_double(v) : NULL;
 }
 
+static void put(json_object *o, const char *key, double v)
+{
+	json_object_object_add(o, key, num(v));
+}
+
+/* The deck as it is: each count's point against Amdahl, and the other
+ * stages run once. */
+static json_object *strong_json(const struct scale *s)
+{
+	json_object *st = json_object_new_object(), *pts = json_object_new_array();
+	json_object *oth = json_object_new_array();
+	put(st, "serial_seconds", s->t1.total);
+	json_object_object_add(st, "p", s->scaled ? num(s->p) : NULL);
+	if (s->ranked)
+		put(st, "one_rank_seconds", s->r1.total);
+	for (int i = 0; i < s->nstrong; i++) {
+		const struct strong_pt *q = &s->strong[i];
+		json_object *x = json_object_new_object();
+		json_object_object_add(x, "n", json_object_new_int(q->n));
+		put(x, "seconds", q->m.total);
+		put(x, "speedup", q->speedup);
+		put(x, "efficiency", q->efficiency);
+		put(x, "amdahl", q->amdahl);
+		put(x, "serial_fraction_measured", q->serial_frac);
+		if (s->ranked)
+			put(x, "speedup_vs_one_rank", q->vs_one);
+		json_object_array_add(pts, x);
+	}
+	json_object_object_add(st, "points", pts);
+	for (int i = 0; i < s->nother; i++) {
+		json_object *x = json_object_new_object();
+		json_object_object_add(x, "stage", json_object_new_string(s->other[i].e->name));
+		put(x, "seconds", s->other[i].seconds);
+		put(x, "speedup", s->other[i].speedup);
+		json_object_object_add(x, "on", json_object_new_string(s->other[i].host ? "host" : "device"));
+		if (s->other[i].host)
+			json_object_object_add(x, "threads", json_object_new_int(s->other[i].width));
+		json_object_array_add(oth, x);
+	}
+	json_object_object_add(st, "other_stages", oth);
+	return st;
+}
+
+/* The problem grown with the count: each point against Gustafson, and the
+ * check that the work grew linearly. */
+static json_object *weak_json(const struct scale *s)
+{
+	json_object *wk = json_object_new_object(), *wp = json_object_new_array();
+	json_object_object_add(wk, "factor_key", json_object_new_string("grow"));
+	json_object_object_add(wk, "grown_keys", json_object_new_string(s->grown_keys));
+	put(wk, "p", s->p_weak);
+	json_object_object_add(wk, "assumption", json_object_new_string(
+		"scaled_speedup = n * T(1) / T(n): the work per step is linear in the grow factor"));
+	for (int i = 0; i < s->nweak; i++) {
+		const struct weak_pt *q = &s->weak[i];
+		json_object *x = json_object_new_object();
+		json_object_object_add(x, "n", json_object_new_int(q->n));
+		if (q->skipped) {
+			json_object_object_add(x, "skipped", json_object_new_boolean(1));
+			json_object_array_add(wp, x);
+			continue;
+		}
+		json_object_object_add(x, "grown", json_object_new_string(q->grown));
+		put(x, "seconds", q->m.total);
+		put(x, "efficiency", q->efficiency);
+		put(x, "scaled_speedup", q->scaled);
+		put(x, "gustafson", q->gustafson);
+		put(x, "parallel_fraction_measured", q->parallel_frac);
+		json_object_array_add(wp, x);
+	}
+	json_object_object_add(wk, "points", wp);
+	if (s->check_ran) {
+		json_object *c = json_object_new_object();
+		json_object_object_add(c, "n", json_object_new_int(s->check_n));
+		put(c, "serial_seconds_grown", s->check_serial);
+		put(c, "serial_seconds_estimated", s->check_estimate);
+		put(c, "ratio", s->check_serial / s->check_estimate);
+		json_object_object_add(wk, "linearity_check", c);
+	}
+	return wk;
+}
+
 static json_object *scale_json(const struct scale *s)
 {
 	json_object *o = apod_json_head(s->w, s->params), *t = json_object_new_array();
-	json_object *st = json_object_new_object(), *pts = json_object_new_array();
-	json_object *oth = json_object_new_array(), *notes = json_object_new_array();
+	json_object *notes = json_object_new_array();
 	json_object_object_add(o, "reps", json_object_new_int(s->reps));
 	for (int i = 0; i < s->nthreads; i++)
 		json_object_array_add(t, json_object_new_int(s->threads[i]));
@@ -37,73 +118,9 @@ static json_object *scale_json(const struct scale *s)
 	json_object_object_add(o, "stage", s->scaled ? json_object_new_string(s->scaled->name) : NULL);
 	if (s->ranked)
 		json_object_object_add(o, "launcher", json_object_new_string(s->mpirun->path));
-
-	json_object_object_add(st, "serial_seconds", num(s->t1.total));
-	json_object_object_add(st, "p", s->scaled ? num(s->p) : NULL);
-	if (s->ranked)
-		json_object_object_add(st, "one_rank_seconds", num(s->r1.total));
-	for (int i = 0; i < s->nstrong; i++) {
-		const struct strong_pt *q = &s->strong[i];
-		json_object *x = json_object_new_object();
-		json_object_object_add(x, "n", json_object_new_int(q->n));
-		json_object_object_add(x, "seconds", num(q->m.total));
-		json_object_object_add(x, "speedup", num(q->speedup));
-		json_object_object_add(x, "efficiency", num(q->efficiency));
-		json_object_object_add(x, "amdahl", num(q->amdahl));
-		json_object_object_add(x, "serial_fraction_measured", num(q->serial_frac));
-		if (s->ranked)
-			json_object_object_add(x, "speedup_vs_one_rank", num(q->vs_one));
-		json_object_array_add(pts, x);
-	}
-	json_object_object_add(st, "points", pts);
-	for (int i = 0; i < s->nother; i++) {
-		json_object *x = json_object_new_object();
-		json_object_object_add(x, "stage", json_object_new_string(s->other[i].e->name));
-		json_object_object_add(x, "seconds", num(s->other[i].seconds));
-		json_object_object_add(x, "speedup", num(s->other[i].speedup));
-		json_object_object_add(x, "on", json_object_new_string(s->other[i].host ? "host" : "device"));
-		if (s->other[i].host)
-			json_object_object_add(x, "threads", json_object_new_int(s->other[i].width));
-		json_object_array_add(oth, x);
-	}
-	json_object_object_add(st, "other_stages", oth);
-	json_object_object_add(o, "strong", st);
-
-	if (s->weak_ran) {
-		json_object *wk = json_object_new_object(), *wp = json_object_new_array();
-		json_object_object_add(wk, "factor_key", json_object_new_string("grow"));
-		json_object_object_add(wk, "grown_keys", json_object_new_string(s->grown_keys));
-		json_object_object_add(wk, "p", num(s->p_weak));
-		json_object_object_add(wk, "assumption", json_object_new_string(
-			"scaled_speedup = n * T(1) / T(n): the work per step is linear in the grow factor"));
-		for (int i = 0; i < s->nweak; i++) {
-			const struct weak_pt *q = &s->weak[i];
-			json_object *x = json_object_new_object();
-			json_object_object_add(x, "n", json_object_new_int(q->n));
-			if (q->skipped) {
-				json_object_object_add(x, "skipped", json_object_new_boolean(1));
-				json_object_array_add(wp, x);
-				continue;
-			}
-			json_object_object_add(x, "grown", json_object_new_string(q->grown));
-			json_object_object_add(x, "seconds", num(q->m.total));
-			json_object_object_add(x, "efficiency", num(q->efficiency));
-			json_object_object_add(x, "scaled_speedup", num(q->scaled));
-			json_object_object_add(x, "gustafson", num(q->gustafson));
-			json_object_object_add(x, "parallel_fraction_measured", num(q->parallel_frac));
-			json_object_array_add(wp, x);
-		}
-		json_object_object_add(wk, "points", wp);
-		if (s->check_ran) {
-			json_object *c = json_object_new_object();
-			json_object_object_add(c, "n", json_object_new_int(s->check_n));
-			json_object_object_add(c, "serial_seconds_grown", num(s->check_serial));
-			json_object_object_add(c, "serial_seconds_estimated", num(s->check_estimate));
-			json_object_object_add(c, "ratio", num(s->check_serial / s->check_estimate));
-			json_object_object_add(wk, "linearity_check", c);
-		}
-		json_object_object_add(o, "weak", wk);
-	}
+	json_object_object_add(o, "strong", strong_json(s));
+	if (s->weak_ran)
+		json_object_object_add(o, "weak", weak_json(s));
 	for (int i = 0; i < s->nnotes; i++)
 		json_object_array_add(notes, json_object_new_string(s->notes[i]));
 	json_object_object_add(o, "notes", notes);
