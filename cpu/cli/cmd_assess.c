@@ -200,7 +200,7 @@ const struct option apod_assess_options[] = {
 
 /* One assessment: what the profiled run, gprof and the timers gave. */
 struct assess {
-	const struct apod_open *open;
+	const struct apod_open *cmd;      /* the command, opened: its deck and params */
 	const char *out;                  /* the folder the results go to */
 	char pg[PATH_MAX];                /* the profiling build */
 	char flat[PATH_MAX], graph[PATH_MAX], phases[PATH_MAX];
@@ -226,7 +226,7 @@ static int profile_serial(struct assess *a, const char *tmp)
 	args[na++] = a->pg;
 	args[na++] = "run";
 	args[na++] = "--stage=serial";
-	nowned = apod_deck_args(&a->open->deck, owned, APOD_MAX_SETS + 2);
+	nowned = apod_deck_args(&a->cmd->deck, owned, APOD_MAX_SETS + 2);
 	for (int i = 0; i < nowned; i++)
 		args[na++] = owned[i];
 	if (asprintf(&owned[nowned], "--json=%s%s%s", a->phases[0] == '/' ? "" : cwd,
@@ -237,7 +237,7 @@ static int profile_serial(struct assess *a, const char *tmp)
 	args[na++] = owned[nowned++];
 	args[na] = NULL;
 	printf("assess: profiling the serial stage of %s on deck %s (%ld steps) with %s\n",
-	       a->open->w->name, a->open->title, a->open->w->steps(a->open->params), a->pg);
+	       a->cmd->w->name, a->cmd->title, a->cmd->w->steps(a->cmd->params), a->pg);
 	rc = run_to(args, tmp, NULL);
 done:
 	for (int i = 0; i < nowned; i++)
@@ -271,7 +271,7 @@ static int read_profile(struct assess *a, const char *gmon)
 /* The profiled run's wall-clock phase timers. */
 static int read_timers(struct assess *a)
 {
-	const struct apod_workload *w = a->open->w;
+	const struct apod_workload *w = a->cmd->w;
 	a->timers = json_object_from_file(a->phases);
 	if (!a->timers || !json_object_object_get_ex(a->timers, "phase_seconds", &a->ph))
 		return apod_fail("%s: no phase timers", a->phases);
@@ -287,7 +287,7 @@ static int read_timers(struct assess *a)
 /* The ten hottest functions, printed and as JSON; then the phase timers. */
 static json_object *print_profile(const struct assess *a)
 {
-	const struct apod_workload *w = a->open->w;
+	const struct apod_workload *w = a->cmd->w;
 	int width = apod_phase_width(w, 16);
 	json_object *harr = json_object_new_array();
 	printf("\ngprof flat profile (the main thread's own code; %s):\n", a->flat);
@@ -314,7 +314,7 @@ static json_object *print_profile(const struct assess *a)
  * the loop.  writeReport is the harness's own. */
 static json_object *print_all_bounds(const struct assess *a)
 {
-	const struct apod_workload *w = a->open->w;
+	const struct apod_workload *w = a->cmd->w;
 	int order[APOD_MAX_PHASES], cand[APOD_MAX_PHASES], nc = 0;
 	int report = apod_phase_report(w);
 	double csec[APOD_MAX_PHASES], p = 0;
@@ -356,12 +356,12 @@ static json_object *print_all_bounds(const struct assess *a)
 /* What was printed, as OUT/assess.json. */
 static int write_assessment(const struct assess *a, json_object *harr, json_object *barr)
 {
-	const struct apod_workload *w = a->open->w;
+	const struct apod_workload *w = a->cmd->w;
 	char path[PATH_MAX + 16];
 	json_object *res = json_object_new_object();
 	int rc;
 	json_object_object_add(res, "workload", json_object_new_string(w->name));
-	json_object_object_add(res, "params", apod_params_json(w, a->open->params));
+	json_object_object_add(res, "params", apod_params_json(w, a->cmd->params));
 	json_object_object_add(res, "hotspots", harr);
 	json_object_object_add(res, "profile_samples", json_object_new_double(a->samples));
 	json_object_object_add(res, "phase_seconds", json_object_get(a->ph));
@@ -415,7 +415,7 @@ int apod_assess_main(int argc, char **argv)
 		free(a);
 		return o.status;
 	}
-	a->open = &o;
+	a->cmd = &o;
 	rc = assess(a, &sc);
 	if (a->timers)
 		json_object_put(a->timers);
