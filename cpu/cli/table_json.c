@@ -232,8 +232,8 @@ static json_object *verify_json(const struct row *w)
 	json_object *outs = json_object_new_object(), *tols = json_object_new_object();
 	json_object_object_add(v, "pass", json_object_new_boolean(w->v.ok));
 	json_object_object_add(v, "worst", worst_json(&w->v));
-	/* The first output's figures (as before the worst was named), then
-	 * every output's verdict. */
+	/* The first output's figures, what a reader of a one-output workload
+	 * looks for, then every output's verdict. */
 	json_object_object_add(v, "cells_differing", json_object_new_int64((int64_t)w->v.out[0].ndiffer));
 	put_num(v, "max_abs", w->v.out[0].max_abs);
 	json_object_object_add(v, "max_ulp", json_object_new_int64(w->v.out[0].max_ulp));
