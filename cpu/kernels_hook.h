@@ -1,5 +1,5 @@
 /*
- * kernels_hook.h: a workload's `kernels` member (apod/workload.h), written
+ * kernels_hook.h: a workload's `kernel_rows` member (apod/workload.h), written
  * once for the workloads of this tree: their GPU kernels timed
  * where CUDA was built in and a GPU is there; otherwise a usage failure that
  * says which is missing (1, the reason recorded), so that `bench --kernels`
@@ -17,18 +17,18 @@
 #if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
 #include "gpu/device.h"
 #define APOD_KERNELS_HOOK(fn, workload, bench)                                          \
-	int fn(const void *problem, int reps, void *json)                               \
+	int fn(const void *problem, int reps, const struct apod_bench_sink *sink)       \
 	{                                                                               \
 		char why[256];                                                          \
 		if (!apod_gpu_available(why, sizeof why))                               \
 			return apod_fail(workload "'s kernels need a GPU: %s", why), 1;    \
-		return bench(problem, reps, json);                                      \
+		return bench(problem, reps, sink);                                      \
 	}
 #else
 #define APOD_KERNELS_HOOK(fn, workload, bench)                                          \
-	int fn(const void *problem, int reps, void *json)                               \
+	int fn(const void *problem, int reps, const struct apod_bench_sink *sink)       \
 	{                                                                               \
-		(void)problem, (void)reps, (void)json;                                  \
+		(void)problem, (void)reps, (void)sink;                                  \
 		return apod_fail(workload "'s kernels are CUDA, and "                   \
 		                 "this build has none (configure found no nvcc, or "        \
 		                 "--without-cuda)"), 1;                                      \

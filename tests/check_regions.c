@@ -541,7 +541,7 @@ START_TEST(a_stage_with_advance_is_checked)
 	w.version = APOD_WORKLOAD_VERSION + 1;
 	ck_assert_int_eq(apod_workload_check(&w), -1);
 	ck_assert_msg(strstr(apod_failure(), "built against a newer apod (revision 6); this "
-	                     "library reads revisions 4 to 5"), "%s", apod_failure());
+	                     "library reads revisions 4 to 6"), "%s", apod_failure());
 	w.version = 3;
 	ck_assert_int_eq(apod_workload_check(&w), -1);
 	ck_assert_msg(strstr(apod_failure(), "revision 3"), "%s", apod_failure());

@@ -1,6 +1,6 @@
 /*
  * kernels.c: `apod bench --kernels` for nbody: its GPU kernels, one row
- * each (the workload's kernels member; cpu/kernels_hook.h).
+ * each (the workload's kernel_rows member; cpu/kernels_hook.h).
  */
 #include "cpu/kernels_hook.h"
 #include "nbody.h"

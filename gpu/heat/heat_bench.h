@@ -5,8 +5,7 @@
 #ifndef APOD_HEAT_BENCH_H
 #define APOD_HEAT_BENCH_H
 
-#include <json-c/json.h>
-
+#include "apod/workload.h"
 #include "cpu/heat/problem.h"
 
 #ifdef __cplusplus
@@ -16,8 +15,8 @@ extern "C" {
 /* Kernel-level measurements on the problem's grid (CUDA events, median of
  * reps after a warm-up): copy ceilings, each stage's stencil and
  * statistics kernels as effective bandwidth, CUB's DeviceReduce beside the
- * statistics.  Prints a table and adds "kernels" to out. */
-int heat_gpu_bench(const struct heat_problem *p, int reps, json_object *out);
+ * statistics, a row each to the sink. */
+int heat_gpu_bench(const struct heat_problem *p, int reps, const struct apod_bench_sink *sink);
 
 #ifdef __cplusplus
 }

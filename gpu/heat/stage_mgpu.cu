@@ -155,15 +155,8 @@ static __global__ void merge_slots_kernel(const struct apod_moments *__restrict_
                                           unsigned *__restrict__ hists)
 {
 	long slot = (first + blockIdx.x) % slots;
-	const struct apod_moments *part = parts + (size_t)slot * nparts;
 	unsigned *hist = slot_hist + (size_t)slot * nbins;
-	struct apod_moments m;
-	apod_moments_init(&m);
-	for (int k = threadIdx.x; k < nparts; k += blockDim.x)
-		apod_moments_merge(&m, &part[k]);
-	block_merge_moments(&m);
-	if (threadIdx.x == 0)
-		moments[blockIdx.x] = m;
+	block_merge_parts(parts + (size_t)slot * nparts, nparts, &moments[blockIdx.x]);
 	for (int b = threadIdx.x; b < nbins; b += blockDim.x) {
 		hists[(size_t)blockIdx.x * nbins + b] = hist[b];
 		hist[b] = 0;

@@ -288,14 +288,7 @@ static __global__ void __launch_bounds__(TEMPORAL_WARPS * 32, MINB) temporal_ker
 static __global__ void temporal_merge_kernel(const struct apod_moments *__restrict__ parts,
                                              int nparts, struct apod_moments *__restrict__ total)
 {
-	const struct apod_moments *p = parts + (size_t)blockIdx.x * nparts;
-	struct apod_moments m;
-	apod_moments_init(&m);
-	for (int i = threadIdx.x; i < nparts; i += blockDim.x)
-		apod_moments_merge(&m, &p[i]);
-	block_merge_moments(&m);
-	if (threadIdx.x == 0)
-		total[blockIdx.x] = m;
+	block_merge_parts(parts + (size_t)blockIdx.x * nparts, nparts, &total[blockIdx.x]);
 }
 
 #endif
