@@ -98,10 +98,11 @@ static inline int apod_mgpu_device(int *device)
 	return 0;
 }
 
-/* Every rank linked into *comm: rank 0's unique id broadcast over MPI.
- * NVLink SHARP (multicast) is off unless the user asked for it: the GPU
- * hosts this runs on do not allow it (doc/multigpu.md). */
-static inline int apod_mgpu_link(ncclComm_t *comm)
+/* Every rank linked into *comm: rank 0's unique id broadcast over MPI;
+ * *linked set to 1 once *comm is there to destroy.  NVLink SHARP
+ * (multicast) is off unless the user asked for it: the GPU hosts this
+ * runs on do not allow it (doc/multigpu.md). */
+static inline int apod_mgpu_link(ncclComm_t *comm, int *linked)
 {
 	ncclUniqueId id;
 	setenv("NCCL_NVLS_ENABLE", "0", 0);
@@ -110,6 +111,7 @@ static inline int apod_mgpu_link(ncclComm_t *comm)
 		NCCL_TRY(ncclGetUniqueId(&id));
 	APOD_MPI_TRY(MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, apod_ranks_comm()));
 	NCCL_TRY(ncclCommInitRank(comm, apod_ranks_size(), id, apod_ranks_rank()));
+	*linked = 1;
 	return 0;
 }
 

@@ -30,7 +30,7 @@ static void heading(struct kernel_table *t)
 		return;
 	begin(t);
 	t->headed = 1;
-	printf("  %-36s %10s %16s %14s%s  %s\n", "kernel", "ms/call", "rate", "of ceiling",
+	printf("  %-36s %10s %18s %16s%s  %s\n", "kernel", "ms/call", "rate", "of ceiling",
 	       apod_trace_on() ? "    busy ms" : "", "note");
 }
 
@@ -38,11 +38,11 @@ static void heading(struct kernel_table *t)
  * ceiling it answers to, CUPTI's busy time under --trace, then the note. */
 static void print_row(const struct apod_bench_row *r)
 {
-	printf("  %-36s %10.4f %10.5g %-5s", r->name, r->ms, r->rate, r->rate_unit);
+	printf("  %-36s %10.4f %10.5g %-7s", r->name, r->ms, r->rate, r->rate_unit ? r->rate_unit : "");
 	if (r->ceiling > 0)
-		printf(" %6.1f%% %-6s", 100 * r->rate / r->ceiling, r->against ? r->against : "");
+		printf(" %6.1f%% %-8s", 100 * r->rate / r->ceiling, r->against ? r->against : "");
 	else
-		printf(" %14s", "-");
+		printf(" %16s", "-");
 	if (r->busy_ms >= 0)
 		printf(" %10.4f", r->busy_ms);
 	else if (apod_trace_on())

@@ -58,31 +58,12 @@ static int row(const struct apod_bench_sink *k, const char *name, double ms, dou
 }
 
 /* One whole step of gpu2 as a run issues it: the sweep and pin, then
- * calcStats's memset, statistics, merge and the two copies home. */
-static int step_calls(struct heat_resident *r)
+ * calcStats's memset, statistics, merge and the two copies home (arg: the
+ * struct heat_resident; apod_cuda_graph_run's issue). */
+static int step_calls(void *arg)
 {
+	struct heat_resident *r = (struct heat_resident *)arg;
 	return resident_sweep(r) || resident_stats_issue(r) ? -1 : 0;
-}
-
-/* The same step captured once into a CUDA graph on stream s (which must
- * not be the legacy stream: it cannot be captured). */
-static int step_graph(struct heat_resident *r, cudaStream_t s, cudaGraphExec_t *exec)
-{
-	cudaGraph_t g = NULL;
-	cudaError_t err;
-	APOD_CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-	if (step_calls(r)) {
-		/* End the capture whatever it holds, so the stream is usable again. */
-		if (cudaStreamEndCapture(s, &g) == cudaSuccess && g)
-			cudaGraphDestroy(g);
-		return -1;
-	}
-	APOD_CUDA_TRY(cudaStreamEndCapture(s, &g));
-	err = cudaGraphInstantiate(exec, g, 0);
-	cudaGraphDestroy(g);
-	if (err != cudaSuccess)
-		return apod_cuda_failed(err, "cudaGraphInstantiate(exec, g, 0)", __FILE__, __LINE__);
-	return 0;
 }
 
 /* What a CUDA graph would save gpu2 where its step is launch-bound: the
@@ -92,17 +73,18 @@ static int step_graph_rows(struct heat_resident *r, int reps, const struct apod_
                            double bytes, double copy_gbs)
 {
 	cudaStream_t s, legacy = r->stream;
-	cudaGraphExec_t exec = NULL;
+	struct apod_cuda_graph graph = { NULL };
 	double calls_ms = 0, graph_ms = 0;
 	int failed;
+	/* Not the legacy stream: it cannot be captured. */
 	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
 	r->stream = s;
+	/* The graph's warm-up run captures it; the timed runs only launch it. */
 	failed = time_it(reps, [&] { return step_calls(r) != 0; }, &calls_ms, s) ||
-	         step_graph(r, s, &exec) ||
-	         time_it(reps, [&] { return cudaGraphLaunch(exec, s) != cudaSuccess; }, &graph_ms, s);
+	         time_it(reps, [&] { return apod_cuda_graph_run(&graph, s, step_calls, r) != 0; },
+	                 &graph_ms, s);
 	r->stream = legacy;
-	if (exec)
-		cudaGraphExecDestroy(exec);
+	apod_cuda_graph_free(&graph);
 	cudaStreamDestroy(s);
 	if (failed)
 		return -1;

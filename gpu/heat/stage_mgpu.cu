@@ -446,14 +446,6 @@ static int setup_local(struct mgpu *g)
 	return 0;
 }
 
-static int link_ranks(struct mgpu *g)
-{
-	if (apod_mgpu_link(&g->comm))
-		return -1;
-	g->have_comm = 1;
-	return 0;
-}
-
 /* Each boundary row of buf to the neighbour's halo and the neighbour's
  * into ours, on the edge stream. */
 static int exchange_halos(struct mgpu *g, heat_real *buf)
@@ -519,7 +511,7 @@ static void *mgpu_create(const struct apod_stage *s, const void *problem)
 	}
 	/* Every rank joins ncclCommInitRank or none waits in it: a failure past
 	 * here ends every rank (must). */
-	must(link_ranks(g));
+	must(apod_mgpu_link(&g->comm, &g->have_comm));
 	must(connect_halos(g));
 	return g;
 }

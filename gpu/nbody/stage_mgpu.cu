@@ -155,14 +155,6 @@ static int setup_local(struct nbody_mgpu *g)
 	return 0;
 }
 
-static int link_ranks(struct nbody_mgpu *g)
-{
-	if (apod_mgpu_link(&g->comm))
-		return -1;
-	g->have_comm = 1;
-	return 0;
-}
-
 /* Every rank's share of buf (n float4) to every rank, in place, on the
  * stream: the first q bodies of each share by all-gather, the last rank's
  * remainder by broadcast. */
@@ -221,7 +213,7 @@ static void *mgpu_create(const struct apod_stage *s, const void *problem)
 	}
 	/* Every rank joins ncclCommInitRank or none waits in it: a failure past
 	 * here ends every rank (must). */
-	must(link_ranks(g));
+	must(apod_mgpu_link(&g->comm, &g->have_comm));
 	must(first_forces(g));
 	return g;
 }
