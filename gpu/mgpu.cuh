@@ -115,4 +115,33 @@ static inline int apod_mgpu_link(ncclComm_t *comm, int *linked)
 	return 0;
 }
 
+/* A stage's create across ranks, after its collective open: its state
+ * (G, with p, comm and have_comm) calloc'ed with p, then setup(g), what a
+ * rank can do alone.  Every rank then says whether its own part failed;
+ * where any did, each destroys what it holds and all return NULL, the
+ * first failure recorded.  Otherwise every rank joins ncclCommInitRank
+ * (none waits in it for a rank that gave up) and runs start(g), its first
+ * collective work: past the join a failure ends every rank. */
+template <class G, class P>
+static G *apod_mgpu_create(const char *who, const P *p, int (*setup)(G *), int (*start)(G *),
+                           void (*destroy)(void *))
+{
+	G *g = (G *)calloc(1, sizeof *g);
+	int failed = 0;
+	if (!g) {
+		apod_fail("%s: out of memory", who);
+		failed = 1;
+	} else {
+		g->p = p;
+		failed = setup(g) != 0;
+	}
+	if (apod_ranks_agree(failed)) {
+		destroy(g);
+		return NULL;
+	}
+	apod_mgpu_must(who, apod_mgpu_link(&g->comm, &g->have_comm));
+	apod_mgpu_must(who, start(g));
+	return g;
+}
+
 #endif

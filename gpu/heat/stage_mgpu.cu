@@ -373,6 +373,19 @@ static void plan_bands(struct mgpu *g, int resident)
 	g->nparts = part;
 }
 
+/* This rank's rows, held and owned, and its neighbours: what setup_local
+ * sizes everything by. */
+static void place_rank(struct mgpu *g, const struct heat_problem *p)
+{
+	g->row = MPI_DATATYPE_NULL;
+	heat_mpi_split(p->ny, apod_ranks_rank(), apod_ranks_size(), &g->lo, &g->hi);
+	heat_mpi_held(p->ny, apod_ranks_rank(), apod_ranks_size(), &g->own0, &g->own1);
+	g->base = g->lo - 1;
+	g->nloc = g->hi - g->lo + 2;
+	g->up = apod_ranks_rank() > 0 ? apod_ranks_rank() - 1 : -1;
+	g->down = apod_ranks_rank() < apod_ranks_size() - 1 ? apod_ranks_rank() + 1 : -1;
+}
+
 /* Everything a rank can do before the ranks are linked by NCCL. */
 static int setup_local(struct mgpu *g)
 {
@@ -481,39 +494,19 @@ static int connect_halos(struct mgpu *g)
 	return 0;
 }
 
+static int setup_rank(struct mgpu *g)
+{
+	place_rank(g, g->p);
+	return setup_local(g);
+}
+
 static void *mgpu_create(const struct apod_stage *s, const void *problem)
 {
 	const struct heat_problem *p = (const struct heat_problem *)problem;
-	struct mgpu *g;
-	int failed = 0;
 	(void)s;
-
 	if (heat_mpi_open(p, "mgpu"))
 		return NULL;
-	g = (struct mgpu *)calloc(1, sizeof *g);
-	if (!g) {
-		apod_fail("mgpu: out of memory");
-		failed = 1;
-	} else {
-		g->p = p;
-		g->row = MPI_DATATYPE_NULL;
-		heat_mpi_split(p->ny, apod_ranks_rank(), apod_ranks_size(), &g->lo, &g->hi);
-		heat_mpi_held(p->ny, apod_ranks_rank(), apod_ranks_size(), &g->own0, &g->own1);
-		g->base = g->lo - 1;
-		g->nloc = g->hi - g->lo + 2;
-		g->up = apod_ranks_rank() > 0 ? apod_ranks_rank() - 1 : -1;
-		g->down = apod_ranks_rank() < apod_ranks_size() - 1 ? apod_ranks_rank() + 1 : -1;
-		failed = setup_local(g) != 0;
-	}
-	if (apod_ranks_agree(failed)) {
-		mgpu_destroy(g);
-		return NULL;
-	}
-	/* Every rank joins ncclCommInitRank or none waits in it: a failure past
-	 * here ends every rank (must). */
-	must(apod_mgpu_link(&g->comm, &g->have_comm));
-	must(connect_halos(g));
-	return g;
+	return apod_mgpu_create<struct mgpu>("mgpu", p, setup_rank, connect_halos, mgpu_destroy);
 }
 
 /* One band's sweep from d_cur to d_next on `stream`; with the statistics,

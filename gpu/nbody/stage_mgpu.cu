@@ -193,29 +193,11 @@ static int first_forces(struct nbody_mgpu *g)
 static void *mgpu_create(const struct apod_stage *s, const void *problem)
 {
 	const struct nbody_problem *p = (const struct nbody_problem *)problem;
-	struct nbody_mgpu *g;
-	int failed = 0;
 	(void)s;
-
 	if (mgpu_open(p))
 		return NULL;
-	g = (struct nbody_mgpu *)calloc(1, sizeof *g);
-	if (!g) {
-		apod_fail("mgpu: out of memory");
-		failed = 1;
-	} else {
-		g->p = p;
-		failed = setup_local(g) != 0;
-	}
-	if (apod_ranks_agree(failed)) {
-		mgpu_destroy(g);
-		return NULL;
-	}
-	/* Every rank joins ncclCommInitRank or none waits in it: a failure past
-	 * here ends every rank (must). */
-	must(apod_mgpu_link(&g->comm, &g->have_comm));
-	must(first_forces(g));
-	return g;
+	return apod_mgpu_create<struct nbody_mgpu>("nbody mgpu", p, setup_local, first_forces,
+	                                           mgpu_destroy);
 }
 
 static int step_share(struct nbody_mgpu *g)
