@@ -115,6 +115,14 @@ static inline int apod_mgpu_link(ncclComm_t *comm, int *linked)
 	return 0;
 }
 
+/* The communicator apod_mgpu_link made, where it made one.  Teardown:
+ * nothing useful to do with a failure but go on freeing. */
+static inline void apod_mgpu_unlink(ncclComm_t comm, int linked)
+{
+	if (linked)
+		(void)ncclCommDestroy(comm);
+}
+
 /* A stage's create across ranks, after its collective open: its state
  * (G, with p, comm and have_comm) calloc'ed with p, then setup(g), what a
  * rank can do alone.  Every rank then says whether its own part failed;

@@ -221,8 +221,7 @@ static void mgpu_destroy(void *ctx)
 	if (!g)
 		return;
 	/* Teardown: nothing useful to do with a failure but go on freeing. */
-	if (g->have_comm)
-		ncclCommDestroy(g->comm);
+	apod_mgpu_unlink(g->comm, g->have_comm);
 	apod_phase_events_free(g->events);
 	if (g->edge)
 		cudaStreamDestroy(g->edge);

@@ -79,8 +79,7 @@ static void mgpu_destroy(void *ctx)
 	if (!g)
 		return;
 	/* Teardown: nothing useful to do with a failure but go on freeing. */
-	if (g->have_comm)
-		ncclCommDestroy(g->comm);
+	apod_mgpu_unlink(g->comm, g->have_comm);
 	apod_cuda_free(g->d_pos, g->d_vel, g->d_acc, g->d_part, g->d_total);
 	cudaFreeHost(g->h_total);
 	cudaFreeHost(g->h_stage);
