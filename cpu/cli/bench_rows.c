@@ -30,7 +30,7 @@ static void heading(struct kernel_table *t)
 		return;
 	begin(t);
 	t->headed = 1;
-	printf("  %-36s %10s %18s %16s%s  %s\n", "kernel", "ms/call", "rate", "of ceiling",
+	printf("  %-38s %10s %18s %16s%s  %s\n", "kernel", "ms/call", "rate", "of ceiling",
 	       apod_trace_on() ? "    busy ms" : "", "note");
 }
 
@@ -38,7 +38,8 @@ static void heading(struct kernel_table *t)
  * ceiling it answers to, CUPTI's busy time under --trace, then the note. */
 static void print_row(const struct apod_bench_row *r)
 {
-	printf("  %-36s %10.4f %10.5g %-7s", r->name, r->ms, r->rate, r->rate_unit ? r->rate_unit : "");
+	printf("  %-38s %10.4f %10.5g %-7s", r->name, r->ms, r->rate,
+	       r->rate_unit ? r->rate_unit : "");
 	if (r->ceiling > 0)
 		printf(" %6.1f%% %-8s", 100 * r->rate / r->ceiling, r->against ? r->against : "");
 	else
@@ -48,8 +49,9 @@ static void print_row(const struct apod_bench_row *r)
 	else if (apod_trace_on())
 		printf(" %10s", "-");
 	if (r->block > 0)
-		printf("  block %d;", r->block);
-	printf("  %s\n", r->note ? r->note : "");
+		printf("  block %d; %s\n", r->block, r->note ? r->note : "");
+	else
+		printf("  %s\n", r->note ? r->note : "");
 }
 
 static int added(json_object *o, const char *key, json_object *v)
