@@ -18,7 +18,7 @@
 
 #include <cub/device/device_reduce.cuh>
 
-#include "heat_bench.h"
+#include "cpu/heat/heat_stage.h"
 #include "gpu/copy4.cuh"
 #include "apod/cuda.h"
 #include "gpu/device.h"
@@ -390,7 +390,11 @@ static int fused_rows(const struct heat_problem *p, int reps, const struct apod_
 	return failed ? -1 : 0;
 }
 
-extern "C" int heat_gpu_bench(const struct heat_problem *p, int reps, const struct apod_bench_sink *k)
+/* Kernel-level measurements on the problem's grid (CUDA events, median of
+ * reps after a warm-up): the copy ceiling, each stage's stencil and
+ * statistics kernels as effective bandwidth against it, CUB's DeviceReduce
+ * beside the statistics, a row each to the sink. */
+static int heat_gpu_bench(const struct heat_problem *p, int reps, const struct apod_bench_sink *k)
 {
 	struct heat_resident r;
 	double copy_gbs = 0;
@@ -409,4 +413,11 @@ extern "C" int heat_gpu_bench(const struct heat_problem *p, int reps, const stru
 	resident_free(&r);
 	return failed || fused_rows(p, reps, k, copy_gbs) ||
 	       gpu5_rows(p, reps, k, 2.0 * p->n * sizeof(heat_real), copy_gbs) ? -1 : 0;
+}
+
+/* The workload's kernel_rows member (cpu/heat/heat_stage.h). */
+extern "C" int heat_kernels(const void *problem, int reps, const struct apod_bench_sink *sink)
+{
+	int rc = apod_gpu_kernels_ready("heat");
+	return rc ? rc : heat_gpu_bench((const struct heat_problem *)problem, reps, sink);
 }

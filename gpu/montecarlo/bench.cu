@@ -28,7 +28,6 @@
 #include "gpu/device.h"
 #include "kernels.cuh"
 #include "cpu/montecarlo/montecarlo.h"
-#include "montecarlo_bench.h"
 #include "gpu/timing.cuh"
 
 #define YARD_BYTES ((size_t)1 << 29)   /* 512 MiB of normals at most a chunk */
@@ -210,7 +209,12 @@ static int time_yardstick(const struct mc_problem *p, int reps, double *ms, doub
 	return 0;
 }
 
-extern "C" int montecarlo_gpu_bench(const void *problem, int reps, const struct apod_bench_sink *k)
+/* Paths a second of one batch through gpu1's, gpu2's and gpu3's kernels
+ * and through what a user would write instead (cuRAND's host API, a payoff
+ * kernel, CUB's reductions and histogram), CUDA events, median of reps
+ * after a warm-up, a row each to the sink; the yardstick's estimate beside
+ * the closed form. */
+static int montecarlo_gpu_bench(const void *problem, int reps, const struct apod_bench_sink *k)
 {
 	const struct mc_problem *p = (const struct mc_problem *)problem;
 	double ms1 = 0, ms2 = 0, ms3 = 0, msy = 0, e1 = 0, e2 = 0, e3 = 0, ey = 0, sey = 0;
@@ -238,4 +242,11 @@ extern "C" int montecarlo_gpu_bench(const void *problem, int reps, const struct 
 	       k->figure(k->arg, "yardstick_european", ey) ||
 	       k->figure(k->arg, "yardstick_stderr", sey) ||
 	       k->figure(k->arg, "exact_european", p->exact[0]) ? -1 : 0;
+}
+
+/* The workload's kernel_rows member (cpu/montecarlo/montecarlo.h). */
+extern "C" int mc_kernels(const void *problem, int reps, const struct apod_bench_sink *sink)
+{
+	int rc = apod_gpu_kernels_ready("montecarlo");
+	return rc ? rc : montecarlo_gpu_bench(problem, reps, sink);
 }
