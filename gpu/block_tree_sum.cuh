@@ -3,7 +3,8 @@
  * by a fixed tree (the upper half added to the lower, halving), so that the
  * sums are the same every run; thread 0 gets them.  The block level of the
  * deterministic reductions of n-body's resident stages
- * (gpu/nbody/resident.cu) and Monte Carlo's (gpu/montecarlo/kernels.cuh).
+ * (gpu/nbody/resident.cu), Monte Carlo's (gpu/montecarlo/kernels.cuh) and
+ * particles' calcEnergy (gpu/particles/stage_gpu.cu).
  *
  * Every thread of the block calls it (it synchronises); B is the block's
  * size, a power of two.

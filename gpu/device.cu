@@ -21,6 +21,15 @@ extern "C" int apod_gpu_stage_available(const struct apod_stage *s, char *why, s
 	return apod_gpu_available(why, len);
 }
 
+extern "C" int apod_gpu_kernels_ready(const char *workload)
+{
+	char why[1024];   /* room for the device's name and CUDA's message whole */
+	if (apod_gpu_available(why, sizeof why))
+		return 0;
+	apod_fail("%s's kernels need a GPU: %s", workload, why);
+	return 1;
+}
+
 extern "C" int apod_gpu_require(const char *stage, size_t bytes)
 {
 	return apod_cuda_require(stage, bytes);

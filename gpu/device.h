@@ -22,6 +22,11 @@ int apod_gpu_available(char *why, size_t len);
 struct apod_stage;
 int apod_gpu_stage_available(const struct apod_stage *s, char *why, size_t len);
 
+/* Where a workload's kernel benchmark (its kernel_rows) starts: 0 where a
+ * GPU is here; else 1 with "WORKLOAD's kernels need a GPU: why" recorded,
+ * which `bench --kernels` reports and a whole `bench` notes. */
+int apod_gpu_kernels_ready(const char *workload);
+
 /* Fail with the bytes needed and free if `bytes` will not fit on the device. */
 int apod_gpu_require(const char *stage, size_t bytes);
 

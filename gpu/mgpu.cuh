@@ -98,10 +98,11 @@ static inline int apod_mgpu_device(int *device)
 	return 0;
 }
 
-/* Every rank linked into *comm: rank 0's unique id broadcast over MPI.
- * NVLink SHARP (multicast) is off unless the user asked for it: the GPU
- * hosts this runs on do not allow it (doc/multigpu.md). */
-static inline int apod_mgpu_link(ncclComm_t *comm)
+/* Every rank linked into *comm: rank 0's unique id broadcast over MPI;
+ * *linked set to 1 once *comm is there to destroy.  NVLink SHARP
+ * (multicast) is off unless the user asked for it: the GPU hosts this
+ * runs on do not allow it (doc/multigpu.md). */
+static inline int apod_mgpu_link(ncclComm_t *comm, int *linked)
 {
 	ncclUniqueId id;
 	setenv("NCCL_NVLS_ENABLE", "0", 0);
@@ -110,7 +111,45 @@ static inline int apod_mgpu_link(ncclComm_t *comm)
 		NCCL_TRY(ncclGetUniqueId(&id));
 	APOD_MPI_TRY(MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, apod_ranks_comm()));
 	NCCL_TRY(ncclCommInitRank(comm, apod_ranks_size(), id, apod_ranks_rank()));
+	*linked = 1;
 	return 0;
+}
+
+/* The communicator apod_mgpu_link made, where it made one.  Teardown:
+ * nothing useful to do with a failure but go on freeing. */
+static inline void apod_mgpu_unlink(ncclComm_t comm, int linked)
+{
+	if (linked)
+		(void)ncclCommDestroy(comm);
+}
+
+/* A stage's create across ranks, after its collective open: its state
+ * (G, with p, comm and have_comm) calloc'ed with p, then setup(g), what a
+ * rank can do alone.  Every rank then says whether its own part failed;
+ * where any did, each destroys what it holds and all return NULL, the
+ * first failure recorded.  Otherwise every rank joins ncclCommInitRank
+ * (none waits in it for a rank that gave up) and runs start(g), its first
+ * collective work: past the join a failure ends every rank. */
+template <class G, class P>
+static G *apod_mgpu_create(const char *who, const P *p, int (*setup)(G *), int (*start)(G *),
+                           void (*destroy)(void *))
+{
+	G *g = (G *)calloc(1, sizeof *g);
+	int failed = 0;
+	if (!g) {
+		apod_fail("%s: out of memory", who);
+		failed = 1;
+	} else {
+		g->p = p;
+		failed = setup(g) != 0;
+	}
+	if (apod_ranks_agree(failed)) {
+		destroy(g);
+		return NULL;
+	}
+	apod_mgpu_must(who, apod_mgpu_link(&g->comm, &g->have_comm));
+	apod_mgpu_must(who, start(g));
+	return g;
 }
 
 #endif

@@ -525,6 +525,7 @@ START_TEST(a_stage_with_advance_is_checked)
 	struct apod_workload w = rk_workload();
 	struct apod_stage_ops ops = rk_ops;
 	struct apod_stage bad = rk_port;
+	char newer[160];
 	const struct apod_stage *stages[] = { &rk_serial, &bad, NULL };
 	bad.ops = &ops;
 	w.stages = stages;
@@ -540,8 +541,9 @@ START_TEST(a_stage_with_advance_is_checked)
 	w = rk_workload();
 	w.version = APOD_WORKLOAD_VERSION + 1;
 	ck_assert_int_eq(apod_workload_check(&w), -1);
-	ck_assert_msg(strstr(apod_failure(), "built against a newer apod (revision 6); this "
-	                     "library reads revisions 4 to 5"), "%s", apod_failure());
+	snprintf(newer, sizeof newer, "built against a newer apod (revision %d); this library "
+	         "reads revisions 4 to %d", APOD_WORKLOAD_VERSION + 1, APOD_WORKLOAD_VERSION);
+	ck_assert_msg(strstr(apod_failure(), newer), "%s", apod_failure());
 	w.version = 3;
 	ck_assert_int_eq(apod_workload_check(&w), -1);
 	ck_assert_msg(strstr(apod_failure(), "revision 3"), "%s", apod_failure());

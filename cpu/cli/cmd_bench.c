@@ -4,9 +4,8 @@
  * The ladder on a deck, with snapshots written to a scratch directory so
  * that a stage that overlaps them with the steps has something to hide;
  * every such stage once more writing the same results but no snapshots,
- * for its compute-only time; then the program's kernel measurements (its
- * apod_program's kernels hook).  Everything goes to the JSON file as well as
- * the screen.
+ * for its compute-only time; then the workload's kernel measurements
+ * (bench_rows.c).  Everything goes to the JSON file as well as the screen.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -17,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_rows.h"
 #include "commands.h"
 #include "cpu/harness/fail.h"
 #include "cpu/harness/outdir.h"
@@ -128,22 +128,6 @@ static int bench_opt(int c, const char *arg, void *ctx)
 	return apod_option_fail(c, NULL);
 }
 
-/* The workload's kernel measurements (its kernels member): 0 measured, 1
- * nothing to measure (why recorded: a usage failure where the workload has
- * no kernels, a failure where there is no GPU), -1 failed. */
-static int kernels(const struct apod_workload *w, const void *problem, int reps, json_object *out)
-{
-	json_object *k;
-	int rc;
-	if (!w->kernels)
-		return apod_usage_fail("workload %s has no kernels to time", w->name), 1;
-	if ((rc = w->kernels(problem, reps, out)) != 0)
-		return rc;
-	if (!json_object_object_get_ex(out, "kernels", &k))
-		return apod_usage_fail("workload %s has no kernels to time", w->name), 1;
-	return 0;
-}
-
 const struct option apod_bench_options[] = {
 	APOD_OPT_JSON, APOD_OPT_REPS, APOD_OPT_KERNELS, APOD_OPT_CEILINGS, APOD_OPT_TRACE,
 	APOD_OPT_LADDER, APOD_OPT_HELP, APOD_OPT_END,
@@ -199,7 +183,7 @@ int apod_bench_main(int argc, char **argv)
 	json_object_object_add(out, "snapshot_overlap", ov);
 	/* Asked for the kernels alone, having none to measure is a failure;
 	 * beside the stages, a note. */
-	if ((k = kernels(b.w, b.problem, o.reps, out)) < 0 || (k > 0 && o.kernels_only))
+	if ((k = apod_bench_kernels(b.w, b.problem, o.reps, out)) < 0 || (k > 0 && o.kernels_only))
 		failed = 1, status = apod_report_failure();
 	else if (k > 0)
 		printf("\nkernels: not measured: %s\n", apod_failure());

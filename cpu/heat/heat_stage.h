@@ -33,8 +33,8 @@ extern const struct apod_stage_ops heat_serial_ops, heat_omp_ops;
 extern const struct apod_stage_ops heat_gpu1_ops, heat_gpu2_ops, heat_gpu3_ops, heat_gpu4_ops;
 extern const struct apod_stage_ops heat_gpu5_ops;
 extern const struct apod_stage_ops heat_mpi_ops, heat_mgpu_ops;
-/* bench --kernels (kernels.c): the workload's kernels member. */
-int heat_kernels(const void *problem, int reps, void *json);
+/* bench --kernels (kernels.c): the workload's kernel_rows member. */
+int heat_kernels(const void *problem, int reps, const struct apod_bench_sink *sink);
 
 /* A calcStats result into the probe's rows (the harness's, by series;
  * either may be NULL; every series holds doubles): the stats row as mean,

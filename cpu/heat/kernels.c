@@ -1,11 +1,9 @@
 /*
- * kernels.c: `apod bench --kernels` for heat: its GPU kernels, one row
- * each (the workload's kernels member; cpu/kernels_hook.h).
+ * kernels.c: `apod bench --kernels` for heat in a build without its GPU
+ * stages (cpu/kernels_hook.h); with them, gpu/heat/bench.cu defines the
+ * workload's kernel_rows member.
  */
 #include "cpu/kernels_hook.h"
 #include "heat_stage.h"
-#if defined(HAVE_CUDA) && !defined(APOD_NO_GPU_STAGES)
-#include "gpu/heat/heat_bench.h"
-#endif
 
-APOD_KERNELS_HOOK(heat_kernels, "heat", heat_gpu_bench)
+APOD_KERNELS_HOOK(heat_kernels, "heat")

@@ -27,7 +27,7 @@ program_sources += cpu/heat/heat_workload.h cpu/heat/stages.c cpu/heat/workload.
 pg_sources += $(heat_sources)
 gpu_sources += gpu/heat/resident.cu gpu/heat/stage1.cu gpu/heat/stage2.cu gpu/heat/stage3.cu \
 	gpu/heat/stage4.cu gpu/heat/stage5.cu gpu/heat/temporal.cu gpu/heat/bench.cu
-gpu_headers += gpu/heat/kernels.cuh gpu/heat/reduce.cuh gpu/heat/heat_resident.h gpu/heat/heat_bench.h \
+gpu_headers += gpu/heat/kernels.cuh gpu/heat/reduce.cuh gpu/heat/heat_resident.h \
 	gpu/heat/thread_stats.cuh gpu/heat/tuned.cuh gpu/heat/resident_stage.cuh \
 	gpu/heat/temporal.cuh gpu/heat/temporal.h
 

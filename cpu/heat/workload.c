@@ -261,5 +261,5 @@ const struct apod_workload heat_workload = {
 	.stages = heat_stages,
 	.grow = grow,
 	.work = work,
-	.kernels = heat_kernels,
+	.kernel_rows = heat_kernels,
 };

@@ -11,7 +11,7 @@ pg_sources += $(montecarlo_sources)
 # Its gate on the small deck and what it promises of its own.
 workload_tests += tests/montecarlo.sh
 gpu_sources += gpu/montecarlo/stage_gpu.cu gpu/montecarlo/bench.cu
-gpu_headers += gpu/montecarlo/kernels.cuh gpu/montecarlo/montecarlo_bench.h gpu/montecarlo/path3.cuh
+gpu_headers += gpu/montecarlo/kernels.cuh gpu/montecarlo/path3.cuh
 
 montecarlodecksdir = $(pkgdatadir)/montecarlo
 dist_montecarlodecks_DATA = data/montecarlo/small.deck data/montecarlo/medium.deck \

@@ -147,8 +147,8 @@ extern const struct apod_stage *const mc_stages[];
 extern const struct apod_stage_ops mc_serial_ops;
 extern const struct apod_stage_ops mc_omp_ops;
 extern const struct apod_stage_ops mc_gpu_ops;
-/* bench --kernels (kernels.c): the workload's kernels member. */
-int mc_kernels(const void *problem, int reps, void *json);
+/* bench --kernels (kernels.c): the workload's kernel_rows member. */
+int mc_kernels(const void *problem, int reps, const struct apod_bench_sink *sink);
 
 #ifdef __cplusplus
 }

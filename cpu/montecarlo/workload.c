@@ -405,5 +405,5 @@ const struct apod_workload montecarlo_workload = {
 	.stages = mc_stages,
 	.grow = grow,
 	.work = work,
-	.kernels = mc_kernels,
+	.kernel_rows = mc_kernels,
 };

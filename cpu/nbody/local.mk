@@ -13,7 +13,7 @@ pg_sources += $(nbody_sources)
 # Its gate on the small deck and what it promises of its own.
 workload_tests += tests/nbody.sh
 gpu_sources += gpu/nbody/stage1.cu gpu/nbody/resident.cu gpu/nbody/bench.cu
-gpu_headers += gpu/nbody/forces.cuh gpu/nbody/nbody_resident.h gpu/nbody/nbody_bench.h
+gpu_headers += gpu/nbody/forces.cuh gpu/nbody/nbody_resident.h
 
 nbodydecksdir = $(pkgdatadir)/nbody
 dist_nbodydecks_DATA = data/nbody/small.deck data/nbody/medium.deck data/nbody/large.deck

@@ -126,8 +126,8 @@ extern const struct apod_stage_ops nbody_gpu1_ops;
 extern const struct apod_stage_ops nbody_resident_ops;
 /* mgpu (gpu/nbody/stage_mgpu.cu): one MPI rank a GPU, NCCL between them. */
 extern const struct apod_stage_ops nbody_mgpu_ops;
-/* bench --kernels (kernels.c): the workload's kernels member. */
-int nbody_kernels(const void *problem, int reps, void *json);
+/* bench --kernels (kernels.c): the workload's kernel_rows member. */
+int nbody_kernels(const void *problem, int reps, const struct apod_bench_sink *sink);
 
 #ifdef __cplusplus
 }

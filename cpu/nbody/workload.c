@@ -249,5 +249,5 @@ const struct apod_workload nbody_workload = {
 	.stages = nbody_stages,
 	.grow = grow,
 	.work = work,
-	.kernels = nbody_kernels,
+	.kernel_rows = nbody_kernels,
 };

@@ -18,7 +18,7 @@
 
 #include <cub/device/device_reduce.cuh>
 
-#include "heat_bench.h"
+#include "cpu/heat/heat_stage.h"
 #include "gpu/copy4.cuh"
 #include "apod/cuda.h"
 #include "gpu/device.h"
@@ -47,88 +47,52 @@ template <typename F> static int time_q(int reps, F f, double *ms, cudaStream_t 
 	return time_queued(reps, f, ms, s, &busy_ms);
 }
 
-static void row(json_object *arr, const char *name, double ms, double bytes, double ceiling,
-                const char *note)
+/* A row: the bytes one call must move, as GB/s against the copy. */
+static int row(const struct apod_bench_sink *k, const char *name, double ms, double bytes,
+               double ceiling, const char *note)
 {
-	json_object *o = json_object_new_object();
-	double gbs = bytes / (ms * 1e-3) / 1e9;
-	if (ceiling > 0)
-		printf("  %-34s %10.4f %10.1f %8.1f%%", name, ms, gbs, 100 * gbs / ceiling);
-	else
-		printf("  %-34s %10.4f %10.1f %9s", name, ms, gbs, "-");
-	if (busy_ms >= 0)
-		printf(" %10.4f", busy_ms);
-	else if (apod_trace_on())
-		printf(" %10s", "-");
-	printf("  %s\n", note);
-	json_object_object_add(o, "kernel", json_object_new_string(name));
-	json_object_object_add(o, "ms", json_object_new_double(ms));
-	if (busy_ms >= 0)
-		json_object_object_add(o, "busy_ms", json_object_new_double(busy_ms));
+	struct apod_bench_row r = { name, ms, busy_ms, bytes, "bytes", bytes / (ms * 1e-3) / 1e9,
+		                    "GB/s", ceiling, "copy", 0, note };
 	busy_ms = -1;
-	json_object_object_add(o, "bytes", json_object_new_double(bytes));
-	json_object_object_add(o, "gb_per_s", json_object_new_double(gbs));
-	if (ceiling > 0)
-		json_object_object_add(o, "fraction_of_copy", json_object_new_double(gbs / ceiling));
-	json_object_object_add(o, "note", json_object_new_string(note));
-	json_object_array_add(arr, o);
+	return k->row(k->arg, &r);
 }
 
 /* One whole step of gpu2 as a run issues it: the sweep and pin, then
- * calcStats's memset, statistics, merge and the two copies home. */
-static int step_calls(struct heat_resident *r)
+ * calcStats's memset, statistics, merge and the two copies home (arg: the
+ * struct heat_resident; apod_cuda_graph_run's issue). */
+static int step_calls(void *arg)
 {
+	struct heat_resident *r = (struct heat_resident *)arg;
 	return resident_sweep(r) || resident_stats_issue(r) ? -1 : 0;
-}
-
-/* The same step captured once into a CUDA graph on stream s (which must
- * not be the legacy stream: it cannot be captured). */
-static int step_graph(struct heat_resident *r, cudaStream_t s, cudaGraphExec_t *exec)
-{
-	cudaGraph_t g = NULL;
-	cudaError_t err;
-	APOD_CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-	if (step_calls(r)) {
-		/* End the capture whatever it holds, so the stream is usable again. */
-		if (cudaStreamEndCapture(s, &g) == cudaSuccess && g)
-			cudaGraphDestroy(g);
-		return -1;
-	}
-	APOD_CUDA_TRY(cudaStreamEndCapture(s, &g));
-	err = cudaGraphInstantiate(exec, g, 0);
-	cudaGraphDestroy(g);
-	if (err != cudaSuccess)
-		return apod_cuda_failed(err, "cudaGraphInstantiate(exec, g, 0)", __FILE__, __LINE__);
-	return 0;
 }
 
 /* What a CUDA graph would save gpu2 where its step is launch-bound: the
  * whole step launched call by call and as one graph, each on an idle
  * device (time_it), as in a run, where the previous step ended waiting. */
-static int step_graph_rows(struct heat_resident *r, int reps, json_object *arr, json_object *out,
+static int step_graph_rows(struct heat_resident *r, int reps, const struct apod_bench_sink *k,
                            double bytes, double copy_gbs)
 {
 	cudaStream_t s, legacy = r->stream;
-	cudaGraphExec_t exec = NULL;
+	struct apod_cuda_graph graph = { NULL };
 	double calls_ms = 0, graph_ms = 0;
 	int failed;
+	/* Not the legacy stream: it cannot be captured. */
 	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
 	r->stream = s;
+	/* The graph's warm-up run captures it; the timed runs only launch it. */
 	failed = time_it(reps, [&] { return step_calls(r) != 0; }, &calls_ms, s) ||
-	         step_graph(r, s, &exec) ||
-	         time_it(reps, [&] { return cudaGraphLaunch(exec, s) != cudaSuccess; }, &graph_ms, s);
+	         time_it(reps, [&] { return apod_cuda_graph_run(&graph, s, step_calls, r) != 0; },
+	                 &graph_ms, s);
 	r->stream = legacy;
-	if (exec)
-		cudaGraphExecDestroy(exec);
+	apod_cuda_graph_free(&graph);
 	cudaStreamDestroy(s);
 	if (failed)
 		return -1;
-	row(arr, "gpu2 step + calcStats, call by call", calls_ms, bytes, copy_gbs,
-	    "idle start, 7 calls, as in a run");
-	row(arr, "  the same as one CUDA graph", graph_ms, bytes, copy_gbs, "idle start, 1 launch");
-	json_object_object_add(out, "step_calls_ms", json_object_new_double(calls_ms));
-	json_object_object_add(out, "step_graph_ms", json_object_new_double(graph_ms));
-	return 0;
+	return row(k, "gpu2 step + calcStats, call by call", calls_ms, bytes, copy_gbs,
+	           "idle start, 7 calls, as in a run") ||
+	       row(k, "  the same as one CUDA graph", graph_ms, bytes, copy_gbs, "idle start, 1 launch") ||
+	       k->figure(k->arg, "step_calls_ms", calls_ms) ||
+	       k->figure(k->arg, "step_graph_ms", graph_ms) ? -1 : 0;
 }
 
 /* gpu5: a pass of T steps, timed whole and shown per step, so that "of
@@ -136,7 +100,7 @@ static int step_graph_rows(struct heat_resident *r, int reps, json_object *arr, 
  * figure the issue asks for is GCells/s with statistics every step; the
  * sweep alone, fused 8 deep, is beside it, and the passes the stage runs
  * with statistics every 8th step (stats_every = 8: temporal_next's plan). */
-static int gpu5_rows(const struct heat_problem *p, int reps, json_object *arr, json_object *out,
+static int gpu5_rows(const struct heat_problem *p, int reps, const struct apod_bench_sink *k,
                      double bytes2, double copy_gbs)
 {
 	struct temporal t;
@@ -145,10 +109,8 @@ static int gpu5_rows(const struct heat_problem *p, int reps, json_object *arr, j
 	cudaStream_t s;
 	int failed;
 
-	if (!temporal_supported(p, &why)) {
-		printf("  gpu5: skipped, %s\n", why);
-		return 0;
-	}
+	if (!temporal_supported(p, &why))
+		return k->line(k->arg, "gpu5: skipped, %s", why);
 	APOD_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
 	if (temporal_init(&t, p, s)) {
 		temporal_free(&t);
@@ -184,21 +146,20 @@ static int gpu5_rows(const struct heat_problem *p, int reps, json_object *arr, j
 		snprintf(name, sizeof name, "gpu5 %d steps a pass + statistics", t.depth);
 		snprintf(note, sizeof note, "a step: %.1f GCells/s; copy limit %.1f",
 		         cells / (ms * 1e-3) / 1e9, copy_gbs / (2.0 * sizeof(heat_real)));
-		row(arr, name, ms, bytes2, copy_gbs, note);
+		failed = row(k, name, ms, bytes2, copy_gbs, note);
 		busy_ms = sweep_busy >= 0 ? sweep_busy / 8 : -1;
 		snprintf(note, sizeof note, "a step: %.1f GCells/s", cells / (sweep_ms * 1e-3) / 1e9);
-		row(arr, "  gpu5 sweep only, 8 steps a pass", sweep_ms, bytes2, copy_gbs, note);
+		failed = failed || row(k, "  gpu5 sweep only, 8 steps a pass", sweep_ms, bytes2, copy_gbs, note);
 		every8_ms /= 8;
 		busy_ms = every8_busy >= 0 ? every8_busy / 8 : -1;
 		snprintf(note, sizeof note, "a step: %.1f GCells/s; the statistics of 1 step in 8",
 		         cells / (every8_ms * 1e-3) / 1e9);
-		row(arr, "  gpu5, stats every 8 steps", every8_ms, bytes2, copy_gbs, note);
-		json_object_object_add(out, "gpu5_depth", json_object_new_int(t.depth));
-		json_object_object_add(out, "gpu5_step_ms", json_object_new_double(ms));
-		json_object_object_add(out, "gpu5_gcells_per_s",
-		                       json_object_new_double(cells / (ms * 1e-3) / 1e9));
-		json_object_object_add(out, "gpu5_sweep_only_step_ms", json_object_new_double(sweep_ms));
-		json_object_object_add(out, "gpu5_stats_every8_step_ms", json_object_new_double(every8_ms));
+		failed = failed || row(k, "  gpu5, stats every 8 steps", every8_ms, bytes2, copy_gbs, note) ||
+		         k->figure(k->arg, "gpu5_depth", t.depth) ||
+		         k->figure(k->arg, "gpu5_step_ms", ms) ||
+		         k->figure(k->arg, "gpu5_gcells_per_s", cells / (ms * 1e-3) / 1e9) ||
+		         k->figure(k->arg, "gpu5_sweep_only_step_ms", sweep_ms) ||
+		         k->figure(k->arg, "gpu5_stats_every8_step_ms", every8_ms);
 	}
 	temporal_free(&t);
 	cudaStreamDestroy(s);
@@ -219,8 +180,8 @@ extern int heat_gpu4_loop_once(void *ctx, int deferred, int steps, double *stats
  * the host launching): calcStats waited for every step, as before the
  * deferred probes, and deferred, the ring's rows collected once.  Shown
  * per step: the difference is the wait the deferred probes remove. */
-static int loop_rows(void *g4, const struct heat_problem *p, int reps, json_object *arr,
-                     json_object *out, double bytes, double copy_gbs)
+static int loop_rows(void *g4, const struct heat_problem *p, int reps,
+                     const struct apod_bench_sink *k, double bytes, double copy_gbs)
 {
 	int steps = heat_gpu4_loop_steps(g4);
 	double *stats = (double *)calloc((size_t)steps * 4, sizeof(double));
@@ -244,205 +205,219 @@ static int loop_rows(void *g4, const struct heat_problem *p, int reps, json_obje
 	waited_ms /= steps;
 	deferred_ms /= steps;
 	snprintf(note, sizeof note, "a step of %d, idle start, a wait every step", steps);
-	row(arr, "gpu4 step + calcStats, waited", waited_ms, bytes, copy_gbs, note);
+	if (row(k, "gpu4 step + calcStats, waited", waited_ms, bytes, copy_gbs, note))
+		return -1;
 	snprintf(note, sizeof note, "a step of %d, idle start, one wait at the end", steps);
-	row(arr, "  the same, deferred", deferred_ms, bytes, copy_gbs, note);
-	json_object_object_add(out, "gpu4_loop_waited_step_ms", json_object_new_double(waited_ms));
-	json_object_object_add(out, "gpu4_loop_deferred_step_ms", json_object_new_double(deferred_ms));
-	return 0;
+	return row(k, "  the same, deferred", deferred_ms, bytes, copy_gbs, note) ||
+	       k->figure(k->arg, "gpu4_loop_waited_step_ms", waited_ms) ||
+	       k->figure(k->arg, "gpu4_loop_deferred_step_ms", deferred_ms) ? -1 : 0;
 }
 
-extern "C" int heat_gpu_bench(const struct heat_problem *p, int reps, json_object *out)
+/* The ceiling, the faster of the plain and (in float) the 16-byte copy
+ * kernel, into *copy_gbs; then what cudaMemcpy makes of the same field, on
+ * the device and to pinned host memory (a snapshot's crossing). */
+static int copy_rows(struct heat_resident *r, const struct heat_problem *p, int reps, int blocks,
+                     const struct apod_bench_sink *k, double *copy_gbs)
 {
-	struct heat_resident r;
 	size_t n = p->n, field = n * sizeof(heat_real);
-	double ms = 0, copy_gbs, bytes2 = 2.0 * field;
-	json_object *arr = json_object_new_array();
-	int blocks, dev, sms;
-	void *temp = NULL, *g4;
-	size_t temp_bytes = 0;
-	double *d_sum;
+	double ms = 0, plain_ms, plain_busy, bytes2 = 2.0 * field;
+	heat_real *h;
+	int failed;
 
-	json_object_object_add(out, "kernels", arr);
-	if (resident_init(&r, p, "bench", 0, 4096, 1))
-		return -1;
-	APOD_CUDA_TRY(cudaGetDevice(&dev));
-	APOD_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-	blocks = 4 * sms * 8;
-	printf("\nkernels on %zux%zu (%s), median of %d after a warm-up, CUDA events around\n"
-	       "work queued behind a spacer (no launch latency):\n", p->nx, p->ny,
-	       sizeof(heat_real) == 4 ? "float" : "double", reps);
-	printf("  %-34s %10s %10s %9s%s\n", "kernel", "ms", "GB/s", "of copy",
-	       apod_trace_on() ? "    busy ms" : "");
-
-	/* The ceiling is the faster of the plain and the 16-byte copy kernel. */
-	if (time_q(reps, [&] { copy_kernel<<<blocks, 256>>>(r.d_cur, r.d_next, n);
+	if (time_q(reps, [&] { copy_kernel<<<blocks, 256>>>(r->d_cur, r->d_next, n);
 	                        return cudaGetLastError() != cudaSuccess; }, &ms))
 		return -1;
-	copy_gbs = bytes2 / (ms * 1e-3) / 1e9;
-	{
-		double plain_ms = ms, plain_busy = busy_ms;
+	*copy_gbs = bytes2 / (ms * 1e-3) / 1e9;
+	plain_ms = ms, plain_busy = busy_ms;
 #ifdef APOD_REAL_FLOAT
-		if (n % 4 == 0) {
-			if (time_q(reps, [&] { copy4_kernel<<<blocks, 256>>>((const float4 *)r.d_cur,
-			                                                      (float4 *)r.d_next, n / 4);
-			                        return cudaGetLastError() != cudaSuccess; }, &ms))
-				return -1;
-			if (bytes2 / (ms * 1e-3) / 1e9 > copy_gbs)
-				copy_gbs = bytes2 / (ms * 1e-3) / 1e9;
-			row(arr, "copy kernel, 16-byte accesses", ms, bytes2, copy_gbs,
-			    "read n, write n");
-		}
+	if (n % 4 == 0) {
+		if (time_q(reps, [&] { copy4_kernel<<<blocks, 256>>>((const float4 *)r->d_cur,
+		                                                      (float4 *)r->d_next, n / 4);
+		                        return cudaGetLastError() != cudaSuccess; }, &ms))
+			return -1;
+		if (bytes2 / (ms * 1e-3) / 1e9 > *copy_gbs)
+			*copy_gbs = bytes2 / (ms * 1e-3) / 1e9;
+		if (row(k, "copy kernel, 16-byte accesses", ms, bytes2, *copy_gbs, "read n, write n"))
+			return -1;
+	}
 #endif
-		busy_ms = plain_busy;
-		row(arr, "copy kernel, one element per access", plain_ms, bytes2, copy_gbs,
-		    "read n, write n");
-	}
-	printf("  (the ceiling: %.1f GB/s, the faster copy kernel)\n", copy_gbs);
-	json_object_object_add(out, "copy_gb_per_s", json_object_new_double(copy_gbs));
-	if (time_q(reps, [&] { return cudaMemcpyAsync(r.d_next, r.d_cur, field,
-	                                               cudaMemcpyDeviceToDevice) != cudaSuccess; }, &ms))
+	busy_ms = plain_busy;
+	if (row(k, "copy kernel, one element per access", plain_ms, bytes2, *copy_gbs,
+	        "read n, write n") ||
+	    k->line(k->arg, "(the ceiling: %.1f GB/s, the faster copy kernel)", *copy_gbs) ||
+	    k->figure(k->arg, "copy_gb_per_s", *copy_gbs))
 		return -1;
-	row(arr, "cudaMemcpy device to device", ms, bytes2, copy_gbs, "");
-	{
-		heat_real *h;
-		APOD_CUDA_TRY(cudaMallocHost(&h, field));
-		if (time_q(reps, [&] { return cudaMemcpyAsync(h, r.d_cur, field,
-		                                               cudaMemcpyDeviceToHost) != cudaSuccess; }, &ms))
-			return -1;
-		cudaFreeHost(h);
-		row(arr, "cudaMemcpy device to pinned host", ms, (double)field, 0, "one snapshot over PCIe");
-		json_object_object_add(out, "d2h_field_ms", json_object_new_double(ms));
-	}
+	if (time_q(reps, [&] { return cudaMemcpyAsync(r->d_next, r->d_cur, field,
+	                                               cudaMemcpyDeviceToDevice) != cudaSuccess; }, &ms) ||
+	    row(k, "cudaMemcpy device to device", ms, bytes2, *copy_gbs, ""))
+		return -1;
+	APOD_CUDA_TRY(cudaMallocHost(&h, field));
+	failed = time_q(reps, [&] { return cudaMemcpyAsync(h, r->d_cur, field,
+	                                                    cudaMemcpyDeviceToHost) != cudaSuccess; }, &ms);
+	cudaFreeHost(h);
+	return failed || row(k, "cudaMemcpy device to pinned host", ms, (double)field, 0,
+	                     "one snapshot over PCIe") ||
+	       k->figure(k->arg, "d2h_field_ms", ms) ? -1 : 0;
+}
 
-	if (time_q(reps, [&] { return resident_sweep(&r) != 0; }, &ms))
+/* gpu1-3's sweep, queued and on an idle device (the difference is the
+ * host's launch latency), gpu2-3's statistics kernel, and gpu2's whole step
+ * call by call and as a graph. */
+static int sweep_rows(struct heat_resident *r, const struct heat_problem *p, int reps,
+                      const struct apod_bench_sink *k, double copy_gbs)
+{
+	size_t n = p->n, field = n * sizeof(heat_real);
+	double ms = 0, idle_ms = 0, bytes2 = 2.0 * field;
+
+	if (time_q(reps, [&] { return resident_sweep(r) != 0; }, &ms) ||
+	    row(k, "gpu1-3 sweep + pin", ms, bytes2, copy_gbs, "one thread per cell") ||
+	    time_it(reps, [&] { return resident_sweep(r) != 0; }, &idle_ms) ||
+	    row(k, "  the same, launched on an idle device", idle_ms, bytes2, copy_gbs,
+	        "adds the launch latency") ||
+	    k->figure(k->arg, "sweep_ms", ms) || k->figure(k->arg, "sweep_idle_start_ms", idle_ms))
 		return -1;
-	row(arr, "gpu1-3 sweep + pin", ms, bytes2, copy_gbs, "one thread per cell");
-	{
-		/* The same launched on an idle device, as a run's step is after the
-		 * statistics waited: the difference is the host's launch latency. */
-		double idle_ms = 0;
-		if (time_it(reps, [&] { return resident_sweep(&r) != 0; }, &idle_ms))
-			return -1;
-		row(arr, "  the same, launched on an idle device", idle_ms, bytes2, copy_gbs,
-		    "adds the launch latency");
-		json_object_object_add(out, "sweep_ms", json_object_new_double(ms));
-		json_object_object_add(out, "sweep_idle_start_ms", json_object_new_double(idle_ms));
-	}
 	if (time_q(reps, [&] {
-		    stats_kernel<<<r.stats_blocks, r.stats_threads, (size_t)p->nbins * sizeof(unsigned)>>>(
-			    r.d_cur, n, p->hist_lo, p->hist_inv_width, p->nbins, r.d_parts, r.d_hist);
-		    return cudaGetLastError() != cudaSuccess; }, &ms))
+		    stats_kernel<<<r->stats_blocks, r->stats_threads, (size_t)p->nbins * sizeof(unsigned)>>>(
+			    r->d_cur, n, p->hist_lo, p->hist_inv_width, p->nbins, r->d_parts, r->d_hist);
+		    return cudaGetLastError() != cudaSuccess; }, &ms) ||
+	    row(k, "gpu2-3 statistics (Welford+hist)", ms, (double)field, copy_gbs, "reads n"))
 		return -1;
-	row(arr, "gpu2-3 statistics (Welford+hist)", ms, (double)field, copy_gbs, "reads n");
-	if (step_graph_rows(&r, reps, arr, out, bytes2 + (double)field, copy_gbs))
-		return -1;
+	return step_graph_rows(r, reps, k, bytes2 + (double)field, copy_gbs);
+}
+
+/* gpu4's moments reduction and merge, with and without the histogram,
+ * beside CUB's DeviceReduce on the same field: the yardstick for a
+ * one-pass reduction. */
+static int reduce_rows(struct heat_resident *r, const struct heat_problem *p, int reps, int sms,
+                       const struct apod_bench_sink *k, double copy_gbs)
+{
+	size_t n = p->n, field = n * sizeof(heat_real), temp_bytes = 0;
+	double cub_ms = 0, tuned_ms = 0, tuned_hist_ms = 0, *d_sum = NULL;
+	void *temp = NULL;
+	int tb = 3 * sms, tt = TUNED_THREADS;   /* one full wave on sm_80 and newer */
+	int failed;
 
 	/* CUB's item count is an int here: past 2^31 cells it is left out. */
-	if (n > (size_t)INT_MAX) {
-		printf("  CUB DeviceReduce: skipped, %zu cells exceed its int count\n", n);
-		resident_free(&r);
-		goto fused;
-	}
+	if (n > (size_t)INT_MAX)
+		return k->line(k->arg, "CUB DeviceReduce: skipped, %zu cells exceed its int count", n);
 	APOD_CUDA_TRY(cudaMalloc(&d_sum, sizeof(double)));
-	APOD_CUDA_TRY(cub::DeviceReduce::Reduce(temp, temp_bytes, r.d_cur, d_sum, (int)n,
-	                                   cuda::std::plus<double>(), 0.0));
-	APOD_CUDA_TRY(cudaMalloc(&temp, temp_bytes));
-	if (time_q(reps, [&] { return cub::DeviceReduce::Reduce(temp, temp_bytes, r.d_cur, d_sum, (int)n,
-	                                                         cuda::std::plus<double>(), 0.0) != cudaSuccess; }, &ms))
-		return -1;
-	row(arr, "CUB DeviceReduce (sum in double)", ms, (double)field, copy_gbs,
-	    "the yardstick for a one-pass reduction");
-	json_object_object_add(out, "cub_reduce_ms", json_object_new_double(ms));
-	{
-		double cub_ms = ms, tuned_ms = 0, tuned_hist_ms = 0;
-		int tb = 3 * sms, tt = TUNED_THREADS;   /* one full wave on sm_80 and newer */
-		if (time_q(reps, [&] {
-			    reduce_stats_kernel<false><<<tb, tt>>>(r.d_cur, n, p->hist_lo, p->hist_inv_width,
-			                                           p->nbins, r.d_parts, r.d_hist);
-			    merge_kernel<<<1, 256>>>(r.d_parts, tb, r.d_total);
-			    return cudaGetLastError() != cudaSuccess; }, &tuned_ms))
-			return -1;
-		row(arr, "gpu4 moments reduction + merge", tuned_ms, (double)field, copy_gbs,
-		    "shifted sums, Chan merge: like for like with CUB");
-		if (time_q(reps, [&] {
-			    cudaMemsetAsync(r.d_hist, 0, (size_t)p->nbins * sizeof(unsigned));
-			    reduce_stats_kernel<true><<<tb, tt, (size_t)p->nbins * sizeof(unsigned)>>>(
-				    r.d_cur, n, p->hist_lo, p->hist_inv_width, p->nbins, r.d_parts, r.d_hist);
-			    merge_kernel<<<1, 256>>>(r.d_parts, tb, r.d_total);
-			    return cudaGetLastError() != cudaSuccess; }, &tuned_hist_ms))
-			return -1;
-		row(arr, "gpu4 moments + histogram + merge", tuned_hist_ms, (double)field, copy_gbs,
-		    "all of calcStats");
-		printf("  moments reduction against CUB: %.1f%% of CUB's speed; with the histogram %.1f%%\n",
-		       100 * cub_ms / tuned_ms, 100 * cub_ms / tuned_hist_ms);
-		json_object_object_add(out, "tuned_moments_ms", json_object_new_double(tuned_ms));
-		json_object_object_add(out, "tuned_stats_ms", json_object_new_double(tuned_hist_ms));
-	}
+	failed = APOD_CUDA_CHECK(cub::DeviceReduce::Reduce(temp, temp_bytes, r->d_cur, d_sum, (int)n,
+	                                                   cuda::std::plus<double>(), 0.0)) ||
+	         APOD_CUDA_CHECK(cudaMalloc(&temp, temp_bytes)) ||
+	         time_q(reps, [&] { return cub::DeviceReduce::Reduce(temp, temp_bytes, r->d_cur, d_sum, (int)n,
+	                                                             cuda::std::plus<double>(), 0.0) != cudaSuccess; },
+	                &cub_ms) ||
+	         row(k, "CUB DeviceReduce (sum in double)", cub_ms, (double)field, copy_gbs,
+	             "the yardstick for a one-pass reduction") ||
+	         k->figure(k->arg, "cub_reduce_ms", cub_ms) ||
+	         time_q(reps, [&] {
+		         reduce_stats_kernel<false><<<tb, tt>>>(r->d_cur, n, p->hist_lo, p->hist_inv_width,
+		                                                p->nbins, r->d_parts, r->d_hist);
+		         merge_kernel<<<1, 256>>>(r->d_parts, tb, r->d_total);
+		         return cudaGetLastError() != cudaSuccess; }, &tuned_ms) ||
+	         row(k, "gpu4 moments reduction + merge", tuned_ms, (double)field, copy_gbs,
+	             "shifted sums, Chan merge: like for like with CUB") ||
+	         time_q(reps, [&] {
+		         cudaMemsetAsync(r->d_hist, 0, (size_t)p->nbins * sizeof(unsigned));
+		         reduce_stats_kernel<true><<<tb, tt, (size_t)p->nbins * sizeof(unsigned)>>>(
+			         r->d_cur, n, p->hist_lo, p->hist_inv_width, p->nbins, r->d_parts, r->d_hist);
+		         merge_kernel<<<1, 256>>>(r->d_parts, tb, r->d_total);
+		         return cudaGetLastError() != cudaSuccess; }, &tuned_hist_ms) ||
+	         row(k, "gpu4 moments + histogram + merge", tuned_hist_ms, (double)field, copy_gbs,
+	             "all of calcStats") ||
+	         k->line(k->arg, "moments reduction against CUB: %.1f%% of CUB's speed; with the "
+	                 "histogram %.1f%%", 100 * cub_ms / tuned_ms, 100 * cub_ms / tuned_hist_ms) ||
+	         k->figure(k->arg, "tuned_moments_ms", tuned_ms) ||
+	         k->figure(k->arg, "tuned_stats_ms", tuned_hist_ms);
 	cudaFree(temp);
 	cudaFree(d_sum);
-	resident_free(&r);
+	return failed ? -1 : 0;
+}
 
-fused:
+#ifdef APOD_REAL_FLOAT
+/* What the statistics cost inside gpu4's fused kernel, and the kernel it
+ * had before: 32-row blocks (2.59 waves at 8192^2 on an H200), statistics
+ * in double per group of four. */
+static int fused_variant_rows(void *g4, int reps, const struct apod_bench_sink *k, double bytes,
+                              double copy_gbs)
+{
+	static const struct {
+		int moments, hist;
+		const char *name, *key;
+	} variants[] = {
+		{ 0, 0, "  the same, sweep only", "gpu4_sweep_only_ms" },
+		{ 1, 0, "  the same, sweep + moments", "gpu4_sweep_moments_ms" },
+		{ 1, 1, "  before: 32-row blocks", "gpu4_before_fused_ms" },
+		{ 0, 0, "  before, sweep only", "gpu4_before_sweep_only_ms" },
+		{ 1, 0, "  before, sweep + moments", "gpu4_before_sweep_moments_ms" },
+	};
+	int i = 0;
+	for (const auto &v : variants) {
+		double ms = 0;
+		int before = i++ >= 2;
+		if (time_q(reps, [&] { return (before ? heat_gpu4_rows_once(g4, v.moments, v.hist)
+		                                      : heat_gpu4_variant_once(g4, v.moments, v.hist)) != 0; },
+		           &ms, heat_gpu4_bench_stream(g4)) ||
+		    row(k, v.name, ms, bytes, copy_gbs, before ? "" : v.moments ? "no histogram" : "no statistics") ||
+		    k->figure(k->arg, v.key, ms))
+			return -1;
+	}
+	return 0;
+}
+#endif
+
+/* gpu4's fused sweep and statistics, its step loop, and (in float) what
+ * each of its choices is worth. */
+static int fused_rows(const struct heat_problem *p, int reps, const struct apod_bench_sink *k,
+                      double copy_gbs)
+{
+	double ms = 0, bytes = 2.0 * p->n * sizeof(heat_real) + p->n / 8.0;
+	void *g4;
+	int failed;
+
 	if (!(g4 = heat_gpu4_bench_create(p)))
 		return -1;
-	if (time_q(reps, [&] { return heat_gpu4_fused_once(g4) != 0; }, &ms,
-	            heat_gpu4_bench_stream(g4))) {
-		heat_gpu4_bench_destroy(g4);
-		return -1;
-	}
-	row(arr, "gpu4 fused sweep + statistics", ms, bytes2 + n / 8.0, copy_gbs,
-	    "read n, write n, mask n/8");
-	json_object_object_add(out, "gpu4_fused_ms", json_object_new_double(ms));
-	if (loop_rows(g4, p, reps, arr, out, bytes2 + n / 8.0, copy_gbs)) {
-		heat_gpu4_bench_destroy(g4);
-		return -1;
-	}
+	failed = time_q(reps, [&] { return heat_gpu4_fused_once(g4) != 0; }, &ms,
+	                heat_gpu4_bench_stream(g4)) ||
+	         row(k, "gpu4 fused sweep + statistics", ms, bytes, copy_gbs, "read n, write n, mask n/8") ||
+	         k->figure(k->arg, "gpu4_fused_ms", ms) ||
+	         loop_rows(g4, p, reps, k, bytes, copy_gbs);
 #ifdef APOD_REAL_FLOAT
-	if (p->nx % 4 == 0) {
-		/* What the statistics cost inside the fused kernel. */
-		double sweep_ms = 0, moments_ms = 0, sweep_busy;
-		if (time_q(reps, [&] { return heat_gpu4_variant_once(g4, 0, 0) != 0; }, &sweep_ms,
-		            heat_gpu4_bench_stream(g4)) ||
-		    (sweep_busy = busy_ms,
-		     time_q(reps, [&] { return heat_gpu4_variant_once(g4, 1, 0) != 0; }, &moments_ms,
-		            heat_gpu4_bench_stream(g4)))) {
-			heat_gpu4_bench_destroy(g4);
-			return -1;
-		}
-		{
-			double moments_busy = busy_ms;
-			busy_ms = sweep_busy;
-			row(arr, "  the same, sweep only", sweep_ms, bytes2 + n / 8.0, copy_gbs,
-			    "no statistics");
-			busy_ms = moments_busy;
-		}
-		row(arr, "  the same, sweep + moments", moments_ms, bytes2 + n / 8.0, copy_gbs,
-		    "no histogram");
-		json_object_object_add(out, "gpu4_sweep_only_ms", json_object_new_double(sweep_ms));
-		json_object_object_add(out, "gpu4_sweep_moments_ms", json_object_new_double(moments_ms));
-		/* gpu4's kernel before 2026-11-26: 32-row blocks (2.59 waves at
-		 * 8192^2 on an H200), statistics in double per group of four. */
-		static const struct {
-			int moments, hist;
-			const char *name, *key;
-		} before[] = {
-			{ 1, 1, "  before: 32-row blocks", "gpu4_before_fused_ms" },
-			{ 0, 0, "  before, sweep only", "gpu4_before_sweep_only_ms" },
-			{ 1, 0, "  before, sweep + moments", "gpu4_before_sweep_moments_ms" },
-		};
-		for (const auto &b : before) {
-			double before_ms = 0;
-			if (time_q(reps, [&] { return heat_gpu4_rows_once(g4, b.moments, b.hist) != 0; }, &before_ms,
-			            heat_gpu4_bench_stream(g4))) {
-				heat_gpu4_bench_destroy(g4);
-				return -1;
-			}
-			row(arr, b.name, before_ms, bytes2 + n / 8.0, copy_gbs, "");
-			json_object_object_add(out, b.key, json_object_new_double(before_ms));
-		}
-	}
+	if (!failed && p->nx % 4 == 0)
+		failed = fused_variant_rows(g4, reps, k, bytes, copy_gbs);
 #endif
 	heat_gpu4_bench_destroy(g4);
-	return gpu5_rows(p, reps, arr, out, bytes2, copy_gbs);
+	return failed ? -1 : 0;
+}
+
+/* Kernel-level measurements on the problem's grid (CUDA events, median of
+ * reps after a warm-up): the copy ceiling, each stage's stencil and
+ * statistics kernels as effective bandwidth against it, CUB's DeviceReduce
+ * beside the statistics, a row each to the sink. */
+static int heat_gpu_bench(const struct heat_problem *p, int reps, const struct apod_bench_sink *k)
+{
+	struct heat_resident r;
+	double copy_gbs = 0;
+	int dev, sms, failed;
+
+	if (resident_init(&r, p, "bench", 0, 4096, 1))
+		return -1;
+	failed = APOD_CUDA_CHECK(cudaGetDevice(&dev)) ||
+	         APOD_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) ||
+	         k->line(k->arg, "kernels on %zux%zu (%s), median of %d after a warm-up, CUDA events "
+	                 "around", p->nx, p->ny, sizeof(heat_real) == 4 ? "float" : "double", reps) ||
+	         k->line(k->arg, "work queued behind a spacer (no launch latency):") ||
+	         copy_rows(&r, p, reps, 4 * sms * 8, k, &copy_gbs) ||
+	         sweep_rows(&r, p, reps, k, copy_gbs) ||
+	         reduce_rows(&r, p, reps, sms, k, copy_gbs);
+	resident_free(&r);
+	return failed || fused_rows(p, reps, k, copy_gbs) ||
+	       gpu5_rows(p, reps, k, 2.0 * p->n * sizeof(heat_real), copy_gbs) ? -1 : 0;
+}
+
+/* The workload's kernel_rows member (cpu/heat/heat_stage.h). */
+extern "C" int heat_kernels(const void *problem, int reps, const struct apod_bench_sink *sink)
+{
+	int rc = apod_gpu_kernels_ready("heat");
+	return rc ? rc : heat_gpu_bench((const struct heat_problem *)problem, reps, sink);
 }

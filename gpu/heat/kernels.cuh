@@ -88,13 +88,7 @@ static __global__ void merge_kernel(const struct apod_moments *__restrict__ part
                                     const unsigned *__restrict__ hist = NULL,
                                     unsigned *__restrict__ hist_out = NULL, int nbins = 0)
 {
-	struct apod_moments m;
-	apod_moments_init(&m);
-	for (int k = threadIdx.x; k < nparts; k += blockDim.x)
-		apod_moments_merge(&m, &partials[k]);
-	block_merge_moments(&m);
-	if (threadIdx.x == 0)
-		*total = m;
+	block_merge_parts(partials, nparts, total);
 	if (hist_out)
 		for (int b = threadIdx.x; b < nbins; b += blockDim.x)
 			hist_out[b] = hist[b];

@@ -46,6 +46,23 @@ static __device__ void block_merge_moments(struct apod_moments *m)
 	__syncthreads();   /* warp_m may be reused by a following call */
 }
 
+/* calcStats's one merge of partial moments, whichever kernel launches it:
+ * the block takes parts[0 .. nparts-1], each thread every blockDim.x-th
+ * part from its own index, then merges them as above, so the order (and
+ * the result, bit for bit) depends only on nparts and the block's size.
+ * Every thread calls this; thread 0 writes the total to *total. */
+static __device__ void block_merge_parts(const struct apod_moments *__restrict__ parts, int nparts,
+                                         struct apod_moments *__restrict__ total)
+{
+	struct apod_moments m;
+	apod_moments_init(&m);
+	for (int k = threadIdx.x; k < nparts; k += blockDim.x)
+		apod_moments_merge(&m, &parts[k]);
+	block_merge_moments(&m);
+	if (threadIdx.x == 0)
+		*total = m;
+}
+
 static __device__ __forceinline__ double warp_sum(double v)
 {
 	for (int off = 16; off > 0; off >>= 1)

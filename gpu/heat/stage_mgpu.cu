@@ -155,15 +155,8 @@ static __global__ void merge_slots_kernel(const struct apod_moments *__restrict_
                                           unsigned *__restrict__ hists)
 {
 	long slot = (first + blockIdx.x) % slots;
-	const struct apod_moments *part = parts + (size_t)slot * nparts;
 	unsigned *hist = slot_hist + (size_t)slot * nbins;
-	struct apod_moments m;
-	apod_moments_init(&m);
-	for (int k = threadIdx.x; k < nparts; k += blockDim.x)
-		apod_moments_merge(&m, &part[k]);
-	block_merge_moments(&m);
-	if (threadIdx.x == 0)
-		moments[blockIdx.x] = m;
+	block_merge_parts(parts + (size_t)slot * nparts, nparts, &moments[blockIdx.x]);
 	for (int b = threadIdx.x; b < nbins; b += blockDim.x) {
 		hists[(size_t)blockIdx.x * nbins + b] = hist[b];
 		hist[b] = 0;
@@ -228,8 +221,7 @@ static void mgpu_destroy(void *ctx)
 	if (!g)
 		return;
 	/* Teardown: nothing useful to do with a failure but go on freeing. */
-	if (g->have_comm)
-		ncclCommDestroy(g->comm);
+	apod_mgpu_unlink(g->comm, g->have_comm);
 	apod_phase_events_free(g->events);
 	if (g->edge)
 		cudaStreamDestroy(g->edge);
@@ -380,6 +372,19 @@ static void plan_bands(struct mgpu *g, int resident)
 	g->nparts = part;
 }
 
+/* This rank's rows, held and owned, and its neighbours: what setup_local
+ * sizes everything by. */
+static void place_rank(struct mgpu *g, const struct heat_problem *p)
+{
+	g->row = MPI_DATATYPE_NULL;
+	heat_mpi_split(p->ny, apod_ranks_rank(), apod_ranks_size(), &g->lo, &g->hi);
+	heat_mpi_held(p->ny, apod_ranks_rank(), apod_ranks_size(), &g->own0, &g->own1);
+	g->base = g->lo - 1;
+	g->nloc = g->hi - g->lo + 2;
+	g->up = apod_ranks_rank() > 0 ? apod_ranks_rank() - 1 : -1;
+	g->down = apod_ranks_rank() < apod_ranks_size() - 1 ? apod_ranks_rank() + 1 : -1;
+}
+
 /* Everything a rank can do before the ranks are linked by NCCL. */
 static int setup_local(struct mgpu *g)
 {
@@ -453,14 +458,6 @@ static int setup_local(struct mgpu *g)
 	return 0;
 }
 
-static int link_ranks(struct mgpu *g)
-{
-	if (apod_mgpu_link(&g->comm))
-		return -1;
-	g->have_comm = 1;
-	return 0;
-}
-
 /* Each boundary row of buf to the neighbour's halo and the neighbour's
  * into ours, on the edge stream. */
 static int exchange_halos(struct mgpu *g, heat_real *buf)
@@ -496,39 +493,19 @@ static int connect_halos(struct mgpu *g)
 	return 0;
 }
 
+static int setup_rank(struct mgpu *g)
+{
+	place_rank(g, g->p);
+	return setup_local(g);
+}
+
 static void *mgpu_create(const struct apod_stage *s, const void *problem)
 {
 	const struct heat_problem *p = (const struct heat_problem *)problem;
-	struct mgpu *g;
-	int failed = 0;
 	(void)s;
-
 	if (heat_mpi_open(p, "mgpu"))
 		return NULL;
-	g = (struct mgpu *)calloc(1, sizeof *g);
-	if (!g) {
-		apod_fail("mgpu: out of memory");
-		failed = 1;
-	} else {
-		g->p = p;
-		g->row = MPI_DATATYPE_NULL;
-		heat_mpi_split(p->ny, apod_ranks_rank(), apod_ranks_size(), &g->lo, &g->hi);
-		heat_mpi_held(p->ny, apod_ranks_rank(), apod_ranks_size(), &g->own0, &g->own1);
-		g->base = g->lo - 1;
-		g->nloc = g->hi - g->lo + 2;
-		g->up = apod_ranks_rank() > 0 ? apod_ranks_rank() - 1 : -1;
-		g->down = apod_ranks_rank() < apod_ranks_size() - 1 ? apod_ranks_rank() + 1 : -1;
-		failed = setup_local(g) != 0;
-	}
-	if (apod_ranks_agree(failed)) {
-		mgpu_destroy(g);
-		return NULL;
-	}
-	/* Every rank joins ncclCommInitRank or none waits in it: a failure past
-	 * here ends every rank (must). */
-	must(link_ranks(g));
-	must(connect_halos(g));
-	return g;
+	return apod_mgpu_create<struct mgpu>("mgpu", p, setup_rank, connect_halos, mgpu_destroy);
 }
 
 /* One band's sweep from d_cur to d_next on `stream`; with the statistics,

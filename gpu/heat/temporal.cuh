@@ -82,6 +82,14 @@ static __device__ __forceinline__ void temporal_bins4(float4 o, int *rb, unsigne
  * k+1 of the pass) go to parts[k * nparts + warp] and hist[k * nbins + bin].
  * edges2[b] = (lowest value of bin b, lowest of bin b+1); edges2[nbins] is an
  * empty interval, the run state before the first value.
+ *
+ * Its length is its unrolling, and it is kept whole on purpose: the T
+ * levels' rows (hu, hc), fixed-cell bits, float sums, minima, maxima and
+ * histogram runs are arrays indexed only by unrolled loops, so that they
+ * live in registers; the lambdas below share them by capture.  Device
+ * functions taking them by reference would leave whether they stay in
+ * registers (not local memory) to the inliner, and the fused pass is worth
+ * what it is only while they do.
  */
 template <int T, bool STATS, int MINB>
 static __global__ void __launch_bounds__(TEMPORAL_WARPS * 32, MINB) temporal_kernel(
@@ -288,14 +296,7 @@ static __global__ void __launch_bounds__(TEMPORAL_WARPS * 32, MINB) temporal_ker
 static __global__ void temporal_merge_kernel(const struct apod_moments *__restrict__ parts,
                                              int nparts, struct apod_moments *__restrict__ total)
 {
-	const struct apod_moments *p = parts + (size_t)blockIdx.x * nparts;
-	struct apod_moments m;
-	apod_moments_init(&m);
-	for (int i = threadIdx.x; i < nparts; i += blockDim.x)
-		apod_moments_merge(&m, &p[i]);
-	block_merge_moments(&m);
-	if (threadIdx.x == 0)
-		total[blockIdx.x] = m;
+	block_merge_parts(parts + (size_t)blockIdx.x * nparts, nparts, &total[blockIdx.x]);
 }
 
 #endif

@@ -255,6 +255,16 @@ static __device__ __forceinline__ float4 load4(const float *p)
 	return *reinterpret_cast<const float4 *>(p);
 }
 
+/* The histogram's exact path for four values: each binned, then added to
+ * the thread's run. */
+static __device__ __forceinline__ void ts_bin_exact4(struct thread_stats *t, float4 v, float lo,
+                                                     float inv_width, int nbins, unsigned *block_hist)
+{
+	ts_bin4(t, heat_hist_bin(v.x, lo, inv_width, nbins), heat_hist_bin(v.y, lo, inv_width, nbins),
+	        heat_hist_bin(v.z, lo, inv_width, nbins), heat_hist_bin(v.w, lo, inv_width, nbins),
+	        block_hist);
+}
+
 /* The start of a 16-byte fused kernel's walk down a column: the block's
  * histogram cleared, the thread's statistics reset, and the rows above, at
  * and below row i0 in registers (zero off the grid, and for threads past
@@ -348,10 +358,7 @@ static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) fused_
 			if (MOMENTS)
 				ts_add4(&t, v.x, v.y, v.z, v.w);
 			if (HIST)
-				ts_bin4(&t, heat_hist_bin(v.x, lo, inv_width, nbins),
-			        heat_hist_bin(v.y, lo, inv_width, nbins),
-			        heat_hist_bin(v.z, lo, inv_width, nbins),
-			        heat_hist_bin(v.w, lo, inv_width, nbins), block_hist);
+				ts_bin_exact4(&t, v, lo, inv_width, nbins, block_hist);
 		}
 		up = c;
 		c = dn;
@@ -507,10 +514,7 @@ static __device__ __forceinline__ void fused_bal_rows(
 						if (lo4 >= run.x && hi4 <= run.y && s1 == s1)
 							t.run_len += 4;
 						else
-							ts_bin4(&t, heat_hist_bin(v.x, lo, inv_width, nbins),
-							        heat_hist_bin(v.y, lo, inv_width, nbins),
-							        heat_hist_bin(v.z, lo, inv_width, nbins),
-							        heat_hist_bin(v.w, lo, inv_width, nbins), block_hist);
+							ts_bin_exact4(&t, v, lo, inv_width, nbins, block_hist);
 					}
 				}
 			}
@@ -580,24 +584,15 @@ static __global__ void __launch_bounds__(TUNED_THREADS, TUNED_MIN_BLOCKS) reduce
 		ts_add4(&t, v.x, v.y, v.z, v.w);
 		ts_add4(&t, w.x, w.y, w.z, w.w);
 		if (HIST) {
-			ts_bin4(&t, heat_hist_bin(v.x, lo, inv_width, nbins),
-			        heat_hist_bin(v.y, lo, inv_width, nbins),
-			        heat_hist_bin(v.z, lo, inv_width, nbins),
-			        heat_hist_bin(v.w, lo, inv_width, nbins), block_hist);
-			ts_bin4(&t, heat_hist_bin(w.x, lo, inv_width, nbins),
-			        heat_hist_bin(w.y, lo, inv_width, nbins),
-			        heat_hist_bin(w.z, lo, inv_width, nbins),
-			        heat_hist_bin(w.w, lo, inv_width, nbins), block_hist);
+			ts_bin_exact4(&t, v, lo, inv_width, nbins, block_hist);
+			ts_bin_exact4(&t, w, lo, inv_width, nbins, block_hist);
 		}
 	}
 	for (; k < n / 4; k += stride) {
 		float4 v = *reinterpret_cast<const float4 *>(f + 4 * k);
 		ts_add4(&t, v.x, v.y, v.z, v.w);
 		if (HIST)
-			ts_bin4(&t, heat_hist_bin(v.x, lo, inv_width, nbins),
-			        heat_hist_bin(v.y, lo, inv_width, nbins),
-			        heat_hist_bin(v.z, lo, inv_width, nbins),
-			        heat_hist_bin(v.w, lo, inv_width, nbins), block_hist);
+			ts_bin_exact4(&t, v, lo, inv_width, nbins, block_hist);
 	}
 	for (size_t k = n / 4 * 4 + (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride) {
 #else

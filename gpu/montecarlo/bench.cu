@@ -28,7 +28,6 @@
 #include "gpu/device.h"
 #include "kernels.cuh"
 #include "cpu/montecarlo/montecarlo.h"
-#include "montecarlo_bench.h"
 #include "gpu/timing.cuh"
 
 #define YARD_BYTES ((size_t)1 << 29)   /* 512 MiB of normals at most a chunk */
@@ -92,16 +91,13 @@ struct stage_bufs {
 	}
 };
 
-static void row(json_object *arr, const char *name, double ms, double paths, const char *note)
+/* A row: one batch of paths a call. */
+static int row(const struct apod_bench_sink *k, const char *name, double ms, double paths,
+               const char *note)
 {
-	json_object *o = json_object_new_object();
-	double rate = paths / (ms * 1e-3);
-	printf("  %-26s %12.4f %14.4g  %s\n", name, ms, rate, note);
-	json_object_object_add(o, "kernel", json_object_new_string(name));
-	json_object_object_add(o, "ms_per_batch", json_object_new_double(ms));
-	json_object_object_add(o, "paths_per_s", json_object_new_double(rate));
-	json_object_object_add(o, "note", json_object_new_string(note));
-	json_object_array_add(arr, o);
+	struct apod_bench_row r = { name, ms, -1, paths, "paths", paths / (ms * 1e-3), "paths/s",
+		                    0, NULL, 0, note };
+	return k->row(k->arg, &r);
 }
 
 /* One batch through gpu1's (tuned = 0), gpu2's (1) or gpu3's (2) kernels;
@@ -213,37 +209,44 @@ static int time_yardstick(const struct mc_problem *p, int reps, double *ms, doub
 	return 0;
 }
 
-extern "C" int montecarlo_gpu_bench(const void *problem, int reps, json_object *out)
+/* Paths a second of one batch through gpu1's, gpu2's and gpu3's kernels
+ * and through what a user would write instead (cuRAND's host API, a payoff
+ * kernel, CUB's reductions and histogram), CUDA events, median of reps
+ * after a warm-up, a row each to the sink; the yardstick's estimate beside
+ * the closed form. */
+static int montecarlo_gpu_bench(const void *problem, int reps, const struct apod_bench_sink *k)
 {
 	const struct mc_problem *p = (const struct mc_problem *)problem;
-	json_object *arr = json_object_new_array();
 	double ms1 = 0, ms2 = 0, ms3 = 0, msy = 0, e1 = 0, e2 = 0, e3 = 0, ey = 0, sey = 0;
-	json_object_object_add(out, "kernels", arr);
-	printf("\nMonte Carlo kernels, one batch of %zu paths x %d steps, median of %d after a "
-	       "warm-up, CUDA events:\n", p->paths, p->model.steps, reps);
-	printf("  %-26s %12s %14s\n", "kernel", "ms/batch", "paths/s");
-	if (time_stage(p, 0, reps, &ms1, &e1))
+	double paths = (double)p->paths;
+	if (k->line(k->arg, "Monte Carlo kernels, one batch of %zu paths x %d steps, median of %d "
+	            "after a warm-up, CUDA events:", p->paths, p->model.steps, reps) ||
+	    time_stage(p, 0, reps, &ms1, &e1) ||
+	    row(k, "gpu1", ms1, paths, "a path a thread, shared-memory tree") ||
+	    time_stage(p, 1, reps, &ms2, &e2) ||
+	    row(k, "gpu2", ms2, paths, "grid-stride, warp shuffles, shared histogram") ||
+	    time_stage(p, 2, reps, &ms3, &e3) ||
+	    row(k, "gpu3", ms3, paths, "gpu2's numbers, branch-free log, exp, sincospi") ||
+	    time_yardstick(p, reps, &msy, &ey, &sey) ||
+	    row(k, "curand+cub", msy, paths,
+	        "curandGenerateNormalDouble, payoff kernel, DeviceReduce, DeviceHistogram"))
 		return -1;
-	row(arr, "gpu1", ms1, (double)p->paths, "a path a thread, shared-memory tree");
-	if (time_stage(p, 1, reps, &ms2, &e2))
-		return -1;
-	row(arr, "gpu2", ms2, (double)p->paths, "grid-stride, warp shuffles, shared histogram");
-	if (time_stage(p, 2, reps, &ms3, &e3))
-		return -1;
-	row(arr, "gpu3", ms3, (double)p->paths, "gpu2's numbers, branch-free log, exp, sincospi");
-	if (time_yardstick(p, reps, &msy, &ey, &sey))
-		return -1;
-	row(arr, "curand+cub", msy, (double)p->paths,
-	    "curandGenerateNormalDouble, payoff kernel, DeviceReduce, DeviceHistogram");
-	printf("  gpu2 / yardstick: %.2fx the paths a second\n", msy / ms2);
-	printf("  gpu3 / yardstick: %.2fx the paths a second\n", msy / ms3);
-	printf("  European call: closed form %.6f, gpu1 %.6f, gpu2 %.6f, gpu3 %.6f, yardstick %.6f "
-	       "(standard error %.2g: %.1f of them from the closed form)\n", p->exact[0], e1, e2, e3,
-	       ey, sey, sey > 0 ? fabs(ey - p->exact[0]) / sey : 0.0);
-	json_object_object_add(out, "gpu2_over_yardstick", json_object_new_double(msy / ms2));
-	json_object_object_add(out, "gpu3_over_yardstick", json_object_new_double(msy / ms3));
-	json_object_object_add(out, "yardstick_european", json_object_new_double(ey));
-	json_object_object_add(out, "yardstick_stderr", json_object_new_double(sey));
-	json_object_object_add(out, "exact_european", json_object_new_double(p->exact[0]));
-	return 0;
+	return k->line(k->arg, "gpu2 / yardstick: %.2fx the paths a second", msy / ms2) ||
+	       k->line(k->arg, "gpu3 / yardstick: %.2fx the paths a second", msy / ms3) ||
+	       k->line(k->arg, "European call: closed form %.6f, gpu1 %.6f, gpu2 %.6f, gpu3 %.6f, "
+	               "yardstick %.6f (standard error %.2g: %.1f of them from the closed form)",
+	               p->exact[0], e1, e2, e3, ey, sey,
+	               sey > 0 ? fabs(ey - p->exact[0]) / sey : 0.0) ||
+	       k->figure(k->arg, "gpu2_over_yardstick", msy / ms2) ||
+	       k->figure(k->arg, "gpu3_over_yardstick", msy / ms3) ||
+	       k->figure(k->arg, "yardstick_european", ey) ||
+	       k->figure(k->arg, "yardstick_stderr", sey) ||
+	       k->figure(k->arg, "exact_european", p->exact[0]) ? -1 : 0;
+}
+
+/* The workload's kernel_rows member (cpu/montecarlo/montecarlo.h). */
+extern "C" int mc_kernels(const void *problem, int reps, const struct apod_bench_sink *sink)
+{
+	int rc = apod_gpu_kernels_ready("montecarlo");
+	return rc ? rc : montecarlo_gpu_bench(problem, reps, sink);
 }

@@ -79,8 +79,7 @@ static void mgpu_destroy(void *ctx)
 	if (!g)
 		return;
 	/* Teardown: nothing useful to do with a failure but go on freeing. */
-	if (g->have_comm)
-		ncclCommDestroy(g->comm);
+	apod_mgpu_unlink(g->comm, g->have_comm);
 	apod_cuda_free(g->d_pos, g->d_vel, g->d_acc, g->d_part, g->d_total);
 	cudaFreeHost(g->h_total);
 	cudaFreeHost(g->h_stage);
@@ -155,14 +154,6 @@ static int setup_local(struct nbody_mgpu *g)
 	return 0;
 }
 
-static int link_ranks(struct nbody_mgpu *g)
-{
-	if (apod_mgpu_link(&g->comm))
-		return -1;
-	g->have_comm = 1;
-	return 0;
-}
-
 /* Every rank's share of buf (n float4) to every rank, in place, on the
  * stream: the first q bodies of each share by all-gather, the last rank's
  * remainder by broadcast. */
@@ -201,29 +192,11 @@ static int first_forces(struct nbody_mgpu *g)
 static void *mgpu_create(const struct apod_stage *s, const void *problem)
 {
 	const struct nbody_problem *p = (const struct nbody_problem *)problem;
-	struct nbody_mgpu *g;
-	int failed = 0;
 	(void)s;
-
 	if (mgpu_open(p))
 		return NULL;
-	g = (struct nbody_mgpu *)calloc(1, sizeof *g);
-	if (!g) {
-		apod_fail("mgpu: out of memory");
-		failed = 1;
-	} else {
-		g->p = p;
-		failed = setup_local(g) != 0;
-	}
-	if (apod_ranks_agree(failed)) {
-		mgpu_destroy(g);
-		return NULL;
-	}
-	/* Every rank joins ncclCommInitRank or none waits in it: a failure past
-	 * here ends every rank (must). */
-	must(link_ranks(g));
-	must(first_forces(g));
-	return g;
+	return apod_mgpu_create<struct nbody_mgpu>("nbody mgpu", p, setup_local, first_forces,
+	                                           mgpu_destroy);
 }
 
 static int step_share(struct nbody_mgpu *g)

@@ -21,6 +21,7 @@
 
 #include "apod/cuda.h"
 #include "apod/ready_made.h"
+#include "gpu/block_tree_sum.cuh"
 #include "gpu/device.h"
 #include "cpu/particles/particles.h"
 #include "shared/particles/update.h"
@@ -56,22 +57,14 @@ static __global__ void move_kernel(float4 *state, size_t n, float dt)
 }
 
 /* Sum the block's (kinetic, potential) pairs; thread 0 gets the result.  A
- * fixed tree, so the order (and so the result) is the same on every run. */
+ * fixed tree (block_tree_sum.cuh), so the order (and so the result) is the
+ * same on every run. */
 static __device__ double2 block_sum(double ke, double pe)
 {
-	__shared__ double ske[BLOCK], spe[BLOCK];
-	unsigned t = threadIdx.x;
-	ske[t] = ke;
-	spe[t] = pe;
-	__syncthreads();
-	for (unsigned half = BLOCK / 2; half > 0; half /= 2) {
-		if (t < half) {
-			ske[t] += ske[t + half];
-			spe[t] += spe[t + half];
-		}
-		__syncthreads();
-	}
-	return make_double2(ske[0], spe[0]);
+	const double v[2] = { ke, pe };
+	double sum[2] = { 0, 0 };
+	block_tree_sum<2, BLOCK>(v, sum);
+	return make_double2(sum[0], sum[1]);
 }
 
 /* calcEnergy, level 1: every thread sums a strided set of particles in

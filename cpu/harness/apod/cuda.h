@@ -56,6 +56,17 @@ static inline int apod_cuda_failed(cudaError_t err, const char *call, const char
 			return apod_cuda_failed(apod_cuda_err_, #call, __FILE__, __LINE__); \
 	} while (0)
 
+/* The same check as an expression, for a function that frees what it
+ * holds before it returns: 0, or -1 after apod_cuda_failed.
+ *
+ *     failed = APOD_CUDA_CHECK(cudaMalloc(&a, n)) || APOD_CUDA_CHECK(cudaMalloc(&b, n));
+ */
+static inline int apod_cuda_check(cudaError_t err, const char *call, const char *file, int line)
+{
+	return err == cudaSuccess ? 0 : apod_cuda_failed(err, call, file, line);
+}
+#define APOD_CUDA_CHECK(call) apod_cuda_check((call), #call, __FILE__, __LINE__)
+
 /* After a kernel launch, which returns nothing: cudaGetLastError() says at
  * once whether the launch was accepted (a bad grid, too much shared
  * memory, no code for this device).  What the kernel itself does wrong

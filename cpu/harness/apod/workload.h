@@ -71,11 +71,13 @@ extern "C" {
 /* Revision 5: a stage may run the program's own time step (advance) and
  * mark each phase where it runs, any number of times and in any order;
  * hooks that judge an output see the problem and the row they judge.
+ * Revision 6: a workload's kernel benchmark hands its measurements to the
+ * harness as rows (kernel_rows) rather than printing them.
  * Every revision from 5 on only appends members to the end of a struct,
  * so a workload built against an older revision (4 or later) still loads:
  * the harness reads a member only where the workload's version has it.
  * Revisions 1 to 3 are not read (doc/extending.md, "Moving to revision 5"). */
-#define APOD_WORKLOAD_VERSION 5
+#define APOD_WORKLOAD_VERSION 6
 
 /* ---- parameters: one key table gives the deck parser, the defaults, the
  * --KEY=VALUE options, the JSON in report.json both ways and the test that
@@ -405,6 +407,42 @@ struct apod_work {
 	double h2d_bytes, d2h_bytes;
 };
 
+/* ---- a kernel benchmark's measurements (kernel_rows, below) --------------
+ *
+ * One row a measurement: a kernel (or a few calls timed as one) per call,
+ * its throughput and, where it answers to one, the ceiling measured in the
+ * same run.  The harness prints every row with one formatter and writes it
+ * to `bench --json` as an element of "kernels". */
+struct apod_bench_row {
+	const char *name;        /* the kernel, as the table shows it */
+	double ms;               /* time per call: the median of the repetitions */
+	double busy_ms;          /* the device's busy time per call (CUPTI); < 0: not traced */
+	double work;             /* what one call does, in work_unit */
+	const char *work_unit;   /* "bytes", "interactions", "paths" */
+	double rate;             /* the throughput, in rate_unit */
+	const char *rate_unit;   /* "GB/s", "GFLOP/s", "paths/s" */
+	double ceiling;          /* the rate it answers to, in rate_unit; <= 0: none */
+	const char *against;     /* what the ceiling is ("copy", "FMA peak"); NULL: none */
+	int block;               /* threads a block where the row says; 0: not said */
+	const char *note;        /* how the kernel works, or ""; NULL: none */
+};
+
+/* Where kernel_rows sends what it measured; every call returns 0, or -1
+ * after apod_fail() (out of memory), which kernel_rows passes on. */
+struct apod_bench_sink {
+	void *arg;
+	int (*row)(void *arg, const struct apod_bench_row *r);
+	/* A line of the table beside the rows: what is timed and how, a
+	 * measurement skipped and why, a comparison of two rows. */
+	int (*line)(void *arg, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+		__attribute__((format(printf, 2, 3)))
+#endif
+		;
+	/* A named figure for the JSON beside the rows ("copy_gb_per_s"). */
+	int (*figure)(void *arg, const char *key, double value);
+};
+
 /* ---- the workload ------------------------------------------------------ */
 
 struct apod_workload {
@@ -453,11 +491,9 @@ struct apod_workload {
 	 * algorithm's, or that stage would beat its speed of light. */
 	int (*work)(const void *params, const void *problem, const char *phase, struct apod_work *w);
 
-	/* Optional: `apod bench --kernels`: time the workload's own kernels,
-	 * one row each, beside the ceilings they answer to.  0; 1 where they
-	 * cannot run here (no GPU, no CUDA in the build), the reason recorded
-	 * with apod_fail; -1 after apod_fail on a failure.  json is a json-c
-	 * object to add a "kernels" array to. */
+	/* Revision 4's `apod bench --kernels`, for a workload without
+	 * kernel_rows: it prints its own table and adds a "kernels" array to
+	 * json (a json-c object).  Returns as kernel_rows does. */
 	int (*kernels)(const void *problem, int reps, void *json);
 
 	/* Revision 5, optional.  horizon_of: the last step output `output` (an
@@ -475,6 +511,15 @@ struct apod_workload {
 	void (*tolerance_at)(const void *params, const void *problem, const char *output,
 	                     long step, long row, int any_float, int column,
 	                     enum apod_compare kind, struct apod_tol *t);
+
+	/* Revision 6, optional: `apod bench --kernels`: time the workload's
+	 * own kernels, each median of reps after a warm-up, and hand every
+	 * measurement to the sink, in the order the table shows them; the
+	 * harness prints them and writes them to the JSON.  0; 1 where they
+	 * cannot run here (no GPU, no CUDA in the build), the reason recorded
+	 * with apod_fail; -1 after apod_fail on a failure.  Where set, the
+	 * harness calls it and not kernels. */
+	int (*kernel_rows)(const void *problem, int reps, const struct apod_bench_sink *sink);
 };
 
 #ifdef __cplusplus
