@@ -238,7 +238,7 @@ static char *trim(char *s)
 	return s;
 }
 
-/* Each workload's decks sit in a folder named after it (data/heat/small.deck),
+/* Each workload's decks sit in a folder named after it (data/NAME/small.deck),
  * so a path without that folder (data/small.deck) is an easy slip: where the
  * deck stands there, the failure names it, but no file the user did not name
  * is read. */
