@@ -18,7 +18,7 @@
 #include "apod/cuda.h"
 #include "harness_cost.h"
 #include "phase_events.h"
-#include "spin.h"
+#include "tests/gpu/spin.h"
 
 /* The pair mode's ring holds 256 events: 2 a step stay clear of its wait. */
 #define STEPS 100

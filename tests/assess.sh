@@ -2,7 +2,7 @@
 # `apod assess` profiles the serial stage with gprof and prints the bounds.
 . "$top_srcdir/tests/lib.sh"
 command -v gprof >/dev/null || { echo "SKIP: no gprof"; exit 77; }
-expect 0 "Amdahl" "$APOD" assess --deck="$top_srcdir/data/small.deck" --steps=60 --out="$work/prof"
+expect 0 "Amdahl" "$APOD" assess --deck="$top_srcdir/data/heat/small.deck" --steps=60 --out="$work/prof"
 for f in flat.txt callgraph.txt phases.json assess.json; do
 	[ -s "$work/prof/$f" ] || { echo "FAIL: assess did not write $f"; fails=$((fails + 1)); }
 done

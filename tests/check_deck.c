@@ -34,7 +34,7 @@ static const char *srcpath(const char *rel)
 START_TEST(medium_deck_is_the_default)
 {
 	struct heat_deck *def = defaults(), *med = defaults();
-	ck_assert_int_eq(apod_params_load(&heat_workload, med, srcpath("data/medium.deck")), 0);
+	ck_assert_int_eq(apod_params_load(&heat_workload, med, srcpath("data/heat/medium.deck")), 0);
 	ck_assert_mem_eq(def, med, sizeof *def);
 	free(def);
 	free(med);
@@ -44,7 +44,7 @@ END_TEST
 START_TEST(small_deck_loads)
 {
 	struct heat_deck *d = defaults();
-	ck_assert_int_eq(apod_params_load(&heat_workload, d, srcpath("data/small.deck")), 0);
+	ck_assert_int_eq(apod_params_load(&heat_workload, d, srcpath("data/heat/small.deck")), 0);
 	ck_assert_int_eq(d->size[0], 317);
 	ck_assert_int_eq(d->size[1], 203);
 	ck_assert_int_eq(d->steps, 120);
@@ -151,7 +151,7 @@ START_TEST(params_json_round_trip)
 	struct heat_deck *d = defaults(), *back = defaults();
 	json_object *o;
 	const char *key = NULL;
-	ck_assert_int_eq(apod_params_load(&heat_workload, d, srcpath("data/small.deck")), 0);
+	ck_assert_int_eq(apod_params_load(&heat_workload, d, srcpath("data/heat/small.deck")), 0);
 	ck_assert_int_eq(apod_params_set(&heat_workload, d, "hist_range", "-5 105", "t"), 0);
 	o = apod_params_json(&heat_workload, d);
 	ck_assert_int_eq(apod_params_from_json(&heat_workload, back, o, "t"), 0);

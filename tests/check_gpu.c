@@ -13,7 +13,7 @@
 #include "gpu/device.h"
 #include "gpu/phase_events.h"
 #include "tests/gpu/provoke.h"
-#include "gpu/spin.h"
+#include "tests/gpu/spin.h"
 #include "cpu/harness/fail.h"
 #include "cpu/heat/heat.h"
 #include "cpu/heat/heat_workload.h"

@@ -29,6 +29,10 @@ too-big bytes
 huge-steps per-step statistics
 unstable stable
 EOF
+# A deck named without its workload's folder: the refusal names the folder,
+# and nothing is read from it.
+expect 2 "heat's decks are in a folder of their own: $top_srcdir/data/heat/small.deck" \
+	"$APOD" run --stage=serial --deck="$top_srcdir/data/small.deck"
 expect 2 "--size: size: 0 is out of range" "$APOD" run --stage=serial --size=0x0
 expect 2 "not of the form NXxNY" "$APOD" run --stage=serial --size=100
 expect 2 "--steps: steps: -3 is out of range" "$APOD" run --stage=serial --steps=-3

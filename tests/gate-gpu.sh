@@ -4,7 +4,7 @@
 # GPU stage can run; fails if some can and others cannot.  gpu5 is float
 # only: a double build lists it as unavailable, and its part is skipped.
 . "$top_srcdir/tests/lib.sh"
-deck=$top_srcdir/data/small.deck
+deck=$top_srcdir/data/heat/small.deck
 avail=$("$APOD" stages | grep -c '^gpu[0-4] *available')
 built=$("$APOD" stages | grep -c '^gpu[0-4]')
 if [ "$avail" -eq 0 ]; then
@@ -26,7 +26,7 @@ expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --out="$work/s
 # gpu5 on the small deck (317 columns, not a multiple of 4) runs gpu4's kernels.
 for s in gpu1 gpu2 gpu3 gpu4 $gpu5; do
 	expect 0 "stage $s" "$APOD" run --stage=$s --deck="$deck" --out="$work/$s"
-	expect 0 "PASS" "$APOD" verify "$top_srcdir/data/ref/small" "$work/$s"
+	expect 0 "PASS" "$APOD" verify "$top_srcdir/data/heat/ref/small" "$work/$s"
 	expect 0 "PASS" "$APOD" verify "$work/serial" "$work/$s"
 	# With --disable-fmad the device rounds as the host does: bit for bit.
 	if [ "${APOD_FMAD:-yes}" = no ]; then

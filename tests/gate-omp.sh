@@ -3,12 +3,12 @@
 # the field must match bit for bit; the moments may differ only by the
 # rounding of a different merge order, within the designed tolerance.
 . "$top_srcdir/tests/lib.sh"
-deck=$top_srcdir/data/small.deck
+deck=$top_srcdir/data/heat/small.deck
 "$APOD" stages | grep -q '^omp *available' || { echo "SKIP: omp not built"; exit 77; }
 expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --out="$work/serial"
 OMP_NUM_THREADS=3 expect 0 "stage omp" "$APOD" run --stage=omp --deck="$deck" --out="$work/omp"
 expect 0 "0 of 64351 values differ" "$APOD" verify "$work/serial" "$work/omp"
-expect 0 "PASS" "$APOD" verify "$top_srcdir/data/ref/small" "$work/omp"
+expect 0 "PASS" "$APOD" verify "$top_srcdir/data/heat/ref/small" "$work/omp"
 # calcStats every 3rd step (stats_every): 40 rows, at steps 3, 6, ..., 120,
 # and the same gate.
 expect 0 "stage serial" "$APOD" run --stage=serial --deck="$deck" --stats_every=3 --out="$work/serial3"

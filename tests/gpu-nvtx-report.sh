@@ -30,15 +30,15 @@ fi
 # missing there: the table's JSON is kept, so the page can be made here
 # with  apod report --from=OUT/medium.json --scaling=OUT/scale.json.
 ./apod ceilings >"$OUT/ceilings.txt" 2>&1
-timeout 60 ./apod scale --deck="$src/data/medium.deck" --reps=1 --threads=1,4,16 --json="$OUT/scale.json" \
+timeout 60 ./apod scale --deck="$src/data/heat/medium.deck" --reps=1 --threads=1,4,16 --json="$OUT/scale.json" \
 	>"$OUT/scale.txt" 2>&1 || echo "scale: failed, see scale.txt"
 if command -v gnuplot >/dev/null 2>&1; then
-	timeout 90 ./apod report --deck="$src/data/medium.deck" --scaling="$OUT/scale.json" \
+	timeout 90 ./apod report --deck="$src/data/heat/medium.deck" --scaling="$OUT/scale.json" \
 		--json="$OUT/medium.json" --out="$OUT/report-medium.html" >"$OUT/report.txt" 2>&1 ||
 		{ echo "report: failed, see report.txt"; status=1; }
 else
 	echo "no gnuplot here: the table's JSON only (make the page elsewhere with --from)"
-	timeout 90 ./apod --deck="$src/data/medium.deck" --json="$OUT/medium.json" >"$OUT/report.txt" 2>&1 ||
+	timeout 90 ./apod --deck="$src/data/heat/medium.deck" --json="$OUT/medium.json" >"$OUT/report.txt" 2>&1 ||
 		{ echo "table: failed, see report.txt"; status=1; }
 fi
 for b in chromium chromium-browser; do

@@ -72,12 +72,12 @@ sh "$(dirname "$0")/doc-examples.sh" "$APOD_DOC_DIR"
 
 echo "installcheck: the installed references, verified against a fresh run"
 data=$(pkg-config --variable=pkgdatadir apod)
-( cd "$work" && apod run --stage=serial --deck="$data/small.deck" --out=serial \
-	&& apod verify "$data/ref/small" serial )
+( cd "$work" && apod run --stage=serial --deck="$data/heat/small.deck" --out=serial \
+	&& apod verify "$data/heat/ref/small" serial )
 ( cd "$work" && apod run --workload=nbody --stage=serial --deck="$data/nbody/small.deck" \
-	--out=nbody-serial && apod verify "$data/ref/nbody/small" nbody-serial )
+	--out=nbody-serial && apod verify "$data/nbody/ref/small" nbody-serial )
 
 echo "installcheck: apod assess, with the installed apod-pg"
-( cd "$work" && apod assess --deck="$data/small.deck" --steps=5 --out=assess > assess.log ) \
+( cd "$work" && apod assess --deck="$data/heat/small.deck" --steps=5 --out=assess > assess.log ) \
 	|| { cat "$work/assess.log"; exit 1; }
 echo "installcheck: passed"

@@ -63,6 +63,24 @@ none_of "$(grep -ln 'MPI_Comm_rank\|MPI_Comm_size\|MPI_Init' $others "$top_srcdi
 	"a stage starts MPI or asks its rank of MPI itself (apod_ranks_start, apod_ranks_rank)" \
 	"only the library starts MPI and numbers the ranks"
 
+# The labs are a room of their own (cpu/labs/, gpu/labs/, shared/labs/):
+# only the program, which registers `apod lab`, includes a lab header, and a
+# lab reaches nothing of a workload's, only its own room, the installed
+# headers (apod/) and the common layers every GPU stage stands on (gpu/ and
+# shared/ at their top level).
+labs=$(find "$top_srcdir/cpu/labs" "$top_srcdir/gpu/labs" "$top_srcdir/shared/labs" \
+	\( -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' -o -name '*.def' \) 2>/dev/null)
+nonlabs=$(find "$top_srcdir/cpu" "$top_srcdir/gpu" "$top_srcdir/shared" "$top_srcdir/data/template" \
+	\( -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' -o -name '*.def' \) 2>/dev/null |
+	grep -v "/labs/\|^$top_srcdir/cpu/program\.c$")
+none_of "$(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"\(cpu\|gpu\|shared\)/labs/' $nonlabs 2>/dev/null)" \
+	"a file outside the labs (and the program) includes a lab header" \
+	"only the program includes the labs' headers"
+none_of "$(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' $labs 2>/dev/null |
+	grep -v '"\(apod/\|\(cpu\|gpu\|shared\)/labs/\|gpu/[a-z0-9_]*\.\(h\|cuh\)"\|shared/[a-z0-9_]*\.h"\|[a-z0-9_]*\.\(h\|cuh\|def\)"\)')" \
+	"a lab includes a header of a workload or another room" \
+	"the labs include only their own headers, apod/ and the common gpu/ and shared/ ones"
+
 # libapod exports exactly what the installed headers declare with APOD_API
 # (it is built with hidden visibility): nm's list against the headers'.
 lib=$(dirname "$APOD")/.libs/libapod.so

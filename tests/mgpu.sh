@@ -8,8 +8,8 @@
 # different decks, a rank count that does not match the GPUs (unshared), and
 # more ranks than rows, are usage errors on every rank.  Skips elsewhere.
 . "$top_srcdir/tests/lib.sh"
-deck=$top_srcdir/data/small.deck
-ref=$top_srcdir/data/ref/small
+deck=$top_srcdir/data/heat/small.deck
+ref=$top_srcdir/data/heat/ref/small
 
 stages=$("$APOD" stages)
 if ! echo "$stages" | grep -q '^mgpu *available'; then

@@ -5,7 +5,7 @@
 # stages held to the same gate wherever they can run.
 . "$top_srcdir/tests/lib.sh"
 deck="$top_srcdir/data/montecarlo/small.deck"
-ref="$top_srcdir/data/ref/montecarlo/small"
+ref="$top_srcdir/data/montecarlo/ref/small"
 W=--workload=montecarlo
 stages=$("$APOD" stages $W)
 
@@ -16,7 +16,7 @@ done
 # The references are what was committed, and serial still reproduces them
 # (within the gate's bounds: another libm may move the last bits).
 ( cd "$ref" && sha256sum --quiet -c SHA256SUMS ) ||
-	{ echo "FAIL: data/ref/montecarlo/small does not match its SHA256SUMS"; fails=$((fails + 1)); }
+	{ echo "FAIL: data/montecarlo/ref/small does not match its SHA256SUMS"; fails=$((fails + 1)); }
 expect 0 "stage serial" "$APOD" run $W --stage=serial --deck="$deck" --out="$work/serial"
 expect 0 "PASS" "$APOD" verify "$ref" "$work/serial"
 

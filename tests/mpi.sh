@@ -8,8 +8,8 @@
 # every rank with one message and never hang; nor do ranks given different
 # decks (ranks given different command lines: tests/ranks.sh).
 . "$top_srcdir/tests/lib.sh"
-deck=$top_srcdir/data/small.deck
-ref=$top_srcdir/data/ref/small
+deck=$top_srcdir/data/heat/small.deck
+ref=$top_srcdir/data/heat/ref/small
 
 [ "${APOD_HAVE_MPI:-no}" = yes ] || { echo "SKIP: MPI was not found at configure time"; exit 77; }
 "$APOD" stages | grep -q '^mpi *available' || { echo "FAIL: MPI was found but the mpi stage is unavailable"; exit 1; }

@@ -6,7 +6,7 @@
 # where doc/verification.md, section "n-body", claims it).
 . "$top_srcdir/tests/lib.sh"
 deck=$top_srcdir/data/nbody/small.deck
-ref=$top_srcdir/data/ref/nbody/small
+ref=$top_srcdir/data/nbody/ref/small
 W=--workload=nbody
 stages=$("$APOD" stages $W)
 

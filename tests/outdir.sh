@@ -5,7 +5,7 @@
 # old ones behind, and a directory holding anything that no run of apod
 # recorded is refused and left as it was.
 . "$top_srcdir/tests/lib.sh"
-deck=$top_srcdir/data/small.deck
+deck=$top_srcdir/data/heat/small.deck
 tiny="--stage=serial --size=40x30 --steps=20 --snapshot_every=10"
 
 # listing DIR: every name in it, hidden ones too, one per line.
@@ -32,7 +32,7 @@ if ! cmp -s "$work/first" "$work/after" || [ "$(cksum < "$work/r/field.npy")" !=
 	echo "FAIL: the killed run changed the previous results"; diff "$work/first" "$work/after"
 	fails=$((fails + 1))
 fi
-expect 0 "PASS" "$APOD" verify "$top_srcdir/data/ref/small" "$work/r"
+expect 0 "PASS" "$APOD" verify "$top_srcdir/data/heat/ref/small" "$work/r"
 # A completed rerun without snapshots leaves no old snapshot beside its field;
 # the killed run's staging directory is cleared by it.
 expect 0 "0 snapshots" "$APOD" run --stage=serial --deck="$deck" --snapshot_every=0 --out="$work/r"

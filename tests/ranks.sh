@@ -8,7 +8,7 @@
 # one process under several ranks is refused too.  Every launch has a
 # timeout: a hang fails the test instead of hanging the suite.
 . "$top_srcdir/tests/lib.sh"
-deck=$top_srcdir/data/small.deck
+deck=$top_srcdir/data/heat/small.deck
 tiny=$top_srcdir/tests/decks/tiny.deck
 
 # nothing_in DIR: the refused run wrote no results.

@@ -6,7 +6,7 @@
 # a real browser (headless Chromium): it loads, its SVGs render, and the
 # screenshot is not one colour.  Skips (77) without gnuplot.
 . "$top_srcdir/tests/lib.sh"
-deck=$top_srcdir/data/small.deck
+deck=$top_srcdir/data/heat/small.deck
 fail() { echo "FAIL: $*"; exit 1; }
 
 command -v gnuplot >/dev/null 2>&1 || { echo "SKIP: no gnuplot (apt-get install gnuplot-nox)"; exit 77; }
@@ -105,7 +105,7 @@ grep -q "1  serial/genTimeStep" "$page" || fail "the roofline's key does not nam
 	fail "report --from failed: $(cat "$work/o")"
 grep -q "^serial" "$work/o" && fail "report --from ran the stages"
 [ "$(grep -c '<svg' "$work/f.html")" -ge 2 ] || fail "report --from: fewer than two pictures"
-grep -q "data/small.deck" "$work/f.html" || fail "report --from lost the command"
+grep -q "data/heat/small.deck" "$work/f.html" || fail "report --from lost the command"
 # Pasted, the --from page's command (its hotspots' folder named, a space in
 # it quoted) makes that page again, byte for byte.
 "$APOD" report --from="$work/t.json" --out="$work/q.html" --assess="$work/no assess" >"$work/o" 2>&1 || fail "report --from with --assess failed: $(cat "$work/o")"

@@ -40,7 +40,7 @@ sed -n 's/^    //p' "$work/new.log" > "$work/next.sh"
 	|| { echo "FAIL: apod new's next steps, pasted, failed"; cat "$work/new.log" "$work/next.log"; exit 1; }
 grep -q "^serial" "$work/next.log" || { echo "FAIL: apod new's next steps printed no table"; cat "$work/next.log"; exit 1; }
 echo "ok: apod new's next steps, pasted, built fresh against P and printed its table"
-"$work/P/bin/apod" assess --deck="$work/P/share/apod/small.deck" --steps=5 --out="$work/assess" \
+"$work/P/bin/apod" assess --deck="$work/P/share/apod/heat/small.deck" --steps=5 --out="$work/assess" \
 	> "$work/assess.log" 2>&1 \
 	|| { echo "FAIL: P/bin/apod assess did not find P's apod-pg"; cat "$work/assess.log"; exit 1; }
 echo "ok: P/bin/apod assess found $work/P/libexec/apod/apod-pg"

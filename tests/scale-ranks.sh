@@ -6,7 +6,7 @@
 # there, and each bound must be apod_amdahl / apod_gustafson of the P the
 # JSON reports (recomputed here).  Then the usage errors, each named.
 . "$top_srcdir/tests/lib.sh"
-deck=$top_srcdir/data/small.deck
+deck=$top_srcdir/data/heat/small.deck
 
 [ "${APOD_HAVE_MPI:-no}" = yes ] || { echo "SKIP: MPI was not found at configure time"; exit 77; }
 "$APOD" stages | grep -q '^mpi *available' || { echo "FAIL: MPI was found but the mpi stage is unavailable"; exit 1; }

@@ -3,7 +3,7 @@
 # plots are drawn from.  Benchmarks are not tests: only the structure is
 # checked here, never a time or a speedup.
 . "$top_srcdir/tests/lib.sh"
-deck=$top_srcdir/data/small.deck
+deck=$top_srcdir/data/heat/small.deck
 # Open MPI does not free everything it allocates by MPI_Finalize (its
 # components are unloaded first, so LeakSanitizer cannot even name them):
 # in the sanitizers' build, scale (which runs the mpi stage once, at one

@@ -3,7 +3,7 @@
 # omp verified, the GPU and MPI stages run (mpi and mgpu at one rank) or listed with the
 # reason they cannot.
 . "$top_srcdir/tests/lib.sh"
-deck=$top_srcdir/data/small.deck
+deck=$top_srcdir/data/heat/small.deck
 no_mpi_leak_check
 expect 0 "reference" "$APOD" --deck="$deck" --json="$work/table.json"
 grep -E '^omp .*PASS' "$work/out" >/dev/null || { echo "FAIL: omp row not verified"; cat "$work/out"; fails=$((fails + 1)); }

@@ -6,7 +6,7 @@
 # span); tracing must not change the results; and a traced stage must show
 # work in its compute phases.  Skips (77) without a GPU.
 . "$top_srcdir/tests/lib.sh"
-deck=$top_srcdir/data/small.deck
+deck=$top_srcdir/data/heat/small.deck
 if ! "$APOD" stages | grep -q '^gpu1 *available'; then
 	echo "SKIP: no GPU stage can run here:"; "$APOD" stages | grep 'why:' | head -1
 	exit 77
@@ -40,7 +40,7 @@ PY
 
 for s in gpu1 gpu2 gpu3 gpu4; do
 	expect 0 "busy s" "$APOD" run --stage=$s --deck="$deck" --out="$work/$s" --json="$work/$s.json" --trace
-	expect 0 "PASS" "$APOD" verify "$top_srcdir/data/ref/small" "$work/$s"
+	expect 0 "PASS" "$APOD" verify "$top_srcdir/data/heat/ref/small" "$work/$s"
 done
 check "$work/gpu1.json" genTimeStep
 for s in gpu2 gpu3; do check "$work/$s.json" genTimeStep calcStats calcSummaryData; done

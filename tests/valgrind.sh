@@ -5,7 +5,7 @@
 command -v valgrind >/dev/null 2>&1 || { echo "SKIP: no valgrind"; exit 77; }
 [ "${APOD_SANITIZE:-no}" = no ] || { echo "SKIP: a sanitizer build does not run under valgrind"; exit 77; }
 expect 0 "stage serial" valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
-	"$APOD" run --stage=serial --deck="$top_srcdir/data/small.deck" --steps=20 --out="$work/v"
+	"$APOD" run --stage=serial --deck="$top_srcdir/data/heat/small.deck" --steps=20 --out="$work/v"
 expect 0 "PASS" valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
 	"$APOD" verify "$work/v" "$work/v"
 expect 2 "unknown key" valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fail.h"
 #include "params.h"
@@ -237,13 +238,35 @@ static char *trim(char *s)
 	return s;
 }
 
+/* Each workload's decks sit in a folder named after it (data/NAME/small.deck),
+ * so a path without that folder (data/small.deck) is an easy slip: where the
+ * deck stands there, the failure names it, but no file the user did not name
+ * is read. */
+static void missing_deck(const char *path, const char *workload)
+{
+	const char *slash = strrchr(path, '/');
+	int dir = slash ? (int)(slash - path + 1) : 0;
+	char moved[4096];
+	struct stat st;
+	int n = snprintf(moved, sizeof moved, "%.*s%s/%s", dir, path, workload, path + dir);
+	if (n > 0 && (size_t)n < sizeof moved && stat(moved, &st) == 0 && S_ISREG(st.st_mode))
+		apod_usage_fail("deck %s: cannot open: %s; %s's decks are in a folder of their own: %s",
+		                path, strerror(ENOENT), workload, moved);
+	else
+		apod_usage_fail("deck %s: cannot open: %s", path, strerror(ENOENT));
+}
+
 /* Read a whole deck into memory: decks are small, and a bound on the size
  * is the first defence against being handed the wrong file. */
-static char *slurp(const char *path, size_t *len)
+static char *slurp(const char *path, const char *workload, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	char *buf;
 	size_t n;
+	if (!f && errno == ENOENT && workload) {
+		missing_deck(path, workload);
+		return NULL;
+	}
 	if (!f) {
 		apod_usage_fail("deck %s: cannot open: %s", path, strerror(errno));
 		return NULL;
@@ -278,7 +301,7 @@ int apod_params_load(const struct apod_workload *w, void *params, const char *pa
 	char seen[APOD_MAX_PARAMS] = { 0 };
 	size_t len, i;
 	int lineno = 0, rc = 0;
-	if (!(text = slurp(path, &len)))
+	if (!(text = slurp(path, w->name, &len)))
 		return -1;
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)text[i];

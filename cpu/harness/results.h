@@ -7,7 +7,7 @@
  *                and the last row of the first series
  *
  * `apod verify` reads two such directories back; the committed references
- * in data/ref/ are one.
+ * in data/NAME/ref/ are one.
  */
 #ifndef APOD_RESULTS_H
 #define APOD_RESULTS_H

@@ -3,7 +3,7 @@
  * describing one run (its key table is in params.c).
  *
  * Every key has a default (together they are the default deck, which is
- * also data/medium.deck), so a deck only names what it changes.
+ * also data/heat/medium.deck), so a deck only names what it changes.
  */
 #ifndef APOD_HEAT_H
 #define APOD_HEAT_H

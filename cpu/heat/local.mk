@@ -59,19 +59,19 @@ CLEANFILES += gpu/heat/stage_mgpu.d
 
 # The decks, and the committed serial reference of the small one, installed
 # so that an installed apod can be verified against it
-# (`apod verify PKGDATADIR/ref/small DIR`).
-heatdecksdir = $(pkgdatadir)
-dist_heatdecks_DATA = data/small.deck data/medium.deck data/large.deck
-heatrefdir = $(pkgdatadir)/ref/small
-dist_heatref_DATA = data/ref/small/SHA256SUMS data/ref/small/field.npy data/ref/small/hist.csv \
-	data/ref/small/report.json data/ref/small/stats.csv data/ref/small/zones.csv
-heat_small_deck = data/small.deck
-heat_ref = data/ref/small
+# (`apod verify PKGDATADIR/heat/ref/small DIR`).
+heatdecksdir = $(pkgdatadir)/heat
+dist_heatdecks_DATA = data/heat/small.deck data/heat/medium.deck data/heat/large.deck
+heatrefdir = $(pkgdatadir)/heat/ref/small
+dist_heatref_DATA = data/heat/ref/small/SHA256SUMS data/heat/ref/small/field.npy data/heat/ref/small/hist.csv \
+	data/heat/ref/small/report.json data/heat/ref/small/stats.csv data/heat/ref/small/zones.csv
+heat_small_deck = data/heat/small.deck
+heat_ref = data/heat/ref/small
 heat_ref_files = field.npy stats.csv hist.csv zones.csv
 heat_ref_drop = snap_*.npy
 heat_ref_real = float
 # gpu5 runs at a width its kernel takes (a multiple of 4; at 317 it would run
 # gpu4's), with statistics every 3rd step so that both kinds of pass run.
 heat_sanitize_stages = gpu1 gpu2 gpu3 gpu4 gpu5
-heat_sanitize_args = --deck=$(srcdir)/data/small.deck --steps=40
+heat_sanitize_args = --deck=$(srcdir)/data/heat/small.deck --steps=40
 heat_sanitize_gpu5_args = --size=320x203 --stats_every=3

@@ -16,14 +16,14 @@ gpu_headers += gpu/montecarlo/kernels.cuh gpu/montecarlo/path3.cuh
 montecarlodecksdir = $(pkgdatadir)/montecarlo
 dist_montecarlodecks_DATA = data/montecarlo/small.deck data/montecarlo/medium.deck \
 	data/montecarlo/large.deck
-montecarlorefdir = $(pkgdatadir)/ref/montecarlo/small
-dist_montecarloref_DATA = data/ref/montecarlo/small/SHA256SUMS data/ref/montecarlo/small/batch_mean.npy \
-	data/ref/montecarlo/small/ci95.csv data/ref/montecarlo/small/exact.csv \
-	data/ref/montecarlo/small/hist.csv data/ref/montecarlo/small/mean.csv \
-	data/ref/montecarlo/small/report.json data/ref/montecarlo/small/stderr.csv \
-	data/ref/montecarlo/small/variance.csv
+montecarlorefdir = $(pkgdatadir)/montecarlo/ref/small
+dist_montecarloref_DATA = data/montecarlo/ref/small/SHA256SUMS data/montecarlo/ref/small/batch_mean.npy \
+	data/montecarlo/ref/small/ci95.csv data/montecarlo/ref/small/exact.csv \
+	data/montecarlo/ref/small/hist.csv data/montecarlo/ref/small/mean.csv \
+	data/montecarlo/ref/small/report.json data/montecarlo/ref/small/stderr.csv \
+	data/montecarlo/ref/small/variance.csv
 montecarlo_small_deck = data/montecarlo/small.deck
-montecarlo_ref = data/ref/montecarlo/small
+montecarlo_ref = data/montecarlo/ref/small
 montecarlo_ref_files = batch_mean.npy mean.csv variance.csv stderr.csv ci95.csv exact.csv hist.csv
 # Double whatever the build: its reference serves either.
 montecarlo_sanitize_stages = gpu1 gpu2 gpu3

@@ -17,12 +17,12 @@ gpu_headers += gpu/nbody/forces.cuh gpu/nbody/nbody_resident.h
 
 nbodydecksdir = $(pkgdatadir)/nbody
 dist_nbodydecks_DATA = data/nbody/small.deck data/nbody/medium.deck data/nbody/large.deck
-nbodyrefdir = $(pkgdatadir)/ref/nbody/small
-dist_nbodyref_DATA = data/ref/nbody/small/SHA256SUMS data/ref/nbody/small/drift.csv \
-	data/ref/nbody/small/energy.csv data/ref/nbody/small/momentum.csv data/ref/nbody/small/pos.npy \
-	data/ref/nbody/small/report.json data/ref/nbody/small/stats.csv data/ref/nbody/small/vel.npy
+nbodyrefdir = $(pkgdatadir)/nbody/ref/small
+dist_nbodyref_DATA = data/nbody/ref/small/SHA256SUMS data/nbody/ref/small/drift.csv \
+	data/nbody/ref/small/energy.csv data/nbody/ref/small/momentum.csv data/nbody/ref/small/pos.npy \
+	data/nbody/ref/small/report.json data/nbody/ref/small/stats.csv data/nbody/ref/small/vel.npy
 nbody_small_deck = data/nbody/small.deck
-nbody_ref = data/ref/nbody/small
+nbody_ref = data/nbody/ref/small
 nbody_ref_files = pos.npy vel.npy stats.csv momentum.csv energy.csv drift.csv
 nbody_ref_drop = pos_*.npy vel_*.npy
 nbody_ref_real = float

@@ -30,7 +30,7 @@ failed=0
 base=${scale%.json}
 if [ ! -f "$scale" ] || [ ! -f "$base.gp" ] || [ ! -f "$base.strong.dat" ]; then
 	echo "plots: $scale (and $base.gp, $base.strong.dat beside it) missing:" >&2
-	echo "plots:   run  ./apod scale --deck=data/medium.deck --json=$scale  first" >&2
+	echo "plots:   run  ./apod scale --deck=data/heat/medium.deck --json=$scale  first" >&2
 	failed=1
 elif ! gnuplot -e "scale='$base'; outdir='$out'" "$here/scaling.gp"; then
 	echo "plots: gnuplot failed on $here/scaling.gp" >&2
@@ -39,7 +39,7 @@ fi
 
 if [ ! -f "$table" ]; then
 	echo "plots: $table missing:" >&2
-	echo "plots:   run  ./apod --deck=data/medium.deck --json=$table  first" >&2
+	echo "plots:   run  ./apod --deck=data/heat/medium.deck --json=$table  first" >&2
 	failed=1
 else
 	dat=$(mktemp "${TMPDIR:-/tmp}/apod-ladder-XXXXXX") || exit 1

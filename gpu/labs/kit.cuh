@@ -57,77 +57,32 @@ static inline int lab_cuda_fail(cudaError_t err, const char *what, size_t bytes,
 }
 
 /*
- * dev_array<T>: n elements of T in device memory, owned.
+ * dev_array<T>, host_array<T>: n elements of T, owned, on the device or on
+ * the host.
  *   dev_array<float> d;
  *   if (d.alloc(n)) return -1;           // cudaMalloc; 0, or -1 recorded
  *   kernel<<<g, b>>>(d.p, d.n);          // .p the pointer, .n the count
  *   cudaMemset(d.p, 0, d.bytes());       // .bytes() = n * sizeof(T)
- * cudaFree runs in the destructor (its error, if any, is ignored: check
- * kernels with a synchronising call before the lab returns, as time_it
- * and cudaMemcpy do).  alloc() on an array that holds memory frees it
- * first.  Not copyable; movable (a moved-from array holds nothing).
+ * A host_array's alloc() takes malloc's memory, alloc_pinned()
+ * cudaMallocHost's (page-locked, for asynchronous copies), and .pinned says
+ * which it holds.  The destructor gives the memory back the way it came
+ * (its error, if any, is ignored: check kernels with a synchronising call
+ * before the lab returns, as time_it and cudaMemcpy do).  alloc() on an
+ * array that holds memory frees it first.  Not copyable; movable (a
+ * moved-from array holds nothing).  Contents start undefined.  Both are
+ * owned_array<T, OnDevice>: the owning is the same, only where the memory
+ * comes from differs.
  */
-template <class T> struct dev_array {
-	T *p = nullptr;
-	size_t n = 0;
-
-	dev_array() = default;
-	dev_array(const dev_array &) = delete;
-	dev_array &operator=(const dev_array &) = delete;
-	dev_array(dev_array &&o) noexcept : p(o.p), n(o.n) { o.p = nullptr; o.n = 0; }
-	dev_array &operator=(dev_array &&o) noexcept
-	{
-		if (this != &o) {
-			reset();
-			p = o.p, n = o.n;
-			o.p = nullptr, o.n = 0;
-		}
-		return *this;
-	}
-	~dev_array() { reset(); }
-
-	size_t bytes() const { return n * sizeof(T); }
-
-	int alloc(size_t count, APOD_HERE)
-	{
-		reset();
-		if (count > SIZE_MAX / sizeof(T))
-			return lab_cuda_fail(cudaErrorMemoryAllocation, "cudaMalloc", SIZE_MAX, at);
-		cudaError_t err = cudaMalloc(&p, count * sizeof(T));
-		if (err != cudaSuccess) {
-			p = nullptr;
-			return lab_cuda_fail(err, "cudaMalloc", count * sizeof(T), at);
-		}
-		n = count;
-		return 0;
-	}
-
-	/* Free now (the destructor does it anyway). */
-	void reset()
-	{
-		if (p)
-			cudaFree(p);
-		p = nullptr, n = 0;
-	}
-};
-
-/*
- * host_array<T>: n elements of T in host memory, owned: alloc() takes
- * them from malloc, alloc_pinned() from cudaMallocHost (page-locked, for
- * asynchronous copies); the destructor gives them back the same way.
- * Same members and rules as dev_array (.p, .n, .bytes(), reset(), move
- * only), and .pinned says which kind it holds.  Contents start undefined.
- */
-template <class T> struct host_array {
+template <class T, bool OnDevice> struct owned_array {
 	T *p = nullptr;
 	size_t n = 0;
 	bool pinned = false;
 
-	host_array() = default;
-	host_array(const host_array &) = delete;
-	host_array &operator=(const host_array &) = delete;
-	host_array(host_array &&o) noexcept : p(o.p), n(o.n), pinned(o.pinned) { o.p = nullptr; o.n = 0; }
-	host_array &operator=(host_array &&o) noexcept
+	owned_array() = default;
+	owned_array(const owned_array &) = delete;
+	owned_array &operator=(const owned_array &) = delete;
+	owned_array(owned_array &&o) noexcept : p(o.p), n(o.n), pinned(o.pinned) { o.p = nullptr; o.n = 0; }
+	owned_array &operator=(owned_array &&o) noexcept
 	{
 		if (this != &o) {
 			reset();
@@ -136,13 +91,15 @@ template <class T> struct host_array {
 		}
 		return *this;
 	}
-	~host_array() { reset(); }
+	~owned_array() { reset(); }
 
 	size_t bytes() const { return n * sizeof(T); }
 
 	int alloc(size_t count, APOD_HERE)
 	{
 		reset();
+		if constexpr (OnDevice)
+			return cuda_alloc([](void **q, size_t b) { return cudaMalloc(q, b); }, "cudaMalloc", count, at);
 		if (count > SIZE_MAX / sizeof(T) ||
 		    (count && !(p = (T *)malloc(count * sizeof(T)))))
 			return apod_fail("cannot allocate %zu x %zu bytes of host memory (at %s:%d)", count,
@@ -153,28 +110,45 @@ template <class T> struct host_array {
 
 	int alloc_pinned(size_t count, APOD_HERE)
 	{
+		static_assert(!OnDevice, "alloc_pinned is for host memory");
 		reset();
-		if (count > SIZE_MAX / sizeof(T))
-			return lab_cuda_fail(cudaErrorMemoryAllocation, "cudaMallocHost", SIZE_MAX, at);
-		cudaError_t err = cudaMallocHost(&p, count * sizeof(T));
-		if (err != cudaSuccess) {
-			p = nullptr;
-			return lab_cuda_fail(err, "cudaMallocHost", count * sizeof(T), at);
-		}
-		n = count;
+		if (cuda_alloc([](void **q, size_t b) { return cudaMallocHost(q, b); }, "cudaMallocHost", count, at))
+			return -1;
 		pinned = true;
 		return 0;
 	}
 
+	/* Free now (the destructor does it anyway). */
 	void reset()
 	{
-		if (p && pinned)
+		if (p && OnDevice)
+			cudaFree(p);
+		else if (p && pinned)
 			cudaFreeHost(p);
 		else
 			free(p);
 		p = nullptr, n = 0, pinned = false;
 	}
+
+private:
+	/* cudaMalloc or cudaMallocHost of count elements, a failure recorded as the caller's. */
+	int cuda_alloc(cudaError_t (*call)(void **, size_t), const char *name, size_t count,
+	               const std::source_location &at)
+	{
+		if (count > SIZE_MAX / sizeof(T))
+			return lab_cuda_fail(cudaErrorMemoryAllocation, name, SIZE_MAX, at);
+		cudaError_t err = call((void **)&p, count * sizeof(T));
+		if (err != cudaSuccess) {
+			p = nullptr;
+			return lab_cuda_fail(err, name, count * sizeof(T), at);
+		}
+		n = count;
+		return 0;
+	}
 };
+
+template <class T> using dev_array = owned_array<T, true>;
+template <class T> using host_array = owned_array<T, false>;
 
 /*
  * cuda_stream / cuda_event: one stream or event, owned; .h is the handle

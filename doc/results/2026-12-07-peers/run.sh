@@ -10,8 +10,8 @@
 . doc/results/prelude.sh
 record harness-cost 60 ./profiles/harness_cost --json="$RES/harness-cost.json"
 cat "$RES/harness-cost.txt"
-record gpu4-medium-trace 30 ./apod run --stage=gpu4 --deck=data/medium.deck --trace
-record mgpu1-medium-trace 30 ./apod run --stage=mgpu --deck=data/medium.deck --trace
+record gpu4-medium-trace 30 ./apod run --stage=gpu4 --deck=data/heat/medium.deck --trace
+record mgpu1-medium-trace 30 ./apod run --stage=mgpu --deck=data/heat/medium.deck --trace
 record mc-min1 60 ./apod bench --workload=montecarlo --deck=data/montecarlo/large.deck --kernels --reps=20 --json="$RES/mc-min1.json"
 grep -E "gpu2|curand|yardstick" "$RES/mc-min1.txt"
 touch gpu/montecarlo/kernels.cuh

@@ -1,7 +1,8 @@
 /*
- * spin.h: device work of a known length, for the tests of the device
- * timers (tests/check_gpu.c) and the harness's cost on the device
- * (profiles/harness_cost); spin.cu is linked into those two alone.
+ * spin.h: device work of a known length, a fixture for the tests of the
+ * device timers (tests/check_gpu.c) that profiles/harness_cost borrows to
+ * give its device steps a known length; spin.cu is linked into those two
+ * alone, never into apod or its library.
  */
 #ifndef APOD_GPU_SPIN_H
 #define APOD_GPU_SPIN_H
