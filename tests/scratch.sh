@@ -64,7 +64,11 @@ interrupt TERM table "$APOD" $big --ceilings="$work/ceilings.json"
 interrupt INT table "$APOD" $big --ceilings="$work/ceilings.json"
 interrupt HUP table "$APOD" $big --ceilings="$work/ceilings.json"
 interrupt TERM bench "$APOD" bench $big --ceilings="$work/ceilings.json"
-interrupt INT table "$APOD" report $big --ceilings="$work/ceilings.json" --out="$work/r.html"
+if command -v gnuplot >/dev/null 2>&1; then
+	interrupt INT table "$APOD" report $big --ceilings="$work/ceilings.json" --out="$work/r.html"
+else
+	echo "skipped: report (no gnuplot: it refuses before it makes a table)"
+fi
 if [ -x "$APOD_PG" ] && command -v gprof >/dev/null; then
 	interrupt TERM assess "$APOD" assess $big --out="$work/prof"
 else
