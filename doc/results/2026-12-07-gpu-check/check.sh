@@ -5,8 +5,8 @@
 # destroy under compute-sanitizer (check-sanitize) as far as its time goes.
 #   APOD_CONFIGURE=--with-cuda-arch=90 bash .device/on-gpu bash doc/results/2026-12-07-gpu-check/check.sh
 . doc/results/prelude.sh
-make_check 280
+make_check 250
 T=$(date +%s)
-timeout 150 make check-sanitize > "$RES/sanitize.txt" 2>&1
+timeout 60 make check-sanitize > "$RES/sanitize.txt" 2>&1
 echo "check-sanitize rc=$? in $(( $(date +%s) - T )) s"; tail -4 "$RES/sanitize.txt"
 pack
