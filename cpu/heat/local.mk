@@ -5,7 +5,7 @@
 #   program_sources    its registration (workload.c, stages.c): what names the stages;
 #   pg_sources         the host code of the profiling build, apod-pg;
 #   gpu_sources, gpu_headers   its .cu files and their headers, where it has a GPU stage;
-#   workload_tests     its own tests (heat's are still in Makefile.am's script_tests);
+#   workload_tests     its own tests (heat's, which also test the harness, are in Makefile.am's script_tests);
 # and states its facts, each named NAME_FACT (empty or unset where it has none):
 #   NAME_small_deck    the small deck, from the top of the tree (empty: the defaults);
 #   NAME_ref           the folder of the small deck's committed serial reference;
