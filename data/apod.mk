@@ -112,7 +112,8 @@ $(OBJS) $(CUDA_ALL_OBJS): $(HEADERS) $(APOD_MAKEFILES)
 # sources compiled with -pg, for gprof's profile of the serial stage.
 # -fno-inline keeps the port's helpers functions of their own in the
 # profile (inlined into a loop called from the library, gprof would see no
-# calls at all).
+# calls at all).  A port with C++ sources writes its own: which compiler
+# links it, and with which runtime, is the port's to say.
 ifeq ($(CXX_SOURCES),)
 $(PROGRAM)-pg: $(C_SOURCES) $(HEADERS) $(APOD_MAKEFILES) $(CUDA_OBJS)
 	$(CC) $(APOD_ALL_CFLAGS) -pg -fno-inline -o $@ $(C_SOURCES) $(CUDA_OBJS) \

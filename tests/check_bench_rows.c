@@ -34,6 +34,19 @@ static int rows_none(const void *problem, int reps, const struct apod_bench_sink
 	return apod_fail("no GPU here"), 1;
 }
 
+static int rows_zero(const void *problem, int reps, const struct apod_bench_sink *k)
+{
+	(void)problem, (void)reps;
+	return k->line(k->arg, "nothing to time on this problem");
+}
+
+static int figure_over_key(const void *problem, int reps, const struct apod_bench_sink *k)
+{
+	struct apod_bench_row r = { "copy", 2.0, -1, 8e9, "bytes", 4000, "GB/s", 0, NULL, 0, NULL };
+	(void)problem, (void)reps;
+	return k->row(k->arg, &r) || k->figure(k->arg, "kernels", 1.0) ? -1 : 0;
+}
+
 static int old_kernels(const void *problem, int reps, void *json)
 {
 	(void)problem, (void)reps;
@@ -44,6 +57,9 @@ static int old_kernels(const void *problem, int reps, void *json)
 static const struct apod_workload rows6 = { .version = 6, .name = "rows", .kernel_rows = rows_two };
 static const struct apod_workload none6 = { .version = 6, .name = "none", .kernel_rows = rows_none };
 static const struct apod_workload old4 = { .version = 4, .name = "old", .kernels = old_kernels };
+static const struct apod_workload zero6 = { .version = 6, .name = "zero", .kernel_rows = rows_zero };
+static const struct apod_workload clash6 = { .version = 6, .name = "clash",
+	                                     .kernel_rows = figure_over_key };
 static const struct apod_workload bare = { .version = 6, .name = "bare" };
 
 /* What apod_bench_kernels printed, with its status. */
@@ -123,6 +139,23 @@ START_TEST(nothing_measured_leaves_no_kernels)
 }
 END_TEST
 
+/* No row handed over is no kernel to time, as for a revision-4 hook that
+ * writes none; a figure may not replace the rows it stands beside. */
+START_TEST(no_rows_and_a_figure_over_a_key_are_refused)
+{
+	json_object *out = json_object_new_object(), *k;
+	ck_assert_int_eq(measured(&zero6, out), 1);
+	ck_assert_msg(strstr(apod_failure(), "workload zero handed no kernel") != NULL, "%s",
+	              apod_failure());
+	ck_assert(!json_object_object_get_ex(out, "kernels", NULL));
+	ck_assert_int_eq(measured(&clash6, out), -1);
+	ck_assert_msg(strstr(apod_failure(), "'kernels'") != NULL, "%s", apod_failure());
+	ck_assert(json_object_object_get_ex(out, "kernels", &k));
+	ck_assert(json_object_is_type(k, json_type_array));
+	json_object_put(out);
+}
+END_TEST
+
 START_TEST(a_revision_4_hook_still_runs)
 {
 	json_object *out = json_object_new_object();
@@ -137,7 +170,7 @@ int main(void)
 {
 	const TTest *tests[] = {
 		rows_are_printed_once_and_written, nothing_measured_leaves_no_kernels,
-		a_revision_4_hook_still_runs, NULL,
+		a_revision_4_hook_still_runs, no_rows_and_a_figure_over_a_key_are_refused, NULL,
 	};
 	return check_run(check_suite("bench_rows", "table", 0, tests), CK_FORK_GETENV);
 }

@@ -129,6 +129,9 @@ static int take_line(void *arg, const char *fmt, ...)
 static int take_figure(void *arg, const char *key, double value)
 {
 	struct kernel_table *t = arg;
+	/* A figure sits beside the harness's own keys: it may not replace one. */
+	if (json_object_object_get_ex(t->out, key, NULL))
+		return apod_fail("bench: the figure '%s' names a key the report already has", key);
 	return added(t->out, key, json_object_new_double(value));
 }
 
@@ -145,7 +148,10 @@ int apod_bench_kernels(const struct apod_workload *w, const void *problem, int r
 		if (added(out, "kernels", t.rows = json_object_new_array()) ||
 		    added(out, "kernel_lines", t.lines = json_object_new_array()))
 			return -1;
-		if ((rc = w->kernel_rows(problem, reps, &sink)) == 1) {
+		if ((rc = w->kernel_rows(problem, reps, &sink)) == 0 &&
+		    json_object_array_length(t.rows) == 0)
+			rc = (apod_usage_fail("workload %s handed no kernel to time", w->name), 1);
+		if (rc == 1) {
 			json_object_object_del(out, "kernels");
 			json_object_object_del(out, "kernel_lines");
 		}

@@ -97,7 +97,7 @@ static int step_graph_rows(struct heat_resident *r, int reps, const struct apod_
 
 /* gpu5: a pass of T steps, timed whole and shown per step, so that "of
  * copy" above 100% is what fusing steps buys over the one-pass limit.  The
- * figure the issue asks for is GCells/s with statistics every step; the
+ * figure that answers to the workload is GCells/s with statistics every step; the
  * sweep alone, fused 8 deep, is beside it, and the passes the stage runs
  * with statistics every 8th step (stats_every = 8: temporal_next's plan). */
 static int gpu5_rows(const struct heat_problem *p, int reps, const struct apod_bench_sink *k,
@@ -335,9 +335,9 @@ static int reduce_rows(struct heat_resident *r, const struct heat_problem *p, in
 }
 
 #ifdef APOD_REAL_FLOAT
-/* What the statistics cost inside gpu4's fused kernel, and the kernel it
- * had before: 32-row blocks (2.59 waves at 8192^2 on an H200), statistics
- * in double per group of four. */
+/* What the statistics cost inside gpu4's fused kernel, and the slower
+ * variant it is measured against: 32-row blocks (2.59 waves at 8192^2 on an
+ * H200), statistics in double per group of four. */
 static int fused_variant_rows(void *g4, int reps, const struct apod_bench_sink *k, double bytes,
                               double copy_gbs)
 {

@@ -1,6 +1,6 @@
 /*
- * apod/stock.h: the name apod/ready_made.h was installed under before;
- * kept so that a workload that includes it still builds as it is.
+ * apod/stock.h: apod/ready_made.h under the name that ports written
+ * against revisions 4 and 5 include, so that they build as they are.
  */
 #ifndef APOD_STOCK_H
 #define APOD_STOCK_H
