@@ -21,15 +21,14 @@ fi
 expect 0 "not run: not in --stages" "$APOD" --deck="$deck" --stages=omp --runs=2 --json="$work/two.json"
 grep -q '^gpu1 .*not in --stages' "$work/out" && grep -q '^mpi .*not in --stages' "$work/out" ||
 	{ echo "FAIL: --stages=omp ran more than serial and omp"; cat "$work/out"; fails=$((fails + 1)); }
-# report looks for gnuplot before it runs a stage: without it, report's
-# refusal is another (tests/report.sh has it).
-cmds='table bench'
-command -v gnuplot >/dev/null 2>&1 && cmds="$cmds report" || echo "skipped: report --stages (no gnuplot)"
-for cmd in $cmds; do
-	[ "$cmd" = report ] && cmd="report --out=$work/r.html"
+# A wrong name is refused before anything else is looked for (report's
+# gnuplot: here or not, the refusal is the same).
+for cmd in table bench "report --out=$work/r.html"; do
 	# shellcheck disable=SC2086 # $cmd is the command and its option
 	expect 2 "its stages: serial, omp, gpu1" "$APOD" $cmd --deck="$deck" --stages=omp,nosuch
 done
+expect 2 "its stages: serial, omp, gpu1" env APOD_GNUPLOT=/nonexistent/gnuplot \
+	"$APOD" report --out="$work/r.html" --deck="$deck" --stages=omp,nosuch
 expect 2 "--runs" "$APOD" --deck="$deck" --runs=0
 expect 2 "--budget=x" "$APOD" --deck="$deck" --budget=x
 if command -v python3 >/dev/null; then

@@ -169,6 +169,11 @@ void apod_ladder_opts_init(struct apod_ladder_opts *o);
 /* --runs, --budget, --stages and --ceilings into o: 0, -1 after a usage failure, 1 when
  * c is none of them. */
 int apod_ladder_opt(struct apod_ladder_opts *o, int c, const char *arg);
+/* Whether --stages's list names stage e (NULL: none), every name in it
+ * being a stage of w: 0 or 1; -1 after a usage failure that names w's
+ * stages.  apod_cmd_open checks the list so, before a command starts. */
+int apod_ladder_stages_named(const struct apod_workload *w, const char *list,
+                             const struct apod_stage *e);
 #define APOD_OPT_LADDER \
 	{ "runs", required_argument, NULL, OPT_RUNS }, \
 	{ "budget", required_argument, NULL, OPT_BUDGET }, \

@@ -43,24 +43,11 @@ static double load_now(void)
 static int choose_stages(struct ladder *l)
 {
 	const char *list = l->o ? l->o->stages : NULL;
-	for (int i = 0; i < l->nrows; i++)
-		l->rows[i].chosen = !list || i == 0;
-	while (list && *list) {
-		size_t n = strcspn(list, ",");
-		int found = 0;
-		for (int i = 0; i < l->nrows && !found; i++)
-			if (strlen(l->rows[i].e->name) == n && !strncmp(l->rows[i].e->name, list, n))
-				l->rows[i].chosen = found = 1;
-		if (!found) {
-			char names[1024] = "";
-			size_t used = 0;
-			for (int i = 0; i < l->nrows && used < sizeof names; i++)
-				used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
-				                         i ? ", " : "", l->rows[i].e->name);
-			return apod_usage_fail("--stages: workload %s has no stage '%.*s' (its stages: %s)",
-			                       l->wl->name, (int)n, list, names);
-		}
-		list += n + (list[n] == ',');
+	for (int i = 0; i < l->nrows; i++) {
+		int named = list ? apod_ladder_stages_named(l->wl, list, l->rows[i].e) : 1;
+		if (named < 0)
+			return -1;
+		l->rows[i].chosen = named || i == 0;
 	}
 	return 0;
 }

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,4 +41,30 @@ int apod_ladder_opt(struct apod_ladder_opts *o, int c, const char *arg)
 		return 0;
 	}
 	return 1;
+}
+
+/* Whether list (names joined by commas) names stage e, and every name in
+ * it a stage of w: 0 or 1; -1 after a usage failure naming w's stages. */
+int apod_ladder_stages_named(const struct apod_workload *w, const char *list,
+                             const struct apod_stage *e)
+{
+	int named = 0;
+	while (list && *list) {
+		size_t n = strcspn(list, ",");
+		int found = 0;
+		for (int i = 0; w->stages[i] && !found; i++)
+			found = strlen(w->stages[i]->name) == n && !strncmp(w->stages[i]->name, list, n);
+		if (!found) {
+			char names[1024] = "";
+			size_t used = 0;
+			for (int i = 0; w->stages[i] && used < sizeof names; i++)
+				used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
+				                         i ? ", " : "", w->stages[i]->name);
+			return apod_usage_fail("--stages: workload %s has no stage '%.*s' (its stages: %s)",
+			                       w->name, (int)n, list, names);
+		}
+		named |= e && strlen(e->name) == n && !strncmp(e->name, list, n);
+		list += n + (list[n] == ',');
+	}
+	return named;
 }

@@ -65,6 +65,12 @@ int apod_cmd_open(struct apod_open *o, const struct apod_cmd *cmd, int argc, cha
 	if (apod_cmd_parsed(o, cmd, apod_deck_command(argc, argv, cmd->options, &o->deck,
 	                                              ladder_then_own, &f)))
 		return 1;
+	/* A wrong name is a usage error before anything is looked for or run
+	 * (report's gnuplot, the ceilings). */
+	if (o->ladder.stages && apod_ladder_stages_named(o->deck.w, o->ladder.stages, NULL) < 0) {
+		o->status = apod_report_failure();
+		return 1;
+	}
 	return apod_cmd_begin(o, &o->deck, what);
 }
 
