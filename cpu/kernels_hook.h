@@ -1,6 +1,6 @@
 /*
  * kernels_hook.h: a workload's `kernel_rows` member (apod/workload.h) in a
- * build without its GPU stages (no CUDA, or the profiling build): a usage
+ * build without its GPU stages (no CUDA, or the profiling build): a
  * failure that says what is missing (1, the reason recorded), so that
  * `bench --kernels` exits 1 with the reason and a whole `bench` notes it
  * and goes on.  Where the GPU stages are built, the member is defined by
